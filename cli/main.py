@@ -1,0 +1,42 @@
+"""The `ddrank` command line: thin typer wrappers over the Prefect flows and the pure package."""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(
+    name="ddrank",
+    help=(
+        "Turn contract-bridge hand records into audited per-player double-dummy measures, "
+        "regressions and ratings."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+
+# Each command group lives in its own module and exposes `register(app)`.
+_COMMAND_MODULES = (
+    "cli.pipeline",  # ingest, clean, run
+    "cli.dd",  # dd, stats
+    "cli.names",  # match-names
+    "cli.regress",  # regress
+    "cli.scoring",  # score, lehman, split
+    "cli.estimate",  # dd-estimate
+    "cli.ops",  # serve, watch
+)
+
+for _name in _COMMAND_MODULES:
+    try:
+        _module = importlib.import_module(_name)
+    except ModuleNotFoundError as exc:  # a command group not built yet
+        if exc.name != _name:
+            raise
+        continue
+    _module.register(app)
+
+
+if __name__ == "__main__":
+    app()
