@@ -1,0 +1,1 @@
+"""Duplicate scoring, IMPs, matchpoints and tournament comparisons: every scoring rule, once."""
