@@ -26,8 +26,10 @@ ALL_RESULTS = [
 
 
 def test_result_space_size() -> None:
-    # 35 bids x 3 doublings x 14 trick counts = 1470 results per vulnerability, 2940 with both;
-    # the pre-1988 table adds 2940 more rows of which only NV doubled/redoubled 4+ down differ.
+    # Cammarata (2015) Def. 2 counts 5881 results: 35 bids x 4 declarers x 3 doublings x 14 trick
+    # counts, plus the all-pass. The declarer seat only decides the sign and the vulnerability, so
+    # the score itself has 35 x 3 x 14 = 1470 inputs per vulnerability.
+    assert 35 * 4 * 3 * 14 + 1 == 5881
     assert len(ALL_RESULTS) == 1470
     scores = {
         (con, t, v, y): duplicate_score(con, t, v, y)
@@ -35,11 +37,11 @@ def test_result_space_size() -> None:
         for v in (False, True)
         for y in (0, 1987)
     }
-    assert len(scores) == 5880
+    assert len(scores) == 4 * 1470
     changed = [k for k in scores if k[3] == 1987 and scores[k] != scores[(*k[:3], 0)]]
-    # NV, doubled or redoubled, >= 4 down: level L with t <= L+2 tricks.
+    # Only NV doubled/redoubled contracts 4 or more down differ before 1988.
     expected = sum(1 for con, t in ALL_RESULTS if con.doubled and con.tricks_needed - t >= 4)
-    assert len(changed) == expected
+    assert len(changed) == expected > 0
     assert all(not k[2] and k[0].doubled and k[0].tricks_needed - k[1] >= 4 for k in changed)
 
 

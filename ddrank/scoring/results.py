@@ -1,0 +1,215 @@
+"""Table results, the unit every tournament comparison works on, and their validation.
+
+A board is compared only among tables that played the same cards; a fouled board is several
+groups of such tables under one board number. Records that cannot be scored are returned as
+`RecordError`s naming their source, never silently dropped, so the rest of a field still scores.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ddrank.scoring.duplicate import duplicate_score
+from ddrank.types import Contract, DomainError, Seat
+
+#: The standard 16-board vulnerability cycle (board 1 = None, 2 = NS, ...), repeated every 16.
+_VUL_CYCLE = (
+    "-",
+    "NS",
+    "EW",
+    "B",
+    "NS",
+    "EW",
+    "B",
+    "-",
+    "EW",
+    "B",
+    "-",
+    "NS",
+    "B",
+    "-",
+    "NS",
+    "EW",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordError:
+    """Why one input record was left out, with where it came from (file and 1-based line)."""
+
+    source: str
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.source}:{self.line}" if self.line is not None else self.source
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """One table's result on one board, with the four players and the vulnerability."""
+
+    board: str  # tables with equal `board` are compared (same event, same board number)
+    deal: str  # tables with equal `board` but different `deal` played a fouled board
+    table: str  # a unique label of the record, e.g. "scores.txt:12" or a record_id
+    names: tuple[str, str, str, str]  # indexed by Seat
+    contract: Contract | None  # None: passed out; contract.declarer is set otherwise
+    tricks: int  # declarer's tricks (0 when passed out)
+    ns_vulnerable: bool
+    ew_vulnerable: bool
+    period: str = ""  # rating period (round, week, event) the board belongs to
+    year: int = 0
+    source: str = ""
+    line: int | None = None
+
+    @property
+    def passed_out(self) -> bool:
+        return self.contract is None
+
+    @property
+    def declarer(self) -> Seat | None:
+        return self.contract.declarer if self.contract else None
+
+    @property
+    def ns_score(self) -> int:
+        """North-South's duplicate score: comparisons are always made in one direction."""
+        if self.contract is None:
+            return 0
+        assert self.contract.declarer is not None
+        ns_declares = self.contract.declarer.is_ns
+        vul = self.ns_vulnerable if ns_declares else self.ew_vulnerable
+        score = duplicate_score(self.contract, self.tricks, vul, self.year)
+        return score if ns_declares else -score
+
+    @property
+    def ns_pair(self) -> tuple[str, str]:
+        return self.names[Seat.N], self.names[Seat.S]
+
+    @property
+    def ew_pair(self) -> tuple[str, str]:
+        return self.names[Seat.E], self.names[Seat.W]
+
+
+def board_vulnerability(board_number: int) -> tuple[bool, bool]:
+    """(NS, EW) vulnerability of a board number under the standard 16-board cycle."""
+    v = _VUL_CYCLE[(board_number - 1) % 16]
+    return v in ("NS", "B"), v in ("EW", "B")
+
+
+def parse_vulnerability(text: str) -> tuple[bool, bool]:
+    """(NS, EW) from a PBN [Vulnerable] value: None/-, NS, EW, All/Both."""
+    t = text.strip().upper()
+    if t in ("NONE", "-", "LOVE", "O"):
+        return False, False
+    if t == "NS":
+        return True, False
+    if t == "EW":
+        return False, True
+    if t in ("ALL", "BOTH", "B"):
+        return True, True
+    raise DomainError(f"not a vulnerability: {text!r}")
+
+
+def make_result(
+    *,
+    board: str,
+    deal: str,
+    table: str,
+    names: tuple[str, str, str, str],
+    contract_text: str | None,
+    declarer_text: str | None,
+    tricks: int | str | None,
+    ns_vulnerable: bool | None,
+    ew_vulnerable: bool | None,
+    period: str = "",
+    year: int = 0,
+    source: str = "",
+    line: int | None = None,
+) -> TableResult | RecordError:
+    """Build a validated TableResult from raw fields, or say exactly what is wrong with them."""
+
+    def error(message: str) -> RecordError:
+        return RecordError(source or table, line, f"board {board}: {message}")
+
+    if contract_text is None or not str(contract_text).strip():
+        return error("missing contract")
+    if ns_vulnerable is None or ew_vulnerable is None:
+        return error("unknown vulnerability")
+    if any(not n or not n.strip() for n in names):
+        return error("a seat has no player name")
+    text = str(contract_text).strip().upper()
+    if text in ("P", "PASS", "AP", "ALLPASS", "PASSED OUT"):
+        return TableResult(
+            board, deal, table, names, None, 0, ns_vulnerable, ew_vulnerable, period, year,
+            source, line,
+        )  # fmt: skip
+    try:
+        declarer = Seat.parse(declarer_text or "")
+    except DomainError:
+        return error(f"contract {text} has no valid declarer ({declarer_text!r})")
+    try:
+        contract = Contract.parse(text, declarer)
+    except DomainError:
+        return error(f"impossible contract {contract_text!r}")
+    if tricks is None or (isinstance(tricks, str) and not tricks.strip()):
+        return error(f"{text} by {declarer.letter}: missing result (trick count)")
+    try:
+        t = int(tricks)
+    except ValueError:
+        return error(f"{text} by {declarer.letter}: trick count {tricks!r} is not a number")
+    if not 0 <= t <= 13:
+        return error(f"{text} by {declarer.letter}: impossible trick count {t} (must be 0..13)")
+    return TableResult(
+        board, deal, table, names, contract, t, ns_vulnerable, ew_vulnerable, period, year,
+        source, line,
+    )  # fmt: skip
+
+
+def group_boards(
+    results: Iterable[TableResult],
+) -> tuple[dict[str, list[list[TableResult]]], list[RecordError]]:
+    """Boards -> groups of tables that played the same deal, rejecting duplicate tables.
+
+    A duplicate table is a player who appears twice on the same board (the same result typed in
+    twice, or two records claiming the same seat): the later record is reported and left out,
+    because counting it would give that player two scores on one board.
+    """
+    seen: dict[tuple[str, str], TableResult] = {}
+    by_board: dict[str, dict[str, list[TableResult]]] = defaultdict(lambda: defaultdict(list))
+    errors: list[RecordError] = []
+    for r in results:
+        clash = next((seen[(r.board, n)] for n in r.names if (r.board, n) in seen), None)
+        if clash is not None:
+            where = f"{clash.source}:{clash.line}" if clash.line is not None else clash.table
+            errors.append(
+                RecordError(
+                    r.source or r.table,
+                    r.line,
+                    f"board {r.board}: duplicate table, a player already has a result on this "
+                    f"board at {where}",
+                )
+            )
+            continue
+        for n in r.names:
+            seen[(r.board, n)] = r
+        by_board[r.board][r.deal].append(r)
+    return {b: list(groups.values()) for b, groups in by_board.items()}, errors
+
+
+def pair_label(pair: Sequence[str]) -> str:
+    """'NAME1 - NAME2', the two names in a fixed (sorted) order so a pair has one label."""
+    a, b = sorted(pair)
+    return f"{a} - {b}"
+
+
+def resolve_names(
+    ids: Sequence[str], names: Mapping[str, str]
+) -> tuple[tuple[str, str, str, str] | None, str | None]:
+    """Map four player ids to names; the error says which ids are unknown."""
+    missing = [i for i in ids if i not in names]
+    if missing:
+        return None, f"unknown player id(s) {', '.join(missing)}"
+    return tuple(names[i] for i in ids), None  # type: ignore[return-value]
