@@ -1,0 +1,88 @@
+"""Thin batch wrappers around endplay's DDS bindings.
+
+Everything DDS-specific (strain numbering, batch limits, thread setting, trace perspective) lives
+here, so the rest of ddrank deals only in `TrickTable`s and tuples of trick counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ddrank.dd.tables import TrickTable
+from ddrank.types import DomainError, Seat, Strain
+
+#: Deals per CalcAllTables call. DDS accepts up to 40 deals with all five strains (200 "boards");
+#: the default keeps to 8 deals = 40 strain tables, the limit this project was specified with.
+TABLE_BATCH = 8
+MAX_TABLE_BATCH = 40
+#: Boards per AnalyseAllPlays call (DDS MAXNOOFBOARDS).
+TRACE_BATCH = 200
+
+
+@dataclass(frozen=True, slots=True)
+class TraceRequest:
+    """One board's play to be traced: DD tricks for declarer's side before and after each card."""
+
+    key: str  # record_id of the board
+    deal_pbn: str
+    trump: Strain
+    leader: Seat  # the opening leader; declarer is his right-hand opponent
+    cards: tuple[str, ...]  # 'SA', 'H7', ... in true order
+
+
+def set_dds_threads(threads: int) -> None:
+    """Tell DDS how many threads to use in this process (0 = one per core, DDS's own default)."""
+    import endplay._dds as _dds
+
+    _dds.SetMaxThreads(int(threads))
+
+
+def solve_tables(pbns: Sequence[str], batch: int = TABLE_BATCH) -> list[TrickTable]:
+    """One DD table per deal, computed `batch` deals per CalcAllTables call."""
+    from endplay.dds import calc_all_tables
+    from endplay.types import Deal, Denom, Player
+
+    if not 1 <= batch <= MAX_TABLE_BATCH:
+        raise ValueError(f"table batch must be 1..{MAX_TABLE_BATCH}, got {batch}")
+    out: list[TrickTable] = []
+    for start in range(0, len(pbns), batch):
+        chunk = [Deal(p) for p in pbns[start : start + batch]]
+        results = calc_all_tables(chunk)
+        for table in results:
+            rows = [[table[Denom(d), Player(p)] for p in range(4)] for d in range(5)]
+            out.append(TrickTable.from_dds_rows(rows))
+    return out
+
+
+def solve_traces(
+    requests: Sequence[TraceRequest], batch: int = TRACE_BATCH
+) -> list[tuple[int, ...]]:
+    """DD trace of each request, `batch` boards per AnalyseAllPlays call.
+
+    With `first` = opening leader and `trump` = the contract strain, DDS reports tricks for the
+    leader's right-hand opponent's side, i.e. the declaring side: exactly the trace we want.
+    """
+    from endplay.dds import analyse_all_plays
+    from endplay.types import Deal, Denom, Player
+
+    if not 1 <= batch <= TRACE_BATCH:
+        raise ValueError(f"trace batch must be 1..{TRACE_BATCH}, got {batch}")
+    out: list[tuple[int, ...]] = []
+    for start in range(0, len(requests), batch):
+        chunk = requests[start : start + batch]
+        deals = []
+        for req in chunk:
+            deal = Deal(req.deal_pbn)
+            deal.first = Player(int(req.leader))
+            deal.trump = Denom(req.trump.dds_index)
+            deals.append(deal)
+        solved = analyse_all_plays(deals, [list(req.cards) for req in chunk])
+        for req, trace in zip(chunk, solved, strict=True):
+            values = tuple(int(v) for v in trace)
+            if len(values) != len(req.cards) + 1:
+                raise DomainError(
+                    f"DDS returned {len(values)} values for {len(req.cards)} cards ({req.key})"
+                )
+            out.append(values)
+    return out

@@ -1,0 +1,266 @@
+"""Auction mistakes against the double-dummy table (Marriner 2024 §2.2; reference §4.3).
+
+Each side is judged as a partnership on the contract the auction reached. For every alternative
+that was still open to it (a higher contract, a double, a redouble, letting the opponents play) the
+side's DD score is compared with its DD score in the actual contract; the single largest gain names
+the mistake, and ties share it 1/k. Contracts a side could have bid but would go down in are scored
+as doubled ("assumed doubled"). Only a seat whose partner had not bid the strain first can declare
+it ("declarer candidates"), because partner would have become declarer instead.
+
+Deviation from the reference: the magnitude of "missed redoubling the opponents' erroneous double"
+is the best redouble's gain (dds:211 recorded the earliest doubled bid's, even when <= 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ddrank.dd.tables import TrickTable
+from ddrank.mistakes.scores import assumed_doubled_score, contract_score, score
+from ddrank.mistakes.variables import (
+    AUCTIONS,
+    PASSED_OUT,
+    Tally,
+    weighted,
+)
+from ddrank.types import ALL_BIDS, Auction, CallKind, Contract, Seat, Strain
+
+#: Below any real score (7NT XX vulnerable down 13 is -7600): "no candidate yet".
+FLOOR = -7600
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """An alternative the side had, and how many points better than the actual result it was."""
+
+    gain: float
+    category: str
+
+
+def declarer_candidates(auction: Auction) -> dict[Strain, set[Seat]]:
+    """Seats that could still become declarer in each strain, given who bid it first.
+
+    Walking the auction, a bid of strain s by seat b removes b's partner for s, unless one of the
+    two had already been removed. So each side keeps whichever partner named the strain first.
+    """
+    allowed = {s: set(Seat) for s in Strain}
+    for k, call in enumerate(auction.calls):
+        if call.kind != CallKind.BID:
+            continue
+        assert call.strain is not None
+        bidder = auction.seat_of(k)
+        if bidder in allowed[call.strain] and bidder.partner in allowed[call.strain]:
+            allowed[call.strain].discard(bidder.partner)
+    return allowed
+
+
+def would_be_declarer(auction: Auction, index: int) -> Seat:
+    """Who would declare if the bid at `index` ended the auction: the first of the bidder's side
+    to have named that strain up to and including that bid."""
+    bid = auction.calls[index]
+    side = auction.seat_of(index) % 2
+    for k in range(index + 1):
+        call = auction.calls[k]
+        if (
+            call.kind == CallKind.BID
+            and call.strain == bid.strain
+            and auction.seat_of(k) % 2 == side
+        ):
+            return auction.seat_of(k)
+    raise AssertionError("unreachable: the bid itself qualifies")
+
+
+def passed_out_tallies(
+    tallies: Sequence[Tally], table: TrickTable, vul_ns: bool, vul_ew: bool, year: int
+) -> None:
+    """A passed-out board: each side missed the best positive score it could have bid and made.
+
+    No doubling, no declarer restriction (nobody bid anything), and both sides can be charged.
+    """
+    for side, vul in (((Seat.N, Seat.S), vul_ns), ((Seat.E, Seat.W), vul_ew)):
+        best = 0
+        for bid in ALL_BIDS:
+            assert bid.strain is not None
+            for seat in side:
+                t = table.tricks(bid.strain, seat)
+                best = max(best, score(bid.level, bid.strain, 0, t, vul, year))
+        if best > 0:
+            for seat in side:
+                tallies[seat][PASSED_OUT] += 1
+                tallies[seat][weighted(PASSED_OUT)] += best
+
+
+def defender_candidates(
+    auction: Auction,
+    contract: Contract,
+    table: TrickTable,
+    vul_declarer: bool,
+    vul_defender: bool,
+    year: int,
+    allowed: dict[Strain, set[Seat]],
+) -> list[Candidate]:
+    """The defending side's alternatives: double, not double, or outbid the contract."""
+    assert contract.declarer is not None
+    declarer = contract.declarer
+    tricks = table.tricks(contract.strain, declarer)
+    cur = contract_score(contract, tricks, vul_declarer, year)
+    out: list[Candidate] = []
+    if contract.doubled == 0:
+        doubled = contract_score(contract.with_doubling(1), tricks, vul_declarer, year)
+        if doubled < cur:
+            out.append(Candidate(cur - doubled, "defender_missed_current_double"))
+    else:
+        # A redoubled contract is also compared with undoubled (not with doubled), as the paper.
+        undoubled = contract_score(contract.with_doubling(0), tricks, vul_declarer, year)
+        if undoubled < cur:
+            out.append(Candidate(cur - undoubled, "defender_erroneously_doubled"))
+    defenders = {declarer.lho, declarer.rho}
+    rank = (contract.level - 1) * 5 + int(contract.strain)
+    best = FLOOR
+    for bid in ALL_BIDS[rank + 1 :]:
+        assert bid.strain is not None
+        for seat in defenders & allowed[bid.strain]:
+            t = table.tricks(bid.strain, seat)
+            best = max(best, assumed_doubled_score(bid.level, bid.strain, t, vul_defender, year))
+    if best > -cur:
+        out.append(Candidate(best + cur, "defender_missed_higher_contract"))
+    return out
+
+
+def _defenders_last_bid(auction: Auction, declarer: Seat) -> tuple[int | None, bool]:
+    """Index of the defenders' last contract bid, and whether they redoubled it (an R between it
+    and the declaring side's next bid)."""
+    redoubled = False
+    for k in range(len(auction.calls) - 1, -1, -1):
+        call = auction.calls[k]
+        seat = auction.seat_of(k)
+        if call.kind == CallKind.REDOUBLE:
+            redoubled = True
+        elif call.kind == CallKind.BID:
+            if seat % 2 == declarer % 2:
+                redoubled = False
+            else:
+                return k, redoubled
+    return None, False
+
+
+def declarer_candidates_for(
+    auction: Auction,
+    contract: Contract,
+    table: TrickTable,
+    vul_declarer: bool,
+    vul_defender: bool,
+    year: int,
+    allowed: dict[Strain, set[Seat]],
+) -> list[Candidate]:
+    """The declaring side's six kinds of alternative (reference §4.3, "Declaring side")."""
+    assert contract.declarer is not None
+    declarer = contract.declarer
+    tricks = table.tricks(contract.strain, declarer)
+    cur = contract_score(contract, tricks, vul_declarer, year)
+    out: list[Candidate] = []
+    b_index, b_redoubled = _defenders_last_bid(auction, declarer)
+
+    # 1. Any contract above the defenders' last bid (every contract if they never bid), including
+    #    contracts at or below the one reached; failing ones assumed doubled.
+    start = 0
+    if b_index is not None:
+        start = auction.calls[b_index].rank + 1
+    side = {declarer, declarer.partner}
+    best = FLOOR
+    for bid in ALL_BIDS[start:]:
+        assert bid.strain is not None
+        for seat in side & allowed[bid.strain]:
+            t = table.tricks(bid.strain, seat)
+            best = max(best, assumed_doubled_score(bid.level, bid.strain, t, vul_declarer, year))
+    if best > cur:
+        out.append(Candidate(best - cur, "declarer_missed_higher_contract"))
+
+    # 2., 3., 5. Doubling, redoubled, or passing the defenders' last bid B.
+    if b_index is not None:
+        b = auction.calls[b_index]
+        assert b.strain is not None
+        b_declarer = would_be_declarer(auction, b_index)
+        tb = table.tricks(b.strain, b_declarer)
+        them = -cur  # the defenders' score in the actual contract
+
+        def b_score(doubled: int) -> int:
+            return score(b.level, b.strain, doubled, tb, vul_defender, year)  # noqa: B023
+
+        if b_score(1) < them:
+            out.append(Candidate(them - b_score(1), "declarer_missed_doubling_opponents_last_bid"))
+        if b_score(0) < them:
+            out.append(Candidate(them - b_score(0), "declarer_missed_opponents_last_bid"))
+        if b_redoubled and b_score(2) < them:
+            out.append(Candidate(them - b_score(2), "declarer_missed_opponents_last_redouble"))
+
+    # 6. Redoubling the contract when doubled would have scored more.
+    if contract.doubled == 2:
+        doubled = contract_score(contract.with_doubling(1), tricks, vul_declarer, year)
+        if doubled > cur:
+            out.append(Candidate(doubled - cur, "declarer_erroneous_redouble"))
+
+    # 4. Redoubling one of the side's own bids that the defenders doubled (after B).
+    doubled_bids: list[int] = []
+    armed = False
+    first = 0 if b_index is None else b_index + 1
+    for k in range(len(auction.calls) - 1, first - 1, -1):
+        call = auction.calls[k]
+        if call.kind == CallKind.DOUBLE:
+            armed = True
+        elif call.kind == CallKind.BID and armed:
+            doubled_bids.append(k)
+            armed = False
+    best_redouble = FLOOR
+    for k in doubled_bids:
+        bid = auction.calls[k]
+        assert bid.strain is not None
+        t = table.tricks(bid.strain, would_be_declarer(auction, k))
+        best_redouble = max(best_redouble, score(bid.level, bid.strain, 2, t, vul_declarer, year))
+    if best_redouble > cur:
+        # Fixed: the gain of the best redouble (dds:211 used the earliest doubled bid's score).
+        out.append(
+            Candidate(best_redouble - cur, "declarer_missed_redoubling_opponents_erroneous_double")
+        )
+    return out
+
+
+def assign(
+    tallies: Sequence[Tally], seats: Sequence[Seat], candidates: Sequence[Candidate]
+) -> None:
+    """Charge the largest gain to both players of the side; k tied categories share it 1/k."""
+    if not candidates:
+        return
+    top = max(c.gain for c in candidates)
+    winners = [c for c in candidates if c.gain == top]
+    k = len(winners)
+    for seat in seats:
+        for c in winners:
+            tallies[seat][c.category] += 1 / k
+            tallies[seat][weighted(c.category)] += top / k
+
+
+def tally_auction(
+    tallies: Sequence[Tally],
+    auction: Auction,
+    contract: Contract | None,
+    table: TrickTable,
+    vul_ns: bool,
+    vul_ew: bool,
+    year: int,
+) -> None:
+    """Add one auction's counters for all four players. `contract` None means passed out."""
+    for tally in tallies:
+        tally[AUCTIONS] += 1
+    if contract is None:
+        passed_out_tallies(tallies, table, vul_ns, vul_ew, year)
+        return
+    assert contract.declarer is not None
+    declarer = contract.declarer
+    vul_dec, vul_def = (vul_ns, vul_ew) if declarer.is_ns else (vul_ew, vul_ns)
+    allowed = declarer_candidates(auction)
+    defence = defender_candidates(auction, contract, table, vul_dec, vul_def, year, allowed)
+    assign(tallies, (declarer.lho, declarer.rho), defence)
+    offence = declarer_candidates_for(auction, contract, table, vul_dec, vul_def, year, allowed)
+    assign(tallies, (declarer, declarer.partner), offence)
