@@ -1,0 +1,1 @@
+"""Player ratings built on table results: Lehman's OKbridge ratings."""
