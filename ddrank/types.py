@@ -15,6 +15,11 @@ SEAT_LETTERS = "NESW"
 STRAIN_LETTERS = "CDHSN"
 
 
+def deal_id_of(canonical_pbn: str) -> str:
+    """Content hash of the cards alone ('N:...' form): a deal replayed at many tables shares it."""
+    return hashlib.sha1(canonical_pbn.encode()).hexdigest()[:16]
+
+
 class DomainError(ValueError):
     """A value that cannot describe a real bridge object (bad card, 14-card hand, ...)."""
 
@@ -190,8 +195,7 @@ class Deal:
 
     @property
     def deal_id(self) -> str:
-        """Content hash of the cards alone: the same deal replayed at many tables shares it."""
-        return hashlib.sha1(self.to_pbn().encode()).hexdigest()[:16]
+        return deal_id_of(self.to_pbn())
 
     @classmethod
     def from_pbn(cls, text: str) -> Deal:

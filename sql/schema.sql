@@ -24,6 +24,7 @@ CREATE TABLE IF NOT EXISTS raw_records (
     result VARCHAR,
     northname VARCHAR, eastname VARCHAR, southname VARCHAR, westname VARCHAR,
     scoring VARCHAR, home_team VARCHAR, visit_team VARCHAR, room VARCHAR,
+    occurrence    INTEGER NOT NULL DEFAULT 0,  -- k-th identical copy within one file
     ingested_at   TIMESTAMP NOT NULL DEFAULT current_timestamp
 );
 
@@ -50,7 +51,8 @@ CREATE TABLE IF NOT EXISTS boards (
     play           VARCHAR[],              -- cards in true order ('SA', ...); NULL when unusable
     play_seats     TINYINT[],              -- seat (N=0..W=3) of each card of play
     claim_tricks   TINYINT,                -- declarer's total after a claim; NULL if none
-    result         TINYINT                 -- declarer's tricks as recorded
+    result         TINYINT,                -- declarer's tricks as recorded
+    repairs        VARCHAR                 -- documented repairs applied while cleaning
 );
 
 CREATE TABLE IF NOT EXISTS exclusions (

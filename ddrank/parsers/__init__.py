@@ -1,0 +1,1 @@
+"""Readers for hand-record formats: text in, `RawRecord`s out."""

@@ -1,0 +1,174 @@
+"""Ingest: read hand-record files into `raw_records`, once per distinct record, in partitions."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import polars as pl
+from prefect import task
+
+from ddrank.parsers.bridgedeals import parse_dump, record_from_row
+from ddrank.parsers.lin import parse_lin
+from ddrank.parsers.pbn import parse_pbn
+from ddrank.raw import RAW_COLUMNS, RawRecord, number_repeats
+from tasks.db import connect
+
+FORMATS = {".pbn": "pbn", ".lin": "lin", ".sql": "dump", ".dump": "dump", ".csv": "csv",
+           ".db": "sqlite", ".sqlite": "sqlite", ".sqlite3": "sqlite"}  # fmt: skip
+DEFAULT_PARTITION_SIZE = 500
+
+
+@dataclass
+class IngestSummary:
+    files: int = 0
+    read: int = 0
+    new: int = 0
+    duplicate: int = 0
+    unreadable: list[dict[str, object]] = field(default_factory=list)
+    per_file: list[dict[str, object]] = field(default_factory=list)
+    partitions: list[int] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "files": self.files, "records_read": self.read, "new": self.new,
+            "duplicate": self.duplicate, "unreadable": self.unreadable,
+            "per_file": self.per_file, "new_partitions": self.partitions,
+        }  # fmt: skip
+
+
+def expand_paths(paths: list[str | Path]) -> list[Path]:
+    """Files as given, and the hand-record files inside given folders (sorted, recursive)."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(f for f in p.rglob("*") if f.suffix.lower() in FORMATS))
+        elif p.exists():
+            out.append(p)
+        else:
+            raise FileNotFoundError(f"{p}: no such file or folder")
+    return out
+
+
+def _text(path: Path) -> str:
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")  # old hand records are often Windows-1252/Latin-1
+
+
+def read_records(path: Path) -> tuple[str, list[RawRecord]]:
+    """Parse one file by its extension; unreadable content becomes records with parse_error."""
+    fmt = FORMATS.get(path.suffix.lower(), "pbn")
+    name = str(path)
+    if fmt == "sqlite":
+        try:
+            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+                db.row_factory = sqlite3.Row
+                rows = db.execute("SELECT * FROM bridgedeals").fetchall()
+            return fmt, number_repeats(
+                [record_from_row(dict(r), name, k + 1) for k, r in enumerate(rows)]
+            )
+        except sqlite3.DatabaseError as exc:
+            return fmt, [RawRecord(name, 1, "bridgedeals", parse_error=f"not readable: {exc}")]
+    text = _text(path)
+    if fmt == "csv":
+        try:
+            df = pl.read_csv(path, infer_schema=False, truncate_ragged_lines=False)
+        except (pl.exceptions.PolarsError, OSError) as exc:
+            return fmt, [RawRecord(name, 1, "bridgedeals", parse_error=f"bad CSV: {exc}")]
+        return fmt, number_repeats(
+            [record_from_row(r, name, k + 2) for k, r in enumerate(df.iter_rows(named=True))]
+        )
+    if fmt == "lin":
+        return fmt, parse_lin(text, name)
+    if fmt == "dump":
+        return fmt, parse_dump(text, name)
+    return fmt, parse_pbn(text, name)
+
+
+def ingest_paths(
+    con: duckdb.DuckDBPyConnection, paths: list[str | Path],
+    partition_size: int = DEFAULT_PARTITION_SIZE,
+) -> IngestSummary:  # fmt: skip
+    """Add the records of these files that the store does not have yet.
+
+    New records go to new partitions (never into existing ones), so the content of a finished
+    partition never changes and its cached downstream results stay valid.
+    """
+    summary = IngestSummary()
+    files = expand_paths(paths)
+    rows: list[dict[str, object]] = []
+    seen: set[str] = set()
+    for path in files:
+        fmt, records = read_records(path)
+        ids = [r.record_id for r in records]
+        known = _known_ids(con, ids)
+        fresh = 0
+        for rec, rid in zip(records, ids, strict=True):
+            if rec.parse_error:
+                summary.unreadable.append(
+                    {"file": rec.source_file, "line": rec.source_line, "error": rec.parse_error}
+                )
+            if rid in known or rid in seen:
+                summary.duplicate += 1
+                continue
+            seen.add(rid)
+            row = rec.as_row()
+            row["record_id"] = rid
+            rows.append(row)
+            fresh += 1
+        summary.files += 1
+        summary.read += len(records)
+        summary.per_file.append({"file": str(path), "format": fmt, "records": len(records),
+                                 "new": fresh})  # fmt: skip
+        con.execute(
+            "INSERT OR REPLACE INTO source_files (path, sha1, format, records, new_records) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [str(path), hashlib.sha1(path.read_bytes()).hexdigest(), fmt, len(records), fresh],
+        )
+    summary.new = len(rows)
+    if rows:
+        start = con.execute(
+            "SELECT coalesce(max(partition_id) + 1, 0) FROM raw_records"
+        ).fetchone()[0]
+        for k, row in enumerate(rows):
+            row["partition_id"] = start + k // partition_size
+        summary.partitions = sorted({int(r["partition_id"]) for r in rows})
+        cols = [c for c in RAW_COLUMNS] + ["partition_id"]
+        new_raw = pl.DataFrame(
+            rows,
+            schema={
+                c: (pl.Int64 if c in ("source_line", "partition_id", "occurrence") else pl.Utf8)
+                for c in cols
+            },
+        )  # noqa: F841,E501
+        con.execute(
+            f"INSERT INTO raw_records ({', '.join(cols)}) SELECT {', '.join(cols)} FROM new_raw"
+        )
+    return summary
+
+
+def _known_ids(con: duckdb.DuckDBPyConnection, ids: list[str]) -> set[str]:
+    if not ids:
+        return set()
+    probe = pl.DataFrame({"record_id": ids})  # noqa: F841
+    return set(
+        con.sql("SELECT r.record_id FROM raw_records r JOIN probe USING (record_id)")
+        .pl()["record_id"]
+        .to_list()
+    )
+
+
+@task(name="ingest", retries=2, retry_delay_seconds=[2, 10])
+def ingest_task(db: str, paths: list[str], partition_size: int = DEFAULT_PARTITION_SIZE) -> dict:
+    """Prefect task: ingest files into the store at `db`; returns the summary."""
+    con = connect(db)
+    try:
+        return ingest_paths(con, paths, partition_size).as_dict()
+    finally:
+        con.close()
