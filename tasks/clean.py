@@ -111,11 +111,17 @@ def clean_pending(con: duckdb.DuckDBPyConnection, workers: int | None = None) ->
     return summary
 
 
-def _write(con, boards, exclusions, a_issues, p_issues) -> None:  # noqa: ANN001
+def _write(
+    con: duckdb.DuckDBPyConnection,
+    boards: list[dict[str, object]],
+    exclusions: list[dict[str, object]],
+    a_issues: list[dict[str, object]],
+    p_issues: list[dict[str, object]],
+) -> None:
     con.execute("BEGIN TRANSACTION")
     try:
         if boards:
-            new_boards = pl.DataFrame(boards, schema=_BOARD_SCHEMA)  # noqa: F841
+            con.register("new_boards", pl.DataFrame(boards, schema=_BOARD_SCHEMA))
             cols = ", ".join(_BOARD_SCHEMA)
             picked = ", ".join(f"n.{c}" for c in _BOARD_SCHEMA)
             con.execute(
@@ -125,11 +131,11 @@ def _write(con, boards, exclusions, a_issues, p_issues) -> None:  # noqa: ANN001
         issue_schema = {"record_id": pl.Utf8, "reason": pl.Utf8, "detail": pl.Utf8}
         for table, items in (("auction_issues", a_issues), ("play_issues", p_issues)):
             if items:
-                frame = pl.DataFrame(items, schema=issue_schema)  # noqa: F841
+                con.register("frame", pl.DataFrame(items, schema=issue_schema))
                 con.execute(f"INSERT INTO {table} SELECT * FROM frame")
         if exclusions:
-            ex = pl.DataFrame(exclusions, schema={**issue_schema, "source_file": pl.Utf8,  # noqa: F841
-                                                  "source_line": pl.Int32})  # fmt: skip
+            ex_schema = {**issue_schema, "source_file": pl.Utf8, "source_line": pl.Int32}
+            con.register("ex", pl.DataFrame(exclusions, schema=ex_schema))
             con.execute("INSERT INTO exclusions SELECT * FROM ex")
         con.execute("COMMIT")
     except Exception:

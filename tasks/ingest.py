@@ -20,6 +20,7 @@ from tasks.db import connect
 FORMATS = {".pbn": "pbn", ".lin": "lin", ".sql": "dump", ".dump": "dump", ".csv": "csv",
            ".db": "sqlite", ".sqlite": "sqlite", ".sqlite3": "sqlite"}  # fmt: skip
 DEFAULT_PARTITION_SIZE = 500
+_INT_COLUMNS = ("source_line", "partition_id", "occurrence")
 
 
 @dataclass
@@ -140,23 +141,18 @@ def ingest_paths(
             row["partition_id"] = start + k // partition_size
         summary.partitions = sorted({int(r["partition_id"]) for r in rows})
         cols = [c for c in RAW_COLUMNS] + ["partition_id"]
-        new_raw = pl.DataFrame(
-            rows,
-            schema={
-                c: (pl.Int64 if c in ("source_line", "partition_id", "occurrence") else pl.Utf8)
-                for c in cols
-            },
-        )  # noqa: F841,E501
-        con.execute(
-            f"INSERT INTO raw_records ({', '.join(cols)}) SELECT {', '.join(cols)} FROM new_raw"
-        )
+        types = {c: pl.Int64 if c in _INT_COLUMNS else pl.Utf8 for c in cols}
+        con.register("new_raw", pl.DataFrame(rows, schema=types))
+        names = ", ".join(cols)
+        con.execute(f"INSERT INTO raw_records ({names}) SELECT {names} FROM new_raw")
+        con.unregister("new_raw")
     return summary
 
 
 def _known_ids(con: duckdb.DuckDBPyConnection, ids: list[str]) -> set[str]:
     if not ids:
         return set()
-    probe = pl.DataFrame({"record_id": ids})  # noqa: F841
+    con.register("probe", pl.DataFrame({"record_id": ids}))
     return set(
         con.sql("SELECT r.record_id FROM raw_records r JOIN probe USING (record_id)")
         .pl()["record_id"]
