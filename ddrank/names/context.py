@@ -107,7 +107,7 @@ def match_units(
 ) -> list[MatchDecision]:
     """Decide every unit. ``seed`` ignores context, as the paper does; ``fuzzy`` uses it."""
     if strategy == "seed":
-        seed = matcher if isinstance(matcher, SeedMatcher) else SeedMatcher(entries)
+        seed = matcher if isinstance(matcher, SeedMatcher) else SeedMatcher(entries, aliases)
         return [seed.match(u.raw_name, u.context) for u in units]
     if strategy != "fuzzy":
         raise ValueError(f"unknown strategy {strategy!r} (use 'fuzzy' or 'seed')")

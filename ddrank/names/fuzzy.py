@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 
 from ddrank.names.nicknames import same_given_name
-from ddrank.names.rankings import RankingEntry, alias_key
+from ddrank.names.rankings import RankingEntry, alias_key, resolve_aliases
 from ddrank.names.tokens import EntryName, Reading, SurnameKey, parse_entry, parse_raw
 from ddrank.names.types import (
     METHOD_ALIAS,
@@ -131,36 +131,14 @@ class FuzzyMatcher:
         self.names: list[EntryName] = [parse_entry(e) for e in self.entries]
         self.by_key: dict[str, list[tuple[int, SurnameKey]]] = {}
         self.key_of_entry = {e.key: i for i, e in enumerate(self.entries)}
-        self.by_plain_name: dict[str, list[int]] = {}
-        for i, e in enumerate(self.entries):
-            self.by_plain_name.setdefault(e.name, []).append(i)
         for i, name in enumerate(self.names):
             for k in name.surnames:
                 self.by_key.setdefault(k.key, []).append((i, k))
         self.blocks: dict[str, list[str]] = {}
         for key in self.by_key:
             self.blocks.setdefault(key[:1], []).append(key)
-        self.aliases = self._resolve_aliases(aliases or {})
+        self.aliases = resolve_aliases(self.entries, aliases or {})
         self._cache: dict[str, Standalone] = {}
-
-    def _resolve_aliases(self, aliases: dict[str, str]) -> dict[str, str | None]:
-        resolved: dict[str, str | None] = {}
-        unknown = []
-        for raw, target in aliases.items():
-            if not target:
-                resolved[raw] = None
-            elif target in self.key_of_entry:
-                resolved[raw] = target
-            elif len(self.by_plain_name.get(target, [])) == 1:
-                resolved[raw] = self.entries[self.by_plain_name[target][0]].key
-            else:
-                unknown.append(target)
-        if unknown:
-            raise ValueError(
-                "alias targets not in the ranking list (or not unique there): "
-                + ", ".join(sorted(set(unknown))[:10])
-            )
-        return resolved
 
     # ------------------------------------------------------------------ candidates
 
@@ -237,9 +215,11 @@ class FuzzyMatcher:
         return self.standalone(raw_name).decision.with_context(context)
 
     def _decide(self, raw_name: str) -> Standalone:
-        alias = self.aliases.get(alias_key(raw_name), "") if self.aliases else ""
-        if alias != "":
-            decision = MatchDecision(raw_name, "", alias, METHOD_ALIAS, 100.0, None, None)
+        akey = alias_key(raw_name)
+        if akey in self.aliases:
+            decision = MatchDecision(
+                raw_name, "", self.aliases[akey], METHOD_ALIAS, 100.0, None, None
+            )
             return Standalone(decision, (), ())
         readings = parse_raw(raw_name)
         if not readings:

@@ -183,3 +183,35 @@ def parse_aliases(text: str) -> dict[str, str]:
 def alias_key(raw_name: str) -> str:
     """The form in which a raw name is looked up in the alias table: trimmed, single-spaced, casefolded."""
     return " ".join(raw_name.split()).casefold()
+
+
+def resolve_aliases(
+    entries: Iterable[RankingEntry], aliases: Mapping[str, str]
+) -> dict[str, str | None]:
+    """Check alias targets against the list: a target is an entry key or a unique full name.
+
+    Returns alias key -> entry key, or None for a pinned no-match. Unknown targets raise, since a
+    silently ignored alias would let the wrong automatic match through.
+    """
+    entries = list(entries)
+    keys = {e.key for e in entries}
+    by_name: dict[str, list[str]] = {}
+    for e in entries:
+        by_name.setdefault(e.name, []).append(e.key)
+    resolved: dict[str, str | None] = {}
+    unknown: list[str] = []
+    for raw, target in aliases.items():
+        if not target:
+            resolved[raw] = None
+        elif target in keys:
+            resolved[raw] = target
+        elif len(by_name.get(target, [])) == 1:
+            resolved[raw] = by_name[target][0]
+        else:
+            unknown.append(target)
+    if unknown:
+        raise ValueError(
+            "alias targets not in the ranking list (or not unique there): "
+            + ", ".join(sorted(set(unknown))[:10])
+        )
+    return resolved

@@ -22,8 +22,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ddrank.names.rankings import RankingEntry
-from ddrank.names.types import MatchDecision
+from ddrank.names.rankings import RankingEntry, alias_key, resolve_aliases
+from ddrank.names.types import METHOD_ALIAS, MatchDecision
 
 SeedTuple = tuple[int, int, int, int]
 
@@ -76,8 +76,11 @@ def seed_tuple(raw: SeedTokens, entry: SeedTokens) -> SeedTuple:
 class SeedMatcher:
     """The seed strategy over one ranking list, with the reference's per-string cache."""
 
-    def __init__(self, entries: Sequence[RankingEntry]) -> None:
+    def __init__(
+        self, entries: Sequence[RankingEntry], aliases: dict[str, str] | None = None
+    ) -> None:
         self.entries = list(entries)
+        self.aliases = resolve_aliases(self.entries, aliases or {})
         self._tokens = [seed_tokens(e.name, ranking_side=True) for e in self.entries]
         self._by_name: dict[str, list[int]] = {}
         for i, tokens in enumerate(self._tokens):
@@ -94,6 +97,9 @@ class SeedMatcher:
         return cached if cached.context == context else cached.with_context(context)
 
     def _decide(self, raw_name: str) -> MatchDecision:
+        akey = alias_key(raw_name)
+        if akey in self.aliases:  # the alias file always wins, whatever the strategy
+            return MatchDecision(raw_name, "", self.aliases[akey], METHOD_ALIAS, 100.0, None, None)
         if not any(ch.isalnum() for ch in raw_name):
             return MatchDecision(raw_name, "", None, "none", 0.0, None, None)
         raw = seed_tokens(raw_name, ranking_side=False)
