@@ -113,7 +113,7 @@ def regress(
     """
     console = Console(stderr=True)
     if (input_path is None) == (db is None):
-        console.print("[red]give exactly one of --input CSV or --db DUCKDB[/red]")
+        console.print("[red]give exactly one of --input CSV or --db DUCKDB[/red]", soft_wrap=True)
         raise typer.Exit(2)
     thresholds = {
         "claims": min_claims,
@@ -156,7 +156,7 @@ def regress(
 
             run_regression_report(**params)
     except (ValueError, FileNotFoundError, RuntimeError) as exc:
-        console.print(f"[red]ddrank regress: {exc}[/red]")
+        console.print(f"[red]ddrank regress: {exc}[/red]", soft_wrap=True)
         raise typer.Exit(1) from exc
 
     payload = json.loads((out / "report.json").read_text(encoding="utf-8"))

@@ -91,9 +91,9 @@ def prepare_regression_dataset(
 ) -> PreparedDataset:
     """Thresholds and rates, logging why each excluded player is left out.
 
-    Zero denominators and missing values are data problems and are logged one by one as
-    warnings; players below the thresholds are summarised (each one is at debug level, and all
-    of them are written to excluded_players.csv).
+    Each zero-denominator player is logged (info), each missing or non-finite value is a
+    warning; players below the thresholds are summarised (each one at debug level). All of them
+    are also written to excluded_players.csv.
     """
     logger = _logger()
     dataset = prepare_dataset(frame, response, variables, Thresholds.from_mapping(thresholds))  # type: ignore[arg-type]
@@ -102,6 +102,8 @@ def prepare_regression_dataset(
         if exclusion.reason.startswith("below Table 9 threshold"):
             below += 1
             logger.debug("excluded %s: %s", exclusion.name, exclusion.reason)
+        elif exclusion.reason.startswith("zero denominator"):
+            logger.info("excluded %s: %s", exclusion.name, exclusion.reason)
         else:
             logger.warning("excluded %s: %s", exclusion.name, exclusion.reason)
     logger.info(
