@@ -186,3 +186,65 @@ def test_bermuda_bowl_ratings_over_the_rounds(dataset: str) -> None:
         assert max(ratings) - min(ratings) > 5
         regulars = [s for s in final.values() if s.boards >= 100]
         assert regulars and all(0 < s.std_error < 10 for s in regulars)
+
+
+@pytest.mark.slow
+def test_ratings_flow_over_the_db_boards_table(tmp_path: Path) -> None:
+    """The Prefect flow `ratings` over a DuckDB store holding the men's 2013 boards (plus bad rows)."""
+    import os
+
+    import polars as pl
+
+    from tasks.db import connect
+
+    os.environ.setdefault("DO_NOT_TRACK", "1")
+    d = VALET / "2013-world-men"
+    names, _ = parse_names((d / "names.txt").read_text())
+    scores, _ = parse_scores((d / "scores.txt").read_text(), "scores.txt")
+    hands = {}
+    for f in (d / "hands").glob("round*.pbn"):
+        for h in parse_hands(f.read_text(), round_of_hands_file(f.name) or 0, f.name)[0]:
+            hands[(h.round, h.board)] = h
+    rows = []
+    for s in scores:
+        if s.round > 3:  # three rounds keep the flow test short
+            continue
+        hand = hands[(s.round, s.board)]
+        n, e, so, w = (names[i] for i in s.player_ids)
+        rows.append({
+            "record_id": f"men:{s.line}", "deal_id": hand.deal.deal_id, "partition_id": 0,
+            "event": f"BB2013 R{s.round:02d}", "year": 2013, "board_no": str(s.board),
+            "northname": n, "eastname": e, "southname": so, "westname": w,
+            "ns_vulnerable": hand.ns_vulnerable, "ew_vulnerable": hand.ew_vulnerable,
+            "deal": hand.deal.to_pbn(), "contract": s.contract if s.contract != "P" else "P",
+            "declarer": s.declarer if s.contract != "P" else None, "result": int(s.tricks),
+        })  # fmt: skip
+    good = len(rows)
+    bad = [dict(rows[0], record_id="bad:contract", contract="8S"),
+           dict(rows[1], record_id="bad:result", result=None),
+           dict(rows[2], record_id="bad:duplicate")]  # fmt: skip
+    frame = pl.DataFrame(rows + bad)
+    db = tmp_path / "store.duckdb"
+    con = connect(db)
+    con.register("frame", frame)
+    con.execute(f"insert into boards ({', '.join(frame.columns)}) select * from frame")
+    con.close()
+
+    from flows.ratings import ratings
+
+    out = tmp_path / "out"
+    summary = ratings(db_path=str(db), out_dir=str(out), min_boards=10)
+    assert summary["split"]["max_residual"] < 1e-9
+    assert summary["score"]["tables"] == good
+    assert summary["lehman"]["periods"] == 3
+    errors = (out / "errors.csv").read_text()
+    assert "bad:contract" in errors and "impossible contract '8S'" in errors
+    assert "bad:result" in errors and "missing result" in errors
+    assert "bad:duplicate" in errors and "duplicate table" in errors
+    header = (out / "ratings.csv").read_text().splitlines()[0]
+    assert header.startswith("player,rating,boards,std_error,period")
+    assert (
+        (out / "players.csv").read_text().startswith("players,boards,butler,bid,play,defence,luck")
+    )
+    report = (out / "split_report.md").read_text()
+    assert report.count("## Top 20") == 10

@@ -1,0 +1,256 @@
+"""``ddrank score``, ``ddrank split`` and ``ddrank lehman``: tournament results and ratings."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+console = Console()
+err = Console(stderr=True)
+
+DEFAULT_DB = Path("data/ddrank.duckdb")
+
+ValetOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--valet",
+        help="Valet directory with scores.txt (round|board|N|E|S|W|contract|declarer|tricks|lead), "
+        "names.txt (id|NAME) and optionally hands/roundN.pbn. Without it the DuckDB store is read.",
+        file_okay=False,
+    ),
+]
+DbOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--db", help=f"DuckDB store whose boards table is scored [default: {DEFAULT_DB}]."
+    ),
+]
+EventOpt = Annotated[
+    str | None, typer.Option(help="Only this event of the store (ignored with --valet).")
+]
+MinBoardsOpt = Annotated[
+    int, typer.Option(help="Players/pairs need this many boards to appear in the report's top 20.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the run summary as JSON.")]
+FlowOpt = Annotated[
+    bool,
+    typer.Option("--flow", help="Run as the Prefect flow `ratings` (records a flow run; slower)."),
+]
+
+
+class MpMethod(StrEnum):
+    neuberg = "neuberg"
+    mitchell1 = "mitchell1"
+    mitchell1_bis = "mitchell1_bis"
+    ascherman = "ascherman"
+
+
+class DivideBy(StrEnum):
+    results = "results"
+    comparisons = "comparisons"
+
+
+class Scale(StrEnum):
+    imps = "imps"
+    mp = "mp"
+
+
+def _source(valet: Path | None, db: Path | None) -> tuple[str | None, str | None]:
+    if valet is not None and db is not None:
+        err.print("[red]give either --valet or --db, not both[/red]")
+        raise typer.Exit(2)
+    if valet is not None:
+        return str(valet), None
+    return None, str(db or DEFAULT_DB)
+
+
+def _run(measure: str, valet: Path | None, db: Path | None, event: str | None, out: Path,
+         via_flow: bool, flow_kwargs: dict[str, Any], direct) -> dict[str, Any]:  # fmt: skip
+    """Call the task body directly (fast), or the `ratings` flow with the same parameters."""
+    from tasks.db import StoreLockedError
+
+    valet_dir, db_path = _source(valet, db)
+    try:
+        if via_flow:
+            os.environ.setdefault("DO_NOT_TRACK", "1")
+            from flows.ratings import ratings
+
+            summary = ratings(valet_dir=valet_dir, db_path=db_path, event=event,
+                              out_dir=str(out), measures=[measure], **flow_kwargs)  # fmt: skip
+            return summary[measure]
+        from tasks.scoring import load_field
+
+        loaded = load_field(valet_dir, db_path, event)
+        for e in loaded.errors[:10]:
+            err.print(f"[yellow]left out[/] {e}", soft_wrap=True, markup=False)
+        if len(loaded.errors) > 10:
+            err.print(f"... and {len(loaded.errors) - 10} more in {out / 'errors.csv'}")
+        return direct(loaded)
+    except (FileNotFoundError, StoreLockedError, ValueError) as exc:
+        err.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        raise typer.Exit(2) from None
+
+
+def _show(summary: dict[str, Any], as_json: bool, title: str, csv_name: str,
+          columns: list[str]) -> None:  # fmt: skip
+    if as_json:
+        print(json.dumps(summary, indent=2, default=str))
+        return
+    path = next((Path(f) for f in summary["files"] if f.endswith(csv_name)), None)
+    if path is not None and path.is_file():
+        import csv
+
+        with path.open() as fh:
+            rows = list(csv.DictReader(fh))
+        key = columns[2] if len(columns) > 2 else columns[-1]
+        rows = [r for r in rows if r.get(key) not in ("", None)]
+        rows.sort(key=lambda r: -float(r[key]))
+        table = Table(title=f"{title}: top 10 by {key}", title_justify="left")
+        for c in columns:
+            table.add_column(c, justify="left" if c in ("players", "player", "period") else "right")
+        for r in rows[:10]:
+            table.add_row(*[_cell(r.get(c, "")) for c in columns])
+        console.print(table)
+    for f in summary["files"]:
+        console.print(f"[dim]wrote[/] {f}")
+    if summary.get("errors"):
+        console.print(f"[yellow]{summary['errors']} record(s) left out, see errors.csv[/yellow]")
+
+
+def _cell(v: str) -> str:
+    try:
+        x = float(v)
+    except ValueError:
+        return v
+    return v if x.is_integer() and "." not in v else ("" if math.isnan(x) else f"{x:.2f}")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("score")
+    def score(
+        valet: ValetOpt = None,
+        db: DbOpt = None,
+        event: EventOpt = None,
+        out: Annotated[Path, typer.Option(help="Directory for the CSV files and score_report.md.")] = Path("out/score"),
+        mp_method: Annotated[MpMethod, typer.Option(help="Fouled boards / missing results: how a group's matchpoints reach the field's top.")] = MpMethod.neuberg,
+        divide_by: Annotated[DivideBy, typer.Option(help="Cross-IMPs per result (B, De Wael's choice) or per comparison (A).")] = DivideBy.results,
+        drop_count: Annotated[int, typer.Option(help="Butler/Bastille datum: results dropped at each end.")] = 1,
+        drop_percent: Annotated[float | None, typer.Option(help="Instead of --drop-count: drop this percentage at each end, the last result in part (De Wael's fractional rule, e.g. 10).")] = None,
+        min_boards: MinBoardsOpt = 30,
+        as_json: JsonOpt = False,
+        via_flow: FlowOpt = False,
+    ) -> None:  # fmt: skip
+        """Score every board: matchpoints (Neuberg etc. for fouled boards), cross-IMPs, Butler, Bastille.
+
+        Writes score_tables.csv (one row per table), score_pairs.csv and score_players.csv
+        (players, boards, mp_pct, cross_imps, butler, bastille per board), errors.csv and
+        score_report.md with the top 20 by each measure.
+        """
+        from ddrank.scoring.tournament import ScoringOptions
+        from tasks.scoring import run_score
+
+        frac = drop_percent / 100 if drop_percent is not None else None
+        opts = ScoringOptions(mp_method.value, divide_by.value, drop_count, frac)  # type: ignore[arg-type]
+        kwargs = {"mp_method": mp_method.value, "cross_imps_divide_by": divide_by.value,
+                  "drop_count": drop_count, "drop_fraction": frac, "min_boards": min_boards}  # fmt: skip
+        summary = _run("score", valet, db, event, out, via_flow, kwargs,
+                       lambda loaded: run_score(loaded, out, opts, min_boards))  # fmt: skip
+        _show(
+            summary,
+            as_json,
+            "Players",
+            "score_players.csv",
+            ["players", "boards", "mp_pct", "cross_imps", "butler", "bastille"],
+        )
+
+    @app.command("split")
+    def split(
+        valet: ValetOpt = None,
+        db: DbOpt = None,
+        event: EventOpt = None,
+        out: Annotated[Path, typer.Option(help="Directory for pairs.csv, players.csv and split_report.md.")] = Path("out/split"),
+        min_boards: MinBoardsOpt = 30,
+        as_json: JsonOpt = False,
+        via_flow: FlowOpt = False,
+    ) -> None:  # fmt: skip
+        """Split each table's Butler score into bid, declarer play, defence and luck (Cammarata 2015).
+
+        Checks Theorem 1 (Butler_jk = Bid_jk + Play_j + Play_k) on every pair of tables and writes
+        pairs.csv and players.csv with players, boards, butler, bid, play, defence, luck in IMPs
+        per board, errors.csv and split_report.md with the top 20 by each measure.
+        """
+        from tasks.scoring import run_split
+
+        summary = _run("split", valet, db, event, out, via_flow, {"min_boards": min_boards},
+                       lambda loaded: run_split(loaded, out, min_boards))  # fmt: skip
+        _show(
+            summary,
+            as_json,
+            "Players",
+            "players.csv",
+            ["players", "boards", "butler", "bid", "play", "defence", "luck"],
+        )
+        if not as_json:
+            console.print(
+                f"Theorem 1 max residual over all pairs of tables: {summary['max_residual']:.2e} IMPs"
+            )
+
+    @app.command("lehman")
+    def lehman(
+        valet: ValetOpt = None,
+        db: DbOpt = None,
+        event: EventOpt = None,
+        out: Annotated[Path, typer.Option(help="Directory for ratings.csv and lehman_report.md.")] = Path("out/lehman"),
+        scale: Annotated[Scale, typer.Option(help="Rate on matchpoint % (mp) or cross-IMPs mapped to % (imps).")] = Scale.imps,
+        start_rating: Annotated[float, typer.Option(help="Rating of a new player (%).")] = 50.0,
+        start_weight: Annotated[float, typer.Option(help="Boards' worth of belief in the start rating: lower moves new players faster.")] = 10.0,
+        history_weight: Annotated[float, typer.Option(help="Per-period discount of past boards (1 = no discount).")] = 0.9,
+        max_weight: Annotated[float, typer.Option(help="Cap on the backlog weight (boards), so established players still move.")] = 1000.0,
+        imp_top: Annotated[float, typer.Option(help="IMPs per board that count as 100% on the IMP scale.")] = 12.0,
+        min_boards: MinBoardsOpt = 30,
+        as_json: JsonOpt = False,
+        via_flow: FlowOpt = False,
+    ) -> None:  # fmt: skip
+        """Lehman ratings, updated period by period (Valet rounds, or events in the store).
+
+        Writes ratings.csv (player, rating, boards, std_error, period, effective_boards; one row
+        per player and period played), errors.csv and lehman_report.md with the top 20.
+        """
+        from ddrank.ratings.lehman import LehmanParams
+        from tasks.scoring import run_lehman
+
+        overrides = {"start_rating": start_rating, "start_weight": start_weight,
+                     "history_weight": history_weight, "max_weight": max_weight, "imp_top": imp_top}  # fmt: skip
+        try:
+            params = LehmanParams(**overrides)
+        except ValueError as exc:
+            err.print(f"[bold red]error:[/] {exc}")
+            raise typer.Exit(2) from None
+        summary = _run("lehman", valet, db, event, out, via_flow,
+                       {"scale": scale.value, "lehman": overrides, "min_boards": min_boards},
+                       lambda loaded: run_lehman(loaded, out, scale.value, params, None, min_boards))  # type: ignore[arg-type]  # fmt: skip
+        if as_json:
+            print(json.dumps(summary, indent=2, default=str))
+            return
+        table = Table(title=f"Lehman ratings ({scale.value}): top 5", title_justify="left")
+        for c in ("player", "rating", "boards", "std_error", "period"):
+            table.add_column(c)
+        for r in summary["top"]:
+            table.add_row(
+                r["player"],
+                f"{r['rating']:.2f}",
+                str(r["boards"]),
+                f"{r['std_error']:.2f}",
+                r["period"],
+            )
+        console.print(table)
+        for f in summary["files"]:
+            console.print(f"[dim]wrote[/] {f}")
