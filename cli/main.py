@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import importlib
+import os
 
-import typer
+# Offline machines: keep Prefect from trying to phone home (before prefect is imported).
+os.environ.setdefault("DO_NOT_TRACK", "1")
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+
+import typer  # noqa: E402
 
 app = typer.Typer(
     name="ddrank",

@@ -118,7 +118,7 @@ def _write(
     a_issues: list[dict[str, object]],
     p_issues: list[dict[str, object]],
 ) -> None:
-    con.execute("BEGIN TRANSACTION")
+    con.execute("BEGIN TRANSACTION").fetchall()
     try:
         if boards:
             con.register("new_boards", pl.DataFrame(boards, schema=_BOARD_SCHEMA))
@@ -127,19 +127,19 @@ def _write(
             con.execute(
                 f"INSERT INTO boards ({cols}, partition_id) SELECT {picked}, r.partition_id "
                 "FROM new_boards n JOIN raw_records r ON r.record_id = n.record_id"
-            )
+            ).fetchall()
         issue_schema = {"record_id": pl.Utf8, "reason": pl.Utf8, "detail": pl.Utf8}
         for table, items in (("auction_issues", a_issues), ("play_issues", p_issues)):
             if items:
                 con.register("frame", pl.DataFrame(items, schema=issue_schema))
-                con.execute(f"INSERT INTO {table} SELECT * FROM frame")
+                con.execute(f"INSERT INTO {table} SELECT * FROM frame").fetchall()
         if exclusions:
             ex_schema = {**issue_schema, "source_file": pl.Utf8, "source_line": pl.Int32}
             con.register("ex", pl.DataFrame(exclusions, schema=ex_schema))
-            con.execute("INSERT INTO exclusions SELECT * FROM ex")
-        con.execute("COMMIT")
+            con.execute("INSERT INTO exclusions SELECT * FROM ex").fetchall()
+        con.execute("COMMIT").fetchall()
     except Exception:
-        con.execute("ROLLBACK")
+        con.execute("ROLLBACK").fetchall()
         raise
 
 

@@ -36,5 +36,5 @@ def connect(path: str | Path = DEFAULT_DB, read_only: bool = False) -> duckdb.Du
     if not read_only:
         for name in DDL_FILES:
             if (SQL_DIR / name).exists():
-                con.execute(sql_file(name))
+                con.execute(sql_file(name)).fetchall()
     return con

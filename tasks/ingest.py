@@ -131,12 +131,12 @@ def ingest_paths(
             "INSERT OR REPLACE INTO source_files (path, sha1, format, records, new_records) "
             "VALUES (?, ?, ?, ?, ?)",
             [str(path), hashlib.sha1(path.read_bytes()).hexdigest(), fmt, len(records), fresh],
-        )
+        ).fetchall()
     summary.new = len(rows)
     if rows:
         start = con.execute(
             "SELECT coalesce(max(partition_id) + 1, 0) FROM raw_records"
-        ).fetchone()[0]
+        ).fetchall()[0][0]
         for k, row in enumerate(rows):
             row["partition_id"] = start + k // partition_size
         summary.partitions = sorted({int(r["partition_id"]) for r in rows})
@@ -144,7 +144,7 @@ def ingest_paths(
         types = {c: pl.Int64 if c in _INT_COLUMNS else pl.Utf8 for c in cols}
         con.register("new_raw", pl.DataFrame(rows, schema=types))
         names = ", ".join(cols)
-        con.execute(f"INSERT INTO raw_records ({names}) SELECT {names} FROM new_raw")
+        con.execute(f"INSERT INTO raw_records ({names}) SELECT {names} FROM new_raw").fetchall()
         con.unregister("new_raw")
     return summary
 

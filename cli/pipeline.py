@@ -1,0 +1,145 @@
+"""`ddrank ingest`, `ddrank clean`, `ddrank audit` and `ddrank run`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from cli.render import console, emit_json, friendly_errors, print_audit
+
+DbOpt = Annotated[Path, typer.Option("--db", help="DuckDB store to read and write.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable summary.")]
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def ingest(
+        paths: Annotated[
+            list[Path],
+            typer.Argument(
+                help="PBN, LIN, bridgedeals dump (.sql), CSV or SQLite files, or folders of them."
+            ),
+        ],  # noqa: E501
+        db: DbOpt = Path("data/ddrank.duckdb"),
+        partition_size: Annotated[
+            int, typer.Option(help="Records per partition (unit of parallel work).")
+        ] = 500,  # noqa: E501
+        json: JsonOpt = False,
+    ) -> None:
+        """Read hand records into the store. Re-reading a file adds nothing; new records get new partitions."""  # noqa: E501
+        from tasks.db import connect
+        from tasks.ingest import expand_paths, ingest_paths
+
+        with friendly_errors():
+            files = expand_paths(list(paths))
+            con = connect(db)
+            total = {"files": 0, "records_read": 0, "new": 0, "duplicate": 0, "unreadable": [],
+                     "per_file": [], "new_partitions": []}  # fmt: skip
+            with Progress(TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
+                          TextColumn("{task.description}"), TimeElapsedColumn(),
+                          console=console, disable=json, transient=True) as bar:  # fmt: skip
+                job = bar.add_task("", total=len(files))
+                for f in files:
+                    bar.update(job, description=f.name)
+                    part = ingest_paths(con, [f], partition_size).as_dict()
+                    for k in ("files", "records_read", "new", "duplicate"):
+                        total[k] += part[k]
+                    for k in ("unreadable", "per_file", "new_partitions"):
+                        total[k] += part[k]
+                    bar.advance(job)
+            con.close()
+        if json:
+            emit_json(total)
+            return
+        console.print(
+            f"{total['files']} file(s): {total['records_read']:,} records read, "
+            f"[bold]{total['new']:,} new[/], {total['duplicate']:,} already in the store."
+        )
+        for u in total["unreadable"][:20]:
+            console.print(f"[yellow]unreadable[/] {u['file']}:{u['line']}: {u['error']}")
+        if len(total["unreadable"]) > 20:
+            console.print(f"... and {len(total['unreadable']) - 20} more (see `ddrank audit`)")
+
+    @app.command()
+    def clean(
+        db: DbOpt = Path("data/ddrank.duckdb"),
+        workers: Annotated[int, typer.Option(help="Processes for large batches.")] = 2,
+        json: JsonOpt = False,
+    ) -> None:
+        """Judge every new raw record: a clean board, or an exclusion with its reason (Tables 5-7)."""  # noqa: E501
+        from tasks.clean import clean_pending
+        from tasks.db import connect
+        from tasks.report import audit_tables
+
+        with friendly_errors():
+            con = connect(db)
+            with console.status("cleaning new records", spinner="dots") if not json else _null():
+                summary = clean_pending(con, workers).as_dict()
+            audit = audit_tables(con)
+            con.close()
+        if json:
+            emit_json({**summary, "audit": audit})
+            return
+        console.print(f"cleaned {summary['cleaned']:,} new record(s): {summary['kept']:,} kept.")
+        print_audit(audit)
+
+    @app.command()
+    def audit(db: DbOpt = Path("data/ddrank.duckdb"), json: JsonOpt = False) -> None:
+        """Show the exclusion tables (Tables 5-7 of the paper) for everything in the store."""
+        from tasks.db import connect
+        from tasks.report import audit_tables
+
+        with friendly_errors():
+            con = connect(db)
+            result = audit_tables(con)
+            con.close()
+        emit_json(result) if json else print_audit(result)
+
+    @app.command()
+    def run(
+        inputs: Annotated[
+            list[str] | None,
+            typer.Argument(
+                help="Files or folders (default: the bundled real sample in data/sample)."
+            ),
+        ] = None,  # noqa: E501
+        db: Annotated[Path | None, typer.Option("--db", help="DuckDB store.")] = None,
+        config: Annotated[
+            Path | None, typer.Option(help="TOML settings file ([ddrank] table).")
+        ] = None,  # noqa: E501
+        out: Annotated[Path | None, typer.Option(help="Folder for reports.")] = None,
+        workers: Annotated[
+            int | None, typer.Option(help="Worker processes for DD analysis.")
+        ] = None,  # noqa: E501
+        runner: Annotated[str | None, typer.Option(help="process | thread | dask")] = None,
+        dask_address: Annotated[
+            str | None, typer.Option(help="Dask scheduler, tcp://host:port.")
+        ] = None,  # noqa: E501
+        partition_size: Annotated[int | None, typer.Option(help="Boards per partition.")] = None,
+        json: JsonOpt = False,
+    ) -> None:
+        """Run the whole pipeline as a Prefect flow: ingest → clean → names → DD → stats → report."""
+        from flows.settings import load_settings
+
+        with friendly_errors():
+            settings = load_settings(
+                config, inputs=inputs or None, db=str(db) if db else None,
+                out=str(out) if out else None, workers=workers, runner=runner,
+                dask_address=dask_address, partition_size=partition_size,
+            )  # fmt: skip
+            from flows.pipeline import run_pipeline
+
+            result = run_pipeline(settings, show=not json)
+        if json:
+            emit_json(result)
+
+
+class _null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None

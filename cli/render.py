@@ -1,0 +1,80 @@
+"""Shared terminal rendering for the CLI: rich tables, JSON output, friendly errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def emit_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+@contextmanager
+def friendly_errors() -> Iterator[None]:
+    """Turn expected failures (missing file, locked store) into one clear line and exit 2."""
+    from tasks.db import StoreLockedError
+
+    try:
+        yield
+    except (FileNotFoundError, StoreLockedError, ValueError) as exc:
+        err_console.print(f"[bold red]error:[/] {exc}")
+        raise typer.Exit(2) from None
+
+
+def audit_table(title: str, rows: list[dict[str, Any]], count_label: str) -> Table:
+    table = Table(title=title, title_justify="left", show_lines=False)
+    table.add_column("Reason")
+    table.add_column(count_label, justify="right")
+    for row in rows:
+        style = "bold" if row["reason"] in ("total", "no_error") else None
+        if row["count"] or row["reason"] in ("total", "no_error"):
+            table.add_row(row["description"], f"{row['count']:,}", style=style)
+    return table
+
+
+def print_audit(audit: dict[str, Any]) -> None:
+    console.print(
+        audit_table(
+            "Table 5: reasons for board exclusion", audit["table5_exclusions"], "Boards excluded"
+        )  # fmt: skip
+    )
+    console.print(
+        audit_table(
+            "Table 6: reasons for auction exclusion (kept boards)",
+            audit["table6_auction"],
+            "Auctions excluded",
+        )  # fmt: skip
+    )
+    console.print(
+        audit_table(
+            "Table 7: reasons for play exclusion (kept boards)",
+            audit["table7_play"],
+            "Plays excluded",
+        )  # fmt: skip
+    )
+    if audit.get("repairs"):
+        rep = ", ".join(f"{k}: {v:,}" for k, v in audit["repairs"].items())
+        console.print(f"Documented repairs applied while cleaning: {rep}")
+    mark = "[green]✓[/]" if audit["balanced"] else "[red]✗[/]"
+    console.print(
+        f"{mark} raw records {audit['raw_records']:,} = clean boards {audit['boards']:,}"
+        f" + excluded {audit['excluded']:,}"
+    )
+
+
+def progress_callback(console_: Console = console) -> Callable[[str], None]:
+    def say(msg: str) -> None:
+        console_.print(f"[dim]{msg}[/]")
+
+    return say
