@@ -46,7 +46,7 @@ MAX_ROUNDS = 4
 
 def board_context(event: str | None, year: int | None) -> str:
     """The context key of a board; ``sql/player_matches.sql`` builds the same string."""
-    return f"{(event or '').strip()}|{int(year or 0)}"
+    return f"{(event or '').strip(' ')}|{int(year or 0)}"
 
 
 def seat_teams(seat: str, room: str | None, home: str | None, visit: str | None) -> tuple[str, ...]:
