@@ -29,9 +29,7 @@ ValetOpt = Annotated[
 ]
 DbOpt = Annotated[
     Path | None,
-    typer.Option(
-        "--db", help=f"DuckDB store whose boards table is scored [default: {DEFAULT_DB}]."
-    ),
+    typer.Option("--db", help=f"DuckDB store whose boards table is scored (default {DEFAULT_DB})."),
 ]
 EventOpt = Annotated[
     str | None, typer.Option(help="Only this event of the store (ignored with --valet).")

@@ -130,3 +130,44 @@ def test_real_fields_have_no_errors_and_no_fouled_boards(dataset: Path) -> None:
     grouped, dup = group_boards(results)
     assert not errors and not dup
     assert len(grouped) == 336 and all(len(g) == 1 for g in grouped.values())
+
+
+def test_cli_scores_a_damaged_valet_dir_and_lists_the_bad_lines(tmp_path: Path) -> None:
+    """`ddrank split/score/lehman --valet` keep going past bad lines and name them in errors.csv."""
+    import csv
+    import shutil
+
+    import typer
+    from typer.testing import CliRunner
+
+    from cli.scoring import register
+
+    d = tmp_path / "women"
+    shutil.copytree(WOMEN, d)
+    lines = (d / "scores.txt").read_text().splitlines()
+    lines[9] = with_field(lines[9], 8, "")  # line 10: missing result
+    lines[19] = with_field(lines[19], 6, "0H")  # line 20: impossible contract
+    lines.append(lines[29])  # duplicate of line 30
+    (d / "scores.txt").write_text("\n".join(lines) + "\n")
+    app = typer.Typer()
+    register(app)
+    runner = CliRunner()
+    for cmd in ("split", "score", "lehman"):
+        result = runner.invoke(app, [cmd, "--valet", str(d), "--out", str(tmp_path / cmd)])
+        assert result.exit_code == 0, result.output
+        with (tmp_path / cmd / "errors.csv").open() as fh:
+            errors = list(csv.DictReader(fh))
+        assert [e["line"] for e in errors] == ["10", "20", str(len(lines))]
+        assert "missing result" in errors[0]["message"]
+        assert "impossible contract '0H'" in errors[1]["message"]
+        assert "duplicate table" in errors[2]["message"]
+        assert errors[2]["message"].endswith("scores.txt:30")  # names the first copy too
+        assert all(e["source"].endswith("scores.txt") for e in errors)
+    with (tmp_path / "split" / "players.csv").open() as fh:
+        players = list(csv.DictReader(fh))
+    assert len(players) >= 120
+    assert sum(int(p["boards"]) for p in players) == 4 * (7386 - 2)
+    report = (tmp_path / "lehman" / "lehman_report.md").read_text()
+    assert "records left out: 3" in report and report.count("\n| 20 |") == 1
+    missing = runner.invoke(app, ["split", "--valet", str(tmp_path / "nowhere")])
+    assert missing.exit_code == 2 and "not found" in missing.output
