@@ -494,7 +494,16 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult) -> CleanBoard:
     repairs: list[str] = []
     if calls is not None:
         derived = auction_declarer(calls, bidstart)  # type: ignore[arg-type]
-        if derived is not None and recorded_declarer is not None and derived != recorded_declarer:
+        raw_lead = _seat(rec.lead)
+        lead_agrees = raw_lead is None or (
+            recorded_declarer is not None and raw_lead == (recorded_declarer + 1) % 4
+        )
+        if (
+            derived is not None
+            and recorded_declarer is not None
+            and derived != recorded_declarer
+            and lead_agrees
+        ):
             calls, k = restore_leading_passes(calls, bidstart, recorded_declarer)  # type: ignore[arg-type]
             if k:
                 derived = recorded_declarer

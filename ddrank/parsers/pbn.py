@@ -70,6 +70,8 @@ def _games(text: str) -> Iterator[_Game]:
         line, in_brace = _strip_comments(raw_line, in_brace)
         line = line.strip()
         if not line:
+            if raw_line.strip():
+                continue  # a line that held only a comment does not end the game
             if game is not None and game.tags:
                 yield game
                 game = None
