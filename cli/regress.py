@@ -107,9 +107,7 @@ def regress(
 ) -> None:
     """Reproduce the paper's Tables 9-16 and Figures 1-2 for one dataset and write a report.
 
-    Writes report.md, report.html and report.json, the residual and QQ plots, the predicted-points
-    ranking of every player (ranking.csv) and every excluded player with its reason
-    (excluded_players.csv).
+    Writes report.md, report.html and report.json, the residual and QQ plots, the predicted-points ranking of every player (ranking.csv) and every excluded player with its reason (excluded_players.csv). Use --input dds_final_results.csv to start from the 33 counters (Table 9 thresholds applied) or --input 200_unweighted_results.csv for the paper's filtered rates.
     """
     console = Console(stderr=True)
     if (input_path is None) == (db is None):

@@ -672,7 +672,10 @@ def test_regression_report_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     # the harness stops its server inside the test, while pytest still captures the logs
     with prefect_test_harness():
         files = regression_report(
-            input_path=str(DDS_FINAL), response="pp", variables="unweighted", out_dir=str(tmp_path)
+            input_path=str(PAPER / "200_unweighted_results.csv"),
+            response="pp",
+            variables="unweighted",
+            out_dir=str(tmp_path),
         )
     payload = json.loads(Path(files["json"]).read_text(encoding="utf-8"))
     assert payload["final"]["model"]["equation"] == "y = -1028.60322x + 35.43033"
