@@ -8,7 +8,7 @@ alone, so the same table result read twice (again, or from another file) is one 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 
 # Fields that identify the content of a table result (provenance excluded on purpose).
 CONTENT_FIELDS = (
@@ -64,12 +64,13 @@ class RawRecord:
         return h.hexdigest()[:20]
 
     def as_row(self) -> dict[str, object]:
-        row = asdict(self)
+        row: dict[str, object] = {name: getattr(self, name) for name in _FIELD_NAMES}
         row["record_id"] = self.record_id
         return row
 
 
-RAW_COLUMNS: tuple[str, ...] = ("record_id",) + tuple(f.name for f in fields(RawRecord))
+_FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RawRecord))
+RAW_COLUMNS: tuple[str, ...] = ("record_id",) + _FIELD_NAMES
 
 
 def number_repeats(records: list[RawRecord]) -> list[RawRecord]:

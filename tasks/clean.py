@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import duckdb
 import polars as pl
@@ -95,7 +95,7 @@ def clean_pending(con: duckdb.DuckDBPyConnection, workers: int | None = None) ->
             continue
         board: CleanBoard = res.board  # type: ignore[assignment]
         summary.kept += 1
-        boards.append(asdict(board))
+        boards.append({name: getattr(board, name) for name in _BOARD_SCHEMA})
         if res.auction_issue:
             summary.auction_issues[res.auction_issue[0]] += 1
             a_issues.append({"record_id": res.record_id, "reason": res.auction_issue[0],

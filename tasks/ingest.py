@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,10 +94,26 @@ def read_records(path: Path) -> tuple[str, list[RawRecord]]:
     return fmt, parse_pbn(text, name)
 
 
+def _read_with_ids(path: Path) -> tuple[str, list[RawRecord], list[str]]:
+    fmt, records = read_records(path)
+    return fmt, records, [r.record_id for r in records]
+
+
+def _parsed(files: list[Path], workers: int) -> Iterator[tuple[str, list[RawRecord], list[str]]]:
+    """Parse files, several at a time in worker processes when there are many."""
+    if workers <= 1 or len(files) < 4:
+        yield from map(_read_with_ids, files)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_read_with_ids, files)
+
+
 def ingest_paths(
-    con: duckdb.DuckDBPyConnection, paths: list[str | Path],
+    con: duckdb.DuckDBPyConnection,
+    paths: list[str | Path],
     partition_size: int = DEFAULT_PARTITION_SIZE,
-) -> IngestSummary:  # fmt: skip
+    workers: int = 1,
+) -> IngestSummary:
     """Add the records of these files that the store does not have yet.
 
     New records go to new partitions (never into existing ones), so the content of a finished
@@ -105,9 +123,7 @@ def ingest_paths(
     files = expand_paths(paths)
     rows: list[dict[str, object]] = []
     seen: set[str] = set()
-    for path in files:
-        fmt, records = read_records(path)
-        ids = [r.record_id for r in records]
+    for path, (fmt, records, ids) in zip(files, _parsed(files, workers), strict=True):
         known = _known_ids(con, ids)
         fresh = 0
         for rec, rid in zip(records, ids, strict=True):
