@@ -439,14 +439,23 @@ def test_forward_and_backward_stop_at_their_sas_default_levels() -> None:
 
 
 def test_stepwise_rechecks_removal_after_each_entry() -> None:
+    # PP, unweighted with SLENTRY 0.50 > SLSTAY 0.10: the third entrant
+    # (defender_missed_higher_contract, p = 0.1358) passes SLENTRY but fails SLSTAY, so the
+    # removal check right after its entry takes it out again.
     ds = dataset("pp", "unweighted")
-    result = stepwise_selection(ds.data, "pp", ds.variables, 0.15, 0.15)
-    for step in result.steps:  # after every step each member passes SLSTAY or is removed next
-        members = [partial_f_test(ds.data, "pp", step.in_model, v) for v in step.in_model]
-        worst = max(members, key=lambda t: t.p_value) if members else None
-        following = result.steps[result.steps.index(step) + 1 :]
-        if worst is not None and worst.p_value > 0.15:
-            assert following and following[0].action == "removed"
+    result = stepwise_selection(ds.data, "pp", ds.variables, slentry=0.50, slstay=0.10)
+    assert [(s.action, s.variable) for s in result.steps] == [
+        ("entered", DEF),
+        ("entered", OPP_LAST),
+        ("entered", DEF_HIGH),
+        ("removed", DEF_HIGH),
+    ]
+    assert fmt(result.steps[3].p_value, 4) == "0.1358"
+    assert result.variables == (DEF, OPP_LAST)  # = backward elimination's model (Table 15)
+    for i, step in enumerate(result.steps):  # after every step each member passes or goes next
+        tests = [partial_f_test(ds.data, "pp", step.in_model, v) for v in step.in_model]
+        if max(t.p_value for t in tests) > 0.10:
+            assert result.steps[i + 1].action == "removed"
 
 
 def test_stepwise_stops_when_the_variable_to_enter_was_just_removed() -> None:
