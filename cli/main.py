@@ -33,6 +33,11 @@ _COMMAND_MODULES = (
     "cli.ops",  # serve, watch
 )
 
+@app.callback()
+def _main() -> None:
+    """ddrank: audited double-dummy performance measures and ratings from hand records."""
+
+
 for _name in _COMMAND_MODULES:
     try:
         _module = importlib.import_module(_name)
