@@ -1,0 +1,440 @@
+"""Tasks for the learned double-dummy estimator: DDS-solved training states, parquet datasets,
+model files. All file I/O and DDS calls of the estimator live here; ddrank.estimate stays pure."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import time
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+CACHE_DIR = Path("data/cache/estimator")
+MODELS_DIR = Path("models")
+DATASET_FILE = "states.parquet"
+DEFAULT_MODEL = "gbm-compact"
+SAMPLE_PBN = (
+    Path("data/sample/pbn/worldclass-2012-example3.pbn"),
+    Path("data/sample/pbn/online-qualifier-2021-example2.pbn"),
+)
+PLAY_BATCH = 200  # analyse_all_plays accepts up to 200 boards per call
+SHARD_DEALS = 200  # deals per cached parquet shard: ~30 s of single-threaded DDS
+DDS_BATCH = 40  # calc_all_tables accepts at most 40 deals with all five strains
+TABLE_COLUMNS = [f"dd_{s}{p}" for s in "CDHSN" for p in "NESW"]  # tricks by strain x declarer
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+
+
+def _dds_single_thread() -> None:
+    """Keep DDS on one thread: the machine is shared, and batches are solved serially anyway."""
+    from ddrank.dd.solver import set_dds_threads
+
+    set_dds_threads(1)
+
+
+def random_deal_pbns(seed: int, start: int, count: int) -> list[str]:
+    """Deterministic random deals from endplay's dealer: deal k is seeded with seed*10^7 + k."""
+    from endplay.dealer import generate_deal
+
+    return [generate_deal(seed=seed * 10_000_000 + k).to_pbn() for k in range(start, start + count)]
+
+
+def dd_tables(deal_pbns: list[str]) -> list[list[int]]:
+    """DD tables of full deals (the DD engine's solver), in TABLE_COLUMNS order."""
+    from ddrank.dd.solver import solve_tables
+
+    return [list(t.cells) for t in solve_tables(deal_pbns, batch=DDS_BATCH)]
+
+
+def shard_path(cache_dir: Path, seed: int, index: int) -> Path:
+    return cache_dir / "random" / f"seed{seed}-shard{index:05d}.parquet"
+
+
+def solve_random_deals(
+    n_deals: int = 5000, seed: int = 1, cache_dir: Path = CACHE_DIR, show_progress: bool = True
+) -> pl.DataFrame:
+    """DD tables of `n_deals` random deals, solved once and cached in parquet shards.
+
+    Resumable: a shard already on disk is read, not solved again, so an interrupted run loses at
+    most one shard. Deal k is the same deal whatever n_deals is, so growing n_deals reuses work.
+    """
+    from ddrank.types import Deal
+
+    _dds_single_thread()
+    n_shards = -(-n_deals // SHARD_DEALS)
+    frames: list[pl.DataFrame] = []
+    todo = [i for i in range(n_shards) if not shard_path(cache_dir, seed, i).exists()]
+    with _progress() as progress:
+        bar = progress.add_task(
+            "DDS tables of random deals", total=n_shards * SHARD_DEALS, visible=show_progress
+        )
+        progress.update(bar, completed=(n_shards - len(todo)) * SHARD_DEALS)
+        for index in todo:
+            path = shard_path(cache_dir, seed, index)
+            pbns = random_deal_pbns(seed, index * SHARD_DEALS, SHARD_DEALS)
+            rows: list[list[int]] = []
+            for j in range(0, len(pbns), DDS_BATCH):
+                rows += dd_tables(pbns[j : j + DDS_BATCH])
+                progress.advance(bar, DDS_BATCH)
+            frame = pl.DataFrame(
+                {
+                    "deal": pbns,
+                    "deal_id": [Deal.from_pbn(p).deal_id for p in pbns],
+                    **{c: [r[k] for r in rows] for k, c in enumerate(TABLE_COLUMNS)},
+                },
+                schema_overrides={c: pl.Int8 for c in TABLE_COLUMNS},
+            )
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            frame.write_parquet(tmp)
+            os.replace(tmp, path)  # atomic: a killed run never leaves a half shard
+    for index in range(n_shards):
+        frames.append(pl.read_parquet(shard_path(cache_dir, seed, index)))
+    return pl.concat(frames).head(n_deals)
+
+
+# ------------------------------------------------------------------ 13-card states of random deals
+def random_table_states(solved: pl.DataFrame) -> pl.DataFrame:
+    """20 opening states per solved random deal (5 strains x 4 declarers)."""
+    from ddrank.estimate.dataset import rows_to_columns, table_states
+    from ddrank.types import Deal
+
+    rows = []
+    for r in solved.iter_rows(named=True):
+        rows += table_states(Deal.from_pbn(r["deal"]), [r[c] for c in TABLE_COLUMNS], "random")
+    return _frame(rows_to_columns(rows))
+
+
+def _frame(columns: dict[str, list]) -> pl.DataFrame:
+    return pl.DataFrame(
+        columns,
+        schema={
+            "deal_id": pl.String,
+            "source": pl.String,
+            "owners": pl.String,
+            "hand_size": pl.Int8,
+            "strain": pl.Int8,
+            "leader": pl.Int8,
+            "ns_tricks": pl.Int8,
+        },
+    )
+
+
+# ------------------------------------------------------------------ DDS play traces
+def play_traces(
+    items: Sequence[tuple[str, int, int, list[str]]], cache_dir: Path, label: str
+) -> list[list[int] | None]:
+    """Declarer's DD total after every card of (deal pbn, strain, declarer, cards) plays.
+
+    Solved by the DD engine's crash-isolated sandbox (one DDS thread), 200 boards per job, and
+    cached per job under `<cache_dir>/traces/` by a hash of its content: a re-run, or one that
+    was interrupted, reuses every job already solved. A play that kills DDS yields None."""
+    from ddrank.dd.sandbox import SolveJob, run_isolated, solve_with_bisection
+    from ddrank.dd.solver import TRACE_BATCH, TraceRequest
+    from ddrank.types import Seat, Strain
+
+    out: list[list[int] | None] = []
+    folder = cache_dir / "traces"
+    folder.mkdir(parents=True, exist_ok=True)
+    with _progress() as progress:
+        bar = progress.add_task(f"DDS play traces ({label})", total=len(items))
+        for i in range(0, len(items), TRACE_BATCH):
+            batch = list(items[i : i + TRACE_BATCH])
+            key = hashlib.sha1(json.dumps(batch).encode()).hexdigest()[:20]
+            path = folder / f"{key}.json"
+            if path.exists():
+                traces = json.loads(path.read_text())
+            else:
+                requests = tuple(
+                    TraceRequest(str(j), pbn, Strain(strain), Seat(declarer).lho, tuple(cards))
+                    for j, (pbn, strain, declarer, cards) in enumerate(batch)
+                )
+                solved = solve_with_bisection(
+                    SolveJob(traces=requests), run=lambda job: run_isolated(job, threads=1)
+                )
+                traces = [solved.traces.get(str(j)) for j in range(len(batch))]
+                traces = [list(t) if t is not None else None for t in traces]
+                tmp = path.with_suffix(".tmp")
+                tmp.write_text(json.dumps(traces))
+                os.replace(tmp, path)
+            out += traces
+            progress.advance(bar, len(batch))
+    return out
+
+
+# ------------------------------------------------------------------ mid-hand states
+def random_play_states(
+    solved: pl.DataFrame, seed: int = 1, cache_dir: Path = CACHE_DIR
+) -> pl.DataFrame:
+    """Each solved random deal played out by `playout`'s policy in a contract its owners would
+    choose, then traced by DDS: one state per trick, hand sizes 13 down to 1."""
+    from ddrank.estimate.dataset import play_states, rows_to_columns
+    from ddrank.estimate.playout import choose_contract, play_out
+    from ddrank.types import Deal
+
+    items, meta = [], []
+    for k, r in enumerate(solved.iter_rows(named=True)):
+        rng = random.Random(seed * 1_000_003 + k)
+        deal = Deal.from_pbn(r["deal"])
+        strain, declarer = choose_contract([r[c] for c in TABLE_COLUMNS], rng)
+        cards, seats = play_out(deal, strain, declarer, rng)
+        items.append((r["deal"], int(strain), int(declarer), [str(c) for c in cards]))
+        meta.append((deal, cards, seats, strain, declarer))
+    traces = play_traces(items, cache_dir, "random deals")
+    rows = []
+    for (deal, cards, seats, strain, declarer), trace in zip(meta, traces, strict=True):
+        if trace is not None:
+            states = play_states(deal, cards, seats, strain, declarer, trace, "random_play")
+            rows += states[1:]  # the opening state is already among the 20 table states
+    return _frame(rows_to_columns(rows))
+
+
+def load_played_boards(db: Path | None, limit: int | None = None) -> list[dict[str, Any]]:
+    """`boards` rows with a contract and play, each with its stored DD trace when the DD
+    analysis has run (else `trace` is None). Without a store, the bundled PBN sample is read and
+    cleaned here with the ingest rules (ddrank.parsers, ddrank.cleaning). `limit` keeps the
+    first boards only (quick trials and tests)."""
+    if db is not None and Path(db).exists():
+        from tasks.db import connect
+
+        con = connect(db, read_only=True)
+        try:
+            has_traces = bool(
+                con.sql(
+                    "select count(*) from information_schema.tables where table_name='play_traces'"
+                ).fetchone()[0]
+            )
+            trace_sql = "t.trace" if has_traces else "null"
+            join = "left join play_traces t using (record_id)" if has_traces else ""
+            frame = con.sql(
+                f"select b.*, {trace_sql} as trace from boards b {join} "
+                "where b.play is not null and len(b.play) >= 4 and b.declarer is not null "
+                "order by b.record_id" + (f" limit {int(limit)}" if limit is not None else "")
+            ).pl()
+        finally:
+            con.close()
+        if frame.height:
+            return frame.to_dicts()
+    from dataclasses import asdict
+
+    from ddrank.cleaning import clean_record
+    from ddrank.parsers.pbn import parse_pbn
+
+    boards = []
+    for path in SAMPLE_PBN:
+        for rec in parse_pbn(path.read_text(), str(path)):
+            board = clean_record(rec).board
+            if board and board.play and len(board.play) >= 4 and board.declarer:
+                boards.append(asdict(board) | {"trace": None})
+                if limit is not None and len(boards) >= limit:
+                    return boards
+    return boards
+
+
+def real_play_states(boards: Iterable[dict[str, Any]], cache_dir: Path = CACHE_DIR) -> pl.DataFrame:
+    """States after every completed trick of real boards, labelled by their DDS play traces
+    (stored ones when the DD analysis has run, else solved here by the DD engine)."""
+    from ddrank.dd.boards import board_from_row, trace_request
+    from ddrank.estimate.dataset import play_states, rows_to_columns
+    from ddrank.types import DomainError
+
+    todo, meta = [], []
+    for row in boards:
+        try:
+            board = board_from_row(row)
+            request = trace_request(board)  # the DD engine's legality checks
+        except (DomainError, ValueError, KeyError):
+            continue
+        assert board.play is not None and board.contract is not None
+        declarer = request.leader.rho
+        item = (request.deal_pbn, int(request.trump), int(declarer), list(request.cards))
+        meta.append((board, declarer, row.get("trace"), item))
+        if row.get("trace") is None:
+            todo.append(item)
+    solved = iter(play_traces(todo, cache_dir, "real boards"))
+    rows = []
+    for board, declarer, stored, _item in meta:
+        trace = stored if stored is not None else next(solved)
+        if trace is None:
+            continue
+        play = board.play
+        assert play is not None and board.contract is not None
+        whole = len(play.cards) - len(play.cards) % 4
+        rows += play_states(
+            board.deal,
+            play.cards[:whole],
+            play.seats[:whole],
+            board.contract.strain,
+            declarer,
+            list(trace),
+            "play",
+        )
+    return _frame(rows_to_columns(rows))
+
+
+# ------------------------------------------------------------------ dataset
+def build_dataset(
+    n_random: int = 5000,
+    seed: int = 1,
+    db: Path | None = None,
+    cache_dir: Path = CACHE_DIR,
+    random_play: bool = True,
+    max_boards: int | None = None,
+) -> pl.DataFrame:
+    """All training states with their split, written to `<cache_dir>/states.parquet`.
+
+    Real boards with play (every trick), random deals' DD tables (20 opening states each) and,
+    with `random_play`, their played-out traces. Split by deal: 20% of deals are held out."""
+    from ddrank.estimate.dataset import is_test_deal
+
+    solved = solve_random_deals(n_random, seed, cache_dir)
+    parts = [
+        real_play_states(load_played_boards(db, max_boards), cache_dir),
+        random_table_states(solved),
+    ]
+    if random_play:
+        parts.append(random_play_states(solved, seed, cache_dir))
+    states = pl.concat(parts)
+    split = [("test" if is_test_deal(d) else "train") for d in states["deal_id"]]
+    states = states.with_columns(pl.Series("split", split))
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    states.write_parquet(cache_dir / DATASET_FILE)
+    return states
+
+
+def load_dataset(cache_dir: Path = CACHE_DIR) -> pl.DataFrame:
+    path = cache_dir / DATASET_FILE
+    if not path.exists():
+        raise FileNotFoundError(f"{path} not found: run `ddrank dd-estimate train` first")
+    return pl.read_parquet(path)
+
+
+def arrays(states: pl.DataFrame) -> dict[str, np.ndarray]:
+    from ddrank.estimate.state import owners_from_texts
+
+    return {
+        "owners": owners_from_texts(states["owners"].to_list()),
+        "strains": states["strain"].to_numpy().astype(np.int64),
+        "leaders": states["leader"].to_numpy().astype(np.int64),
+        "ns_tricks": states["ns_tricks"].to_numpy().astype(np.int64),
+        "sizes": states["hand_size"].to_numpy().astype(np.int64),
+        "deal_ids": states["deal_id"].to_numpy(),
+    }
+
+
+# ------------------------------------------------------------------ models
+def train_model(states: pl.DataFrame, spec: Any) -> Any:
+    """Fit one model family/feature set on the training split."""
+    from ddrank.estimate.models import fit_trick_model
+
+    a = arrays(states.filter(pl.col("split") == "train"))
+    return fit_trick_model(
+        spec, a["owners"], a["strains"], a["leaders"], a["ns_tricks"], a["deal_ids"]
+    )
+
+
+def evaluate_model(model: Any, states: pl.DataFrame, sources: Sequence[str] = ()) -> list[dict]:
+    """Per-hand-size scores on the held-out deals (optionally one state source only)."""
+    from ddrank.estimate.metrics import score_by_size
+
+    test = states.filter(pl.col("split") == "test")
+    if sources:
+        test = test.filter(pl.col("source").is_in(list(sources)))
+    a = arrays(test)
+    _, dist = model.predict(a["owners"], a["strains"], a["leaders"])
+    return score_by_size(model.name, dist, a["ns_tricks"], a["sizes"], a["strains"] == 4)
+
+
+def save_model(model: Any, models_dir: Path = MODELS_DIR, extra: dict | None = None) -> Path:
+    """`<name>.joblib` plus `<name>.json` with feature version, parameters and metrics."""
+    import joblib
+
+    models_dir.mkdir(parents=True, exist_ok=True)
+    path = models_dir / f"{model.name}.joblib"
+    joblib.dump(model, path, compress=3)
+    meta = {
+        "name": model.name,
+        "family": model.spec.family,
+        "feature_set": model.spec.feature_set,
+        "feature_version": model.feature_version,
+        "params": model.spec.params,
+        "fit_seconds": round(model.fit_seconds, 1),
+        "trained_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "metrics": model.metrics,
+        **(extra or {}),
+    }
+    path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+    return path
+
+
+def load_model(name_or_path: str | Path = DEFAULT_MODEL, models_dir: Path = MODELS_DIR) -> Any:
+    """A saved TrickModel, refusing one whose feature version this code no longer computes."""
+    import joblib
+
+    from ddrank.estimate.models import FEATURE_SETS
+
+    path = Path(name_or_path)
+    if not path.suffix:
+        path = models_dir / f"{name_or_path}.joblib"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} not found: run `ddrank dd-estimate train` first")
+    model = joblib.load(path)
+    if FEATURE_SETS.get(model.spec.feature_set) != model.feature_version:
+        raise ValueError(
+            f"{path} was trained on features {model.feature_version}; this code computes "
+            f"{FEATURE_SETS.get(model.spec.feature_set)}: retrain it"
+        )
+    return model
+
+
+def saved_models(models_dir: Path = MODELS_DIR) -> list[Path]:
+    return sorted(models_dir.glob("*.joblib"))
+
+
+def train_all(
+    states: pl.DataFrame,
+    specs: Sequence[Any],
+    models_dir: Path = MODELS_DIR,
+    log: Any = print,
+) -> list[Any]:
+    """Train, score on the held-out split, and save every spec; returns the models."""
+    models = []
+    for spec in specs:
+        t0 = time.perf_counter()
+        model = train_model(states, spec)
+        model.metrics = evaluate_model(model, states)
+        n_train = int((states["split"] == "train").sum())
+        save_model(model, models_dir, {"train_states": n_train})
+        log(f"{model.name}: trained in {time.perf_counter() - t0:.1f} s")
+        models.append(model)
+    return models
+
+
+if __name__ == "__main__":  # `nice -n 15 python -m tasks.estimate 5000` pre-solves the cache
+    import sys
+
+    solved = solve_random_deals(int(sys.argv[1]) if len(sys.argv) > 1 else 5000)
+    print(f"{solved.height} random deals solved and cached under {CACHE_DIR}")
