@@ -6,10 +6,11 @@ For every ranking entry the tuple (matched names, matched initials, -unmatched n
 -unmatched initials) is computed and the lexicographic maximum wins; no match when its first value
 is 0 or when the maximum is shared.
 
-Only one deliberate change: a raw name without any letter or digit gets no match at once. The
-reference would tokenise "" into one empty *name* that matches any ranking entry containing a
-double space (the real list has three: "Herv  Mouiel", ...), so an empty seat could be given
-to a real player.
+Two deliberate changes, both for input that is not a name: a raw name without any letter or digit,
+or longer than MAX_NAME_LENGTH characters (a corrupt field), gets no match at once. The reference
+would tokenise "" into one empty *name* that matches any ranking entry containing a double space
+(the real list has three: "Herv  Mouiel", ...), so an empty seat could be given to a real player;
+and a 10 kB field repeating "Balicki" would be matched to Cezary Balicki.
 
 Speed without changing results: an entry that shares no name token with the raw name has
 mN == 0 and can never be the winning tuple, so only entries found through an inverted index of
@@ -23,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ddrank.names.rankings import RankingEntry, alias_key, resolve_aliases
+from ddrank.names.tokens import MAX_NAME_LENGTH
 from ddrank.names.types import METHOD_ALIAS, MatchDecision
 
 SeedTuple = tuple[int, int, int, int]
@@ -100,7 +102,7 @@ class SeedMatcher:
         akey = alias_key(raw_name)
         if akey in self.aliases:  # the alias file always wins, whatever the strategy
             return MatchDecision(raw_name, "", self.aliases[akey], METHOD_ALIAS, 100.0, None, None)
-        if not any(ch.isalnum() for ch in raw_name):
+        if len(raw_name) > MAX_NAME_LENGTH or not any(ch.isalnum() for ch in raw_name):
             return MatchDecision(raw_name, "", None, "none", 0.0, None, None)
         raw = seed_tokens(raw_name, ranking_side=False)
         candidates: set[int] = set()
