@@ -14,6 +14,7 @@ import pickle
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,7 @@ class SolveOutput:
     crashed_deals: list[tuple[str, str]] = field(default_factory=list)  # (deal_id, reason)
     crashed_traces: list[tuple[str, str]] = field(default_factory=list)  # (record key, reason)
     solver_runs: int = 0  # child processes started (1 when nothing crashed)
+    seconds: float = 0.0  # wall time spent in solver processes, crashed runs included
 
     def merge(self, other: SolveOutput) -> None:
         self.tables.update(other.tables)
@@ -73,6 +75,7 @@ class SolveOutput:
         self.crashed_deals += other.crashed_deals
         self.crashed_traces += other.crashed_traces
         self.solver_runs += other.solver_runs
+        self.seconds += other.seconds
 
 
 class SolverCrash(RuntimeError):
@@ -90,6 +93,7 @@ class SolverCrash(RuntimeError):
         tail = stderr.strip().splitlines()[-3:]
         super().__init__(f"DDS solver died ({what})" + (": " + " | ".join(tail) if tail else ""))
         self.reason = what
+        self.seconds = 0.0
 
 
 def solve_job(job: SolveJob) -> SolveOutput:
@@ -108,6 +112,7 @@ def run_isolated(
     job: SolveJob, threads: int | None = None, timeout: float | None = None
 ) -> SolveOutput:
     """Solve `job` in a child interpreter; raise SolverCrash if it dies."""
+    started = time.perf_counter()
     env = dict(os.environ)
     # The child must import this very package, installed or not.
     env["PYTHONPATH"] = os.pathsep.join(p for p in (_REPO_ROOT, env.get("PYTHONPATH")) if p)
@@ -121,9 +126,12 @@ def run_isolated(
         timeout=timeout,
     )
     if proc.returncode != 0:
-        raise SolverCrash(proc.returncode, proc.stderr.decode(errors="replace"))
+        crash = SolverCrash(proc.returncode, proc.stderr.decode(errors="replace"))
+        crash.seconds = time.perf_counter() - started
+        raise crash
     out: SolveOutput = pickle.loads(proc.stdout)
     out.solver_runs = 1
+    out.seconds = time.perf_counter() - started
     return out
 
 
@@ -142,13 +150,13 @@ def solve_with_bisection(
         return runner(job)
     except SolverCrash as crash:
         if len(job) == 1:
-            out = SolveOutput(solver_runs=1)
+            out = SolveOutput(solver_runs=1, seconds=crash.seconds)
             if job.tables:
                 out.crashed_deals.append((job.tables[0][0], str(crash)))
             else:
                 out.crashed_traces.append((job.traces[0].key, str(crash)))
             return out
-        out = SolveOutput(solver_runs=1)
+        out = SolveOutput(solver_runs=1, seconds=crash.seconds)
         for half in job.split():
             out.merge(solve_with_bisection(half, runner))
         return out
@@ -156,6 +164,11 @@ def solve_with_bisection(
 
 def _child_main() -> None:
     """Entry point of the sandboxed solver: pickled SolveJob on stdin, SolveOutput on stdout."""
+    # endplay's package __init__ imports its deal generator, which imports matplotlib.pyplot: over
+    # a second per child. The solver never uses it, so this purpose-built process skips it.
+    import types
+
+    sys.modules.setdefault("endplay.dealer", types.ModuleType("endplay.dealer"))
     result_fd = os.dup(1)
     os.dup2(2, 1)  # anything DDS or endplay prints goes to stderr, not into the result stream
     job: SolveJob = pickle.loads(sys.stdin.buffer.read())

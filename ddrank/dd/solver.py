@@ -55,6 +55,19 @@ def solve_tables(pbns: Sequence[str], batch: int = TABLE_BATCH) -> list[TrickTab
     return out
 
 
+#: DDS stops tracing after the 48th card: the last trick is forced by then.
+DDS_TRACE_CARDS = 48
+
+
+def complete_trace(values: tuple[int, ...], cards: int, key: str = "") -> tuple[int, ...]:
+    """One value before and one after every card: DDS reports at most 48 cards, and from the 48th
+    card on nobody has a choice, so DD stays at its value after card 48 until the end."""
+    expected = min(cards, DDS_TRACE_CARDS) + 1
+    if len(values) != expected:
+        raise DomainError(f"DDS returned {len(values)} values for {cards} cards ({key})")
+    return values + (values[-1],) * (cards + 1 - len(values))
+
+
 def solve_traces(
     requests: Sequence[TraceRequest], batch: int = TRACE_BATCH
 ) -> list[tuple[int, ...]]:
@@ -62,6 +75,7 @@ def solve_traces(
 
     With `first` = opening leader and `trump` = the contract strain, DDS reports tricks for the
     leader's right-hand opponent's side, i.e. the declaring side: exactly the trace we want.
+    Every trace has len(cards) + 1 values (see `complete_trace`).
     """
     from endplay.dds import analyse_all_plays
     from endplay.types import Deal, Denom, Player
@@ -79,10 +93,5 @@ def solve_traces(
             deals.append(deal)
         solved = analyse_all_plays(deals, [list(req.cards) for req in chunk])
         for req, trace in zip(chunk, solved, strict=True):
-            values = tuple(int(v) for v in trace)
-            if len(values) != len(req.cards) + 1:
-                raise DomainError(
-                    f"DDS returned {len(values)} values for {len(req.cards)} cards ({req.key})"
-                )
-            out.append(values)
+            out.append(complete_trace(tuple(int(v) for v in trace), len(req.cards), req.key))
     return out

@@ -1,0 +1,202 @@
+"""Flow `dd_analysis`: DD tables, play traces and the 33 player counters for every board.
+
+One `solve_partition` task per board partition runs on a process pool (one worker per core by
+default, DDS threads per worker set by the pool initializer). The flow's own process holds the
+DuckDB connection and writes each partition's results as soon as they arrive, so an interrupted run
+loses at most the partitions in flight; the next run plans only what is still missing.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from prefect import flow, get_run_logger
+from prefect.futures import as_completed
+from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
+
+from ddrank.dd.sandbox import THREADS_ENV
+from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH
+from tasks.db import DEFAULT_DB, connect
+from tasks.dd import (
+    build_player_stats,
+    configure_worker,
+    engine_version,
+    plan_dd_work,
+    record_invalid,
+    solve_partition,
+    store_solution,
+    tally_partition,
+)
+
+#: progress(stage, done_boards, total_boards); stage is "solve" or "tally".
+Progress = Callable[[str, int, int], None]
+
+
+@contextmanager
+def prefect_api() -> Iterator[str]:
+    """One Prefect API server for this command, shared by every worker it spawns.
+
+    Without PREFECT_API_URL each process (and each spawned pool worker) starts its own temporary
+    server, 7-10 s apiece on these machines. Start one here and export its URL before any worker
+    exists; reuse an API that is already configured.
+    """
+    os.environ.setdefault("DO_NOT_TRACK", "1")
+    url = os.environ.get("PREFECT_API_URL")
+    if url:
+        yield url
+        return
+    from prefect.server.api.server import SubprocessASGIServer
+
+    server = SubprocessASGIServer()
+    server.start()
+    os.environ["PREFECT_API_URL"] = server.api_url
+    try:
+        yield server.api_url
+    finally:
+        _drain_prefect_clients()
+        os.environ.pop("PREFECT_API_URL", None)
+        server.stop()
+
+
+def _drain_prefect_clients() -> None:
+    """Send queued logs and events while the server is still up: after it stops, the log worker
+    retries a dead address for about a minute at interpreter exit."""
+    try:
+        from prefect.events.worker import EventsWorker
+        from prefect.logging.handlers import APILogHandler
+
+        APILogHandler.flush()
+        EventsWorker.drain_all(timeout=5)
+    except Exception:  # best effort: never fail a finished run over telemetry
+        pass
+
+
+def default_split(workers: int | None, dds_threads: int | None) -> tuple[int, int]:
+    """Workers x DDS threads: one worker per core and one thread each unless told otherwise."""
+    cores = os.cpu_count() or 1
+    w = workers or cores
+    return w, dds_threads or max(1, cores // w)
+
+
+def make_runner(runner: str, workers: int, dds_threads: int) -> Any:
+    if runner == "process":
+        return ProcessPoolTaskRunner(
+            max_workers=workers, initializer=configure_worker, initargs=(dds_threads,)
+        )
+    if runner == "thread":
+        os.environ[THREADS_ENV] = str(dds_threads)  # inherited by each sandboxed solver
+        return ThreadPoolTaskRunner(max_workers=workers)
+    if runner == "dask":
+        from prefect_dask import DaskTaskRunner
+
+        os.environ[THREADS_ENV] = str(dds_threads)  # inherited by the spawned Dask workers
+        return DaskTaskRunner(
+            cluster_kwargs={"n_workers": workers, "threads_per_worker": 1, "processes": True}
+        )
+    raise ValueError(f"unknown runner {runner!r}: use process, thread or dask")
+
+
+@flow(name="dd_analysis", validate_parameters=False)
+def dd_analysis(
+    db: str = str(DEFAULT_DB),
+    workers: int | None = None,
+    runner: str = "process",
+    dds_threads: int | None = None,
+    partitions: list[int] | None = None,
+    table_batch: int = TABLE_BATCH,
+    trace_batch: int = TRACE_BATCH,
+    isolate: bool = True,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Solve what is missing, tally every pending board, rebuild `player_stats`.
+
+    Returns counts: boards tallied, tables and traces computed, solver processes started, boards
+    quarantined as `solver_crash`, and wall time per stage.
+    """
+    logger = get_run_logger()
+    n_workers, threads = default_split(workers, dds_threads)
+    if runner == "thread":
+        isolate = True  # DDS is not re-entrant across threads of one process
+    con = connect(db)
+    summary: dict[str, Any] = {"workers": n_workers, "dds_threads": threads, "runner": runner}
+    try:
+        t0 = time.perf_counter()
+        plan = plan_dd_work(con, partitions, table_batch, trace_batch)
+        record_invalid(con, plan)
+        work = [p for p in plan.partitions if len(p.job)]
+        total = plan.pending_boards
+        logger.info(
+            "%d pending boards in %d partitions; %d need DDS (%d tables, %d traces)",
+            total, len(plan.partitions), len(work),
+            sum(len(p.job.tables) for p in work), sum(len(p.job.traces) for p in work),
+        )  # fmt: skip
+        done = total - sum(p.pending_boards for p in work)
+        if progress:
+            progress("solve", done, total)
+        quarantined: list[str] = []
+        tables = traces = runs = 0
+        t1 = time.perf_counter()
+        if work:
+            engine = engine_version()
+            with make_runner(runner, n_workers, threads) as task_runner:
+                futures: dict[int, Any] = {}
+                for p in work:
+                    params = {
+                        "partition_id": p.partition_id,
+                        "content_hash": p.content_hash,
+                        "engine": engine,
+                        "job": p.job,
+                        "isolate": isolate,
+                    }
+                    fut = task_runner.submit(solve_partition, params)
+                    futures[id(fut)] = (fut, p)
+                for fut in as_completed([f for f, _ in futures.values()]):
+                    p = futures[id(fut)][1]
+                    out = fut.result()
+                    quarantined += store_solution(con, p.job, out)
+                    tables += len(out.tables)
+                    traces += len(out.traces)
+                    runs += out.solver_runs
+                    logger.info(
+                        "partition %d: %d tables, %d traces, %.1f s in DDS",
+                        p.partition_id,
+                        len(out.tables),
+                        len(out.traces),
+                        out.seconds,
+                    )
+                    done += p.pending_boards
+                    if progress:
+                        progress("solve", done, total)
+        t2 = time.perf_counter()
+        tallied = 0
+        for p in plan.partitions:
+            tallied += tally_partition(con, p.partition_id)
+            if progress:
+                progress("tally", tallied, total)
+        players = build_player_stats(con)
+        t3 = time.perf_counter()
+        if quarantined:
+            logger.warning(
+                "quarantined %d boards as solver_crash: %s", len(quarantined), quarantined
+            )
+        summary.update(
+            pending_boards=total,
+            boards_tallied=tallied,
+            tables_computed=tables,
+            traces_computed=traces,
+            solver_runs=runs,
+            quarantined=quarantined,
+            invalid_plays=len(plan.invalid_plays),
+            invalid_boards=len(plan.invalid_boards),
+            players=players,
+            seconds_plan=round(t1 - t0, 3),
+            seconds_solve=round(t2 - t1, 3),
+            seconds_tally=round(t3 - t2, 3),
+        )
+        return summary
+    finally:
+        con.close()
