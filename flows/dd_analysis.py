@@ -34,6 +34,26 @@ from tasks.dd import (
 
 #: progress(stage, done_boards, total_boards); stage is "solve" or "tally".
 Progress = Callable[[str, int, int], None]
+_progress_hooks: list[Progress] = []
+
+
+@contextmanager
+def reporting_progress(hook: Progress) -> Iterator[None]:
+    """Call `hook` as boards finish, for a progress bar in the caller's process.
+
+    A hook, not a flow parameter: flow parameters travel to the pool workers with the run context,
+    and a live progress bar cannot be pickled.
+    """
+    _progress_hooks.append(hook)
+    try:
+        yield
+    finally:
+        _progress_hooks.remove(hook)
+
+
+def _report(stage: str, done: int, total: int) -> None:
+    for hook in list(_progress_hooks):
+        hook(stage, done, total)
 
 
 @contextmanager
@@ -45,6 +65,7 @@ def prefect_api() -> Iterator[str]:
     exists; reuse an API that is already configured.
     """
     os.environ.setdefault("DO_NOT_TRACK", "1")
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     url = os.environ.get("PREFECT_API_URL")
     if url:
         yield url
@@ -59,7 +80,28 @@ def prefect_api() -> Iterator[str]:
     finally:
         _drain_prefect_clients()
         os.environ.pop("PREFECT_API_URL", None)
-        server.stop()
+        with _no_api_logging():  # "Stopping server" must not be shipped to the server stopping
+            server.stop()
+
+
+@contextmanager
+def _no_api_logging() -> Iterator[None]:
+    import logging
+
+    from prefect.logging.handlers import APILogHandler
+
+    removed = []
+    for name in ("prefect", "prefect.server", ""):
+        log = logging.getLogger(name)
+        for handler in list(log.handlers):
+            if isinstance(handler, APILogHandler):
+                log.removeHandler(handler)
+                removed.append((log, handler))
+    try:
+        yield
+    finally:
+        for log, handler in removed:
+            log.addHandler(handler)
 
 
 def _drain_prefect_clients() -> None:
@@ -67,10 +109,10 @@ def _drain_prefect_clients() -> None:
     retries a dead address for about a minute at interpreter exit."""
     try:
         from prefect.events.worker import EventsWorker
-        from prefect.logging.handlers import APILogHandler
+        from prefect.logging.handlers import APILogWorker
 
-        APILogHandler.flush()
-        EventsWorker.drain_all(timeout=5)
+        APILogWorker.drain_all(timeout=10)
+        EventsWorker.drain_all(timeout=10)
     except Exception:  # best effort: never fail a finished run over telemetry
         pass
 
@@ -110,7 +152,6 @@ def dd_analysis(
     table_batch: int = TABLE_BATCH,
     trace_batch: int = TRACE_BATCH,
     isolate: bool = True,
-    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Solve what is missing, tally every pending board, rebuild `player_stats`.
 
@@ -135,8 +176,7 @@ def dd_analysis(
             sum(len(p.job.tables) for p in work), sum(len(p.job.traces) for p in work),
         )  # fmt: skip
         done = total - sum(p.pending_boards for p in work)
-        if progress:
-            progress("solve", done, total)
+        _report("solve", done, total)
         quarantined: list[str] = []
         tables = traces = runs = 0
         t1 = time.perf_counter()
@@ -169,14 +209,12 @@ def dd_analysis(
                         out.seconds,
                     )
                     done += p.pending_boards
-                    if progress:
-                        progress("solve", done, total)
+                    _report("solve", done, total)
         t2 = time.perf_counter()
         tallied = 0
         for p in plan.partitions:
             tallied += tally_partition(con, p.partition_id)
-            if progress:
-                progress("tally", tallied, total)
+            _report("tally", tallied, total)
         players = build_player_stats(con)
         t3 = time.perf_counter()
         if quarantined:

@@ -1,0 +1,139 @@
+"""`ddrank dd` (double-dummy analysis) and `ddrank stats` (per-player table) commands."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import typer
+
+from tasks.db import DEFAULT_DB
+
+RUNNERS = ("process", "thread", "dask")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("dd")(dd_command)
+    app.command("stats")(stats_command)
+
+
+def dd_command(
+    db: Path = typer.Option(
+        DEFAULT_DB, "--db", help="DuckDB store to read boards from and write to."
+    ),
+    workers: int = typer.Option(0, "--workers", "-w", help="Solver processes (0 = one per core)."),
+    runner: str = typer.Option(
+        "process", "--runner", help="Task runner: process (default), thread or dask."
+    ),
+    dds_threads: int = typer.Option(
+        0, "--dds-threads", help="DDS threads per worker (0 = cores / workers)."
+    ),
+    partitions: list[int] = typer.Option(
+        None, "--partition", help="Only these partition ids (repeatable). Default: all."
+    ),
+    table_batch: int = typer.Option(8, help="Deals per DDS CalcAllTables call (1-40)."),
+    trace_batch: int = typer.Option(200, help="Boards per DDS AnalyseAllPlays call (1-200)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
+) -> None:
+    """Compute DD tables (one per distinct deal), play traces and the 33 per-player counters for every board that has none yet, then rebuild `player_stats`.
+
+    Finished work is never redone: a rerun only solves boards added since. A board that crashes the solver is quarantined in `exclusions` (reason solver_crash) and everything else finishes.
+    """  # noqa: E501
+    if runner not in RUNNERS:
+        raise typer.BadParameter(f"--runner must be one of {', '.join(RUNNERS)}")
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from flows.dd_analysis import dd_analysis, prefect_api, reporting_progress
+    from tasks.db import StoreLockedError
+
+    console = Console(stderr=True)
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]:>7.1f} boards/s"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    started = time.perf_counter()
+    with Progress(*columns, console=console, transient=as_json) as bar:
+        handles: dict[str, int] = {}
+        first_done: dict[str, int] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in handles:
+                label = "DD solve" if stage == "solve" else "tally"
+                handles[stage] = bar.add_task(label, total=max(total, 1), rate=0.0)
+                first_done[stage] = done
+            elapsed = max(time.perf_counter() - started, 1e-6)
+            rate = (done - first_done[stage]) / elapsed
+            bar.update(handles[stage], completed=done, total=max(total, 1), rate=rate)
+
+        try:
+            with prefect_api(), reporting_progress(progress):
+                summary = dd_analysis(
+                    db=str(db),
+                    workers=workers or None,
+                    runner=runner,
+                    dds_threads=dds_threads or None,
+                    partitions=list(partitions or []) or None,
+                    table_batch=table_batch,
+                    trace_batch=trace_batch,
+                )
+        except StoreLockedError as exc:
+            console.print(f"[red]{exc}")
+            raise typer.Exit(2) from exc
+    summary["seconds_total"] = round(time.perf_counter() - started, 3)
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+        return
+    console.print(
+        f"{summary['boards_tallied']} boards analysed, {summary['tables_computed']} DD tables and "
+        f"{summary['traces_computed']} play traces computed, {summary['players']} players; "
+        f"{len(summary['quarantined'])} boards quarantined (solver_crash)."
+    )
+
+
+def stats_command(
+    db: Path = typer.Option(DEFAULT_DB, "--db", help="DuckDB store holding player_board_stats."),
+    out: Path = typer.Option(..., "--out", help="CSV file to write."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary instead of text."),
+) -> None:
+    """Write the per-player table in the layout of the paper's dds_final_results.csv: name, mp, pp (empty until names are matched to the ranking list), then the 33 variables of Table 3.
+
+    Rebuilds `player_stats` first (the 33 sums and the 28 Table 4 rates, NULL for 0/0).
+    """  # noqa: E501
+    from ddrank.mistakes import VARIABLES
+    from tasks.db import StoreLockedError, connect
+    from tasks.dd import build_player_stats
+
+    try:
+        con = connect(db)
+    except StoreLockedError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(2) from exc
+    try:
+        players = build_player_stats.fn(con)
+        cols = ", ".join(VARIABLES)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        target = str(out).replace("'", "''")
+        con.execute(
+            f"COPY (SELECT player AS name, mp, pp, {cols} FROM player_stats ORDER BY player) "
+            f"TO '{target}' (HEADER, DELIMITER ',')"
+        ).fetchall()
+    finally:
+        con.close()
+    if as_json:
+        typer.echo(json.dumps({"players": players, "out": str(out), "columns": 3 + len(VARIABLES)}))
+    else:
+        typer.echo(f"wrote {players} players to {out}")
