@@ -1,0 +1,115 @@
+"""`ddrank serve` and `ddrank watch`: served deployments and the inbox watcher."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli.render import console, err_console, friendly_errors
+
+InboxOpt = Annotated[
+    Path | None,
+    typer.Option("--inbox", help="Folder of new hand records (default: DDRANK_INBOX)."),
+]
+DbOpt = Annotated[Path | None, typer.Option("--db", help="DuckDB store (default: DDRANK_DB).")]
+ConfigOpt = Annotated[Path | None, typer.Option(help="TOML settings file (\\[ddrank] table).")]
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def serve(
+        interval: Annotated[
+            float, typer.Option(help="Seconds between scheduled looks at the inbox.", min=1)
+        ] = 3600,
+        inbox: InboxOpt = None,
+        db: DbOpt = None,
+        config: ConfigOpt = None,
+        on_event: Annotated[
+            bool,
+            typer.Option(
+                "--on-event/--no-on-event",
+                help="Also serve ddrank-inbox-on-event, run by `ddrank watch` events.",
+            ),
+        ] = True,
+        limit: Annotated[int, typer.Option(help="Flow runs at once in this process.")] = 1,
+    ) -> None:
+        """Serve the inbox deployments (hourly + on event) and the pipeline from this process.
+
+        Runs until stopped (Ctrl-C pauses the schedule). Start `prefect server start` first and export PREFECT_API_URL to watch runs in the UI; without it Prefect uses a temporary server that lives only as long as this command.
+
+        Trigger a run now with `prefect deployment run inbox-rerun/ddrank-inbox-hourly`.
+        """
+        from flows.inbox import served_deployments
+        from flows.settings import load_settings
+
+        with friendly_errors():
+            settings = load_settings(config, inbox=str(inbox) if inbox else None,
+                                     db=str(db) if db else None)  # fmt: skip
+            if not settings.inbox:
+                raise ValueError("no inbox folder: pass --inbox or set DDRANK_INBOX")
+            Path(settings.inbox).mkdir(parents=True, exist_ok=True)
+            # Served runs are child processes: they read the same settings from the environment.
+            os.environ["DDRANK_INBOX"] = str(Path(settings.inbox).resolve())
+            os.environ["DDRANK_DB"] = str(Path(settings.db).resolve())
+            if config:
+                os.environ["DDRANK_CONFIG"] = str(config.resolve())
+        if not os.environ.get("PREFECT_API_URL"):
+            err_console.print(
+                "[yellow]PREFECT_API_URL is not set:[/] serving against a temporary server; "
+                "run `prefect server start` and export PREFECT_API_URL to use the UI."
+            )
+        console.print(
+            f"serving inbox {os.environ['DDRANK_INBOX']} every {interval:g} s"
+            f"{' and on ddrank.inbox.file-arrived events' if on_event else ''}; "
+            f"store {os.environ['DDRANK_DB']}"
+        )
+        from prefect import serve as prefect_serve
+
+        prefect_serve(*served_deployments(interval, on_event), limit=limit)
+
+    @app.command()
+    def watch(
+        inbox: InboxOpt = None,
+        db: DbOpt = None,
+        once: Annotated[bool, typer.Option("--once", help="Look once and exit.")] = False,
+        poll: Annotated[float, typer.Option(help="Seconds between looks.", min=0.1)] = 10.0,
+        settle: Annotated[
+            float, typer.Option(help="Ignore files modified in the last N seconds.", min=0)
+        ] = 5.0,
+    ) -> None:
+        """Announce new inbox files as `ddrank.inbox.file-arrived` Prefect events.
+
+        A file is new when the store has no file with the same SHA-1. The event's resource is `ddrank.inbox.<path>`; the ddrank-inbox-on-event deployment (prefect.yaml or `ddrank serve`) matches it and processes only the new records.
+
+        Needs PREFECT_API_URL (the server that runs the deployment).
+        """
+        from flows.inbox import InboxFile, watch_inbox
+        from flows.settings import load_settings
+
+        if not os.environ.get("PREFECT_API_URL"):
+            err_console.print(
+                "[bold red]error:[/] PREFECT_API_URL is not set; events need the Prefect server "
+                "that runs ddrank-inbox-on-event (e.g. http://127.0.0.1:4200/api)."
+            )
+            raise typer.Exit(2)
+
+        def show(f: InboxFile) -> None:
+            console.print(f"[green]arrived[/] {f.path} (sha1 {f.sha1[:12]}) → {f.resource_id}")
+
+        with friendly_errors():
+            settings = load_settings(inbox=str(inbox) if inbox else None,
+                                     db=str(db) if db else None)  # fmt: skip
+            if not settings.inbox:
+                raise ValueError("no inbox folder: pass --inbox or set DDRANK_INBOX")
+            folder = Path(settings.inbox).resolve()
+            if not once:
+                console.print(f"watching {folder} every {poll:g} s (Ctrl-C to stop)")
+            try:
+                sent = watch_inbox(folder, settings.db, once=once, poll_seconds=poll,
+                                   settle_seconds=settle, on_arrival=show)  # fmt: skip
+            except KeyboardInterrupt:
+                return
+        console.print(f"{sent} event(s) emitted")
