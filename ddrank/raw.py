@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, fields
+from functools import cached_property
 
 # Fields that identify the content of a table result (provenance excluded on purpose).
 CONTENT_FIELDS = (
@@ -19,7 +20,7 @@ CONTENT_FIELDS = (
 )  # fmt: skip
 
 
-@dataclass(slots=True)
+@dataclass
 class RawRecord:
     source_file: str
     source_line: int
@@ -51,7 +52,7 @@ class RawRecord:
     parse_error: str = ""  # non-empty: the source text here could not be read as a record
     occurrence: int = 0  # k-th identical copy within one file (two unnamed passed-out tables)
 
-    @property
+    @cached_property
     def record_id(self) -> str:
         h = hashlib.sha1()
         for name in CONTENT_FIELDS:
@@ -82,4 +83,5 @@ def number_repeats(records: list[RawRecord]) -> list[RawRecord]:
         seen[rid] = k + 1
         if k:
             rec.occurrence = k
+            del rec.record_id  # the cached id predates the occurrence number
     return records

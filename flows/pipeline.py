@@ -7,16 +7,21 @@ deployment (`ddrank serve`) and watch it in the Prefect UI.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from prefect import flow, task
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
+from flows.dd_analysis import dd_analysis, prefect_api
+from flows.names import match_names
+from flows.regression import regression_report
 from flows.settings import PipelineSettings, load_settings
 from tasks.clean import clean_task
-from tasks.db import connect
+from tasks.db import connect, store_lock
 from tasks.ingest import ingest_task
-from tasks.report import audit_tables
+from tasks.report import audit_tables, player_table, scaled_thresholds
 
 
 @task(name="audit", cache_policy=NO_CACHE)
@@ -28,33 +33,100 @@ def audit_task(db: str) -> dict[str, Any]:
         con.close()
 
 
+@task(name="regression-thresholds", cache_policy=NO_CACHE)
+def thresholds_task(db: str, settings: PipelineSettings) -> dict[str, float]:
+    con = connect(db)
+    try:
+        return scaled_thresholds(con, settings)
+    finally:
+        con.close()
+
+
+@task(name="publish-artifacts", cache_policy=NO_CACHE)
+def publish_task(db: str, summary: dict[str, Any]) -> None:
+    """A Markdown summary and a table of the top players, visible in the Prefect UI."""
+    con = connect(db)
+    try:
+        top = player_table(con, limit=25)
+    finally:
+        con.close()
+    create_markdown_artifact(key="ddrank-summary", markdown=summary_markdown(summary),
+                             description="ddrank pipeline run")  # fmt: skip
+    if top:
+        create_table_artifact(key="ddrank-top-players", table=top,
+                              description="Players by fewest DD mistakes per opportunity")  # fmt: skip
+
+
 @flow(name="pipeline", log_prints=True)
 def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
-    """Ingest → clean → audit (→ names → DD analysis → player stats → regression → ratings)."""
+    """Ingest → clean → names → DD analysis → player stats → regression report → artifacts."""
     s = settings or PipelineSettings()
     ingested = ingest_task(s.db, s.inputs, s.partition_size)
     cleaned = clean_task(s.db, s.workers)
+    names = match_names(rankings=s.rankings, db=s.db, aliases=s.aliases)
+    dd = dd_analysis(db=s.db, workers=s.workers, runner=s.runner, dds_threads=s.dds_threads)
+    thresholds = thresholds_task(s.db, s)
+    report = regression_report(db_path=s.db, response=s.response, variables=s.variables,
+                               out_dir=str(Path(s.out) / "regression"), thresholds=thresholds)  # fmt: skip
     audit = audit_task(s.db)
-    return {"ingest": ingested, "clean": cleaned, "audit": audit}
+    summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
+               "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
+    publish_task(s.db, summary)
+    return summary
+
+
+def summary_markdown(summary: dict[str, Any]) -> str:
+    ing, audit, dd, names = summary["ingest"], summary["audit"], summary["dd"], summary["names"]
+    lines = [
+        "# ddrank run",
+        "",
+        f"* records read {ing['records_read']:,}, **new {ing['new']:,}**, "
+        f"already stored {ing['duplicate']:,}",
+        f"* raw records {audit['raw_records']:,} = boards {audit['boards']:,} "
+        f"+ excluded {audit['excluded']:,} ({'balanced' if audit['balanced'] else 'NOT balanced'})",
+        f"* names: {names.get('matched', 0):,} of {names.get('names', 0):,} matched, "
+        f"{names.get('review', 0):,} to review",
+        f"* double dummy: {dd.get('tables_computed', 0):,} tables and "
+        f"{dd.get('traces_computed', 0):,} traces computed, {dd.get('boards_tallied', 0):,} "
+        f"boards tallied, {len(dd.get('quarantined', [])):,} quarantined",
+        f"* regression report: `{summary['report'].get('markdown', '')}`",
+        "",
+        "## Exclusions (Table 5)",
+        "",
+        "| reason | boards |",
+        "|---|---:|",
+    ]
+    lines += [f"| {r['description']} | {r['count']:,} |" for r in audit["table5_exclusions"]
+              if r["count"] or r["reason"] in ("total", "no_error")]  # fmt: skip
+    return "\n".join(lines) + "\n"
 
 
 def run_pipeline(settings: PipelineSettings, show: bool = True) -> dict[str, Any]:
-    """Run the flow against one Prefect API for the whole command, then print the audit."""
-    from flows.dd_analysis import prefect_api
-
+    """Run the flow with one Prefect API for the whole command, holding the store's lock."""
     os.environ.setdefault("DO_NOT_TRACK", "1")
-    with prefect_api():
+    with store_lock(settings.db), prefect_api():
         result = pipeline(settings)
     if show:
-        from cli.render import console, print_audit
-
-        ing = result["ingest"]
-        console.print(
-            f"ingest: {ing['records_read']:,} records read, [bold]{ing['new']:,} new[/], "
-            f"{ing['duplicate']:,} already in the store"
-        )
-        print_audit(result["audit"])
+        show_summary(result)
     return result
+
+
+def show_summary(result: dict[str, Any]) -> None:
+    from cli.render import console, print_audit
+
+    ing, dd = result["ingest"], result["dd"]
+    console.print(
+        f"ingest: {ing['records_read']:,} records read, [bold]{ing['new']:,} new[/], "
+        f"{ing['duplicate']:,} already in the store"
+    )
+    print_audit(result["audit"])
+    names = result["names"]
+    console.print(f"names: {names.get('matched', 0):,} of {names.get('names', 0):,} matched")
+    console.print(
+        f"double dummy: {dd.get('tables_computed', 0):,} tables, "
+        f"{dd.get('traces_computed', 0):,} traces computed; {dd.get('players', 0):,} players"
+    )
+    console.print(f"regression report: {result['report'].get('markdown', '')}")
 
 
 if __name__ == "__main__":

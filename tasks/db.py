@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -38,3 +43,32 @@ def connect(path: str | Path = DEFAULT_DB, read_only: bool = False) -> duckdb.Du
             if (SQL_DIR / name).exists():
                 con.execute(sql_file(name)).fetchall()
     return con
+
+
+@contextmanager
+def store_lock(path: str | Path = DEFAULT_DB) -> Iterator[None]:
+    """Hold an exclusive lock on the store for a whole pipeline run.
+
+    DuckDB lets one process write; two pipeline runs on one store would otherwise fail halfway
+    (or, across a crash, double-count). The second run is told who holds the lock instead.
+    """
+    lock_path = Path(f"{path}.lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    fh = open(lock_path, "a+")  # noqa: SIM115 - held for the duration of the context
+    try:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read().strip() or "another process"
+            raise StoreLockedError(
+                f"{path} is being updated by another ddrank run ({holder}). "
+                "Wait for it to finish; nothing was changed."
+            ) from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"pid {os.getpid()} since {time.strftime('%Y-%m-%d %H:%M:%S')}")
+        fh.flush()
+        yield
+    finally:
+        fh.close()  # closing releases the lock, also when the process dies

@@ -34,6 +34,8 @@ class _Game:
 
 def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
     """Remove `{...}` (possibly spanning lines) and `;` rest-of-line comments."""
+    if not in_brace and "{" not in line and ";" not in line:
+        return line, False  # the common case, kept fast
     out = []
     i = 0
     while i < len(line):
