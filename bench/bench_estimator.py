@@ -32,7 +32,8 @@ from tasks.estimate import CACHE_DIR, MODELS_DIR, arrays, load_dataset, load_mod
 
 def dds_position_tricks(owner: np.ndarray, strain: int, leader: int) -> int:
     """Exact DD tricks NS take from a position, by SolveBoard (best card only)."""
-    from endplay.dds import SolveMode, solve_board
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
     from endplay.types import Deal, Denom, Player
 
     deal = Deal(owner_to_pbn(owner))

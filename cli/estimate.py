@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Annotated, Any
@@ -214,7 +215,7 @@ def evaluate(
         ]
         print(json.dumps(out, indent=1))
         return
-    _render(rows, Console())
+    _render(rows, Console(width=None if sys.stdout.isatty() else 160))
 
 
 @dd_estimate.command("predict")

@@ -69,8 +69,10 @@ def dd_tables(deal_pbns: list[str]) -> list[list[int]]:
     return [list(t.cells) for t in solve_tables(deal_pbns, batch=DDS_BATCH)]
 
 
-def shard_path(cache_dir: Path, seed: int, index: int) -> Path:
-    return cache_dir / "random" / f"seed{seed}-shard{index:05d}.parquet"
+def shard_path(cache_dir: Path, seed: int, index: int, size: int = SHARD_DEALS) -> Path:
+    """Shard `index` holds deals index*size .. (index+1)*size-1 of the seed's sequence."""
+    tag = "" if size == SHARD_DEALS else f"-size{size}"
+    return cache_dir / "random" / f"seed{seed}{tag}-shard{index:05d}.parquet"
 
 
 def solve_random_deals(
@@ -84,17 +86,18 @@ def solve_random_deals(
     from ddrank.types import Deal
 
     _dds_single_thread()
-    n_shards = -(-n_deals // SHARD_DEALS)
+    size = min(SHARD_DEALS, max(n_deals, 1))  # small trials solve only what they use
+    n_shards = -(-n_deals // size)
     frames: list[pl.DataFrame] = []
-    todo = [i for i in range(n_shards) if not shard_path(cache_dir, seed, i).exists()]
+    todo = [i for i in range(n_shards) if not shard_path(cache_dir, seed, i, size).exists()]
     with _progress() as progress:
         bar = progress.add_task(
-            "DDS tables of random deals", total=n_shards * SHARD_DEALS, visible=show_progress
+            "DDS tables of random deals", total=n_shards * size, visible=show_progress
         )
-        progress.update(bar, completed=(n_shards - len(todo)) * SHARD_DEALS)
+        progress.update(bar, completed=(n_shards - len(todo)) * size)
         for index in todo:
-            path = shard_path(cache_dir, seed, index)
-            pbns = random_deal_pbns(seed, index * SHARD_DEALS, SHARD_DEALS)
+            path = shard_path(cache_dir, seed, index, size)
+            pbns = random_deal_pbns(seed, index * size, size)
             rows: list[list[int]] = []
             for j in range(0, len(pbns), DDS_BATCH):
                 rows += dd_tables(pbns[j : j + DDS_BATCH])
@@ -112,7 +115,11 @@ def solve_random_deals(
             frame.write_parquet(tmp)
             os.replace(tmp, path)  # atomic: a killed run never leaves a half shard
     for index in range(n_shards):
-        frames.append(pl.read_parquet(shard_path(cache_dir, seed, index)))
+        frames.append(pl.read_parquet(shard_path(cache_dir, seed, index, size)))
+    if not frames:
+        return pl.DataFrame(
+            schema={"deal": pl.String, "deal_id": pl.String} | {c: pl.Int8 for c in TABLE_COLUMNS}
+        )
     return pl.concat(frames).head(n_deals)
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 PAPER_VERSION = "paper80-v1"
-COMPACT_VERSION = "compact-v1"
+COMPACT_VERSION = "compact-v2"
+TOP_OWNERS = 6  # owners of each suit's six best remaining cards
 RANK_VALUES = np.arange(2, 15, dtype=np.int16)  # rank index 0..12 -> 2..14 (ace 14)
 _BITS = np.arange(1 << 13, dtype=np.int64)[:, None] >> np.arange(13) & 1  # [mask, rank]
 
@@ -64,6 +65,8 @@ def compact_feature_names() -> list[str]:
     names += ["hand_size", "notrump", "us_cash", "them_cash", "us_points", "them_points"]
     names += [f"{seat}_points" for seat in ("lead", "lho", "pard", "rho")]
     names += [f"{seat}_short_side" for seat in ("lead", "lho", "pard", "rho")]
+    names += [f"s{slot}_owner{k + 1}" for slot in range(4) for k in range(TOP_OWNERS)]
+    names += ["us_trumps", "them_trumps", "us_ruffs", "them_ruffs"]
     return names
 
 
@@ -128,4 +131,19 @@ def compact_features(norm: np.ndarray, leaders: np.ndarray, notrump: np.ndarray)
         ],
         axis=1,
     )
-    return np.concatenate([per_slot, glob, points, short_side], axis=1).astype(np.float32)
+    # who holds the k-th best card of each suit (leader 0 .. RHO 3, -1 once the suit runs out)
+    top = norm[:, :, 12 : 12 - TOP_OWNERS : -1]  # [n, suit, k], absolute seats
+    top = np.take_along_axis(top, order[:, :, None], axis=1)
+    lead = np.asarray(leaders, dtype=np.int8)[:, None, None]
+    owner = np.where(top >= 0, (top - lead) % 4, -1).reshape(n, 4 * TOP_OWNERS)
+    # trump play: each side's trumps, and ruffs its short hand could take in the side suits
+    trump = np.where(np.asarray(notrump, dtype=bool), 0, 1)[:, None]
+    trumps = length[:, :, 0] * trump  # [n, seat]
+    side_trumps = np.stack([trumps[:, 0] + trumps[:, 2], trumps[:, 1] + trumps[:, 3]], axis=1)
+    ruffs = []
+    for a, b in ((0, 2), (1, 3)):
+        la, lb = length[:, a, 1:], length[:, b, 1:]
+        short_trumps = np.where(la <= lb, trumps[:, a, None], trumps[:, b, None])
+        ruffs.append(np.minimum(short_trumps, np.abs(la - lb)).max(axis=1))
+    extra = np.concatenate([owner, side_trumps, np.stack(ruffs, axis=1)], axis=1)
+    return np.concatenate([per_slot, glob, points, short_side, extra], axis=1).astype(np.float32)

@@ -233,6 +233,10 @@ def fit_trick_model(
             fit_rows = cal_rows = rows
         est = _new_estimator(spec)
         if spec.family == "softmax":
+            if len(np.unique(y[rows])) < 2:  # one outcome only (tiny data): predict it
+                from sklearn.dummy import DummyClassifier
+
+                est = DummyClassifier(strategy="most_frequent")
             est.fit(x[rows], y[rows])
             by_key[int(key)] = SizeModel(est, size, classes=est.classes_.astype(int))
             continue
