@@ -1,0 +1,453 @@
+"""Operations (issue 7): inbox reruns on a real PBN file split in two, the watcher's events and
+the deployment trigger, prefect.yaml, `ddrank serve`/`watch`, Dockerfile and docker-compose.yml.
+
+Only the inbox flow test runs Prefect flows (one API server for the module); everything else
+checks files and pure functions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from cli.main import app
+from flows.inbox import (
+    HOURLY,
+    INBOX_EVENT,
+    ON_EVENT,
+    PIPELINE,
+    inbox_files,
+    known_hashes,
+    poll_once,
+    scan_inbox,
+    served_deployments,
+)
+from tasks.db import connect
+from tasks.ingest import ingest_paths, read_records
+
+ROOT = Path(__file__).resolve().parent.parent
+QUALIFIER = ROOT / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
+COMPOSE = ROOT / "docker-compose.yml"
+PREFECT_YAML = ROOT / "prefect.yaml"
+DOCKERFILE = ROOT / "Dockerfile"
+
+
+def first_half(path: Path) -> str:
+    """The first half of a PBN file's records, cut at a record boundary (each has its [Deal])."""
+    records = re.split(r"\n\s*\n(?=\[Event )", path.read_text())
+    return "\n\n".join(records[: len(records) // 2]) + "\n"
+
+
+def sha1(path: Path) -> str:
+    return hashlib.sha1(path.read_bytes()).hexdigest()
+
+
+def write_settled(path: Path, text: str, age: float = 120.0) -> Path:
+    """Write a file whose mtime is `age` seconds old, as if its copy finished a while ago."""
+    path.write_text(text)
+    then = time.time() - age
+    os.utime(path, (then, then))
+    return path
+
+
+def copy_settled(src: Path, dst: Path) -> Path:
+    return write_settled(dst, src.read_text())
+
+
+# --- the inbox flow on a real file split in two ------------------------------------------------
+
+
+def store_snapshot(db: Path) -> dict[str, Any]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+
+        def rows(q: str) -> list[tuple]:
+            return con.execute(q).fetchall()
+
+        tables = {r[0] for r in rows("SELECT table_name FROM information_schema.tables")}
+        snap = {
+            "raw": dict(rows("SELECT record_id, partition_id FROM raw_records")),
+            "boards": {r[0]: r for r in rows("SELECT * FROM boards")},
+            "exclusions": {r[0]: r for r in rows("SELECT * FROM exclusions")},
+            "files": dict(rows("SELECT path, sha1 FROM source_files")),
+            "stats": {},
+        }
+        if "player_board_stats" in tables:
+            stats: dict[str, list[tuple]] = {}
+            for r in rows("SELECT * FROM player_board_stats ORDER BY record_id, seat"):
+                stats.setdefault(r[0], []).append(r)
+            snap["stats"] = stats
+        return snap
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def inbox_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Half the qualifier file, then the whole file, then nothing new, then a busy store."""
+    from flows.dd_analysis import prefect_api
+    from flows.inbox import inbox_rerun
+    from flows.settings import PipelineSettings
+    from tasks.db import store_lock
+
+    root = tmp_path_factory.mktemp("inbox")
+    inbox, db = root / "inbox", root / "ddrank.duckdb"
+    inbox.mkdir()
+    env = {
+        "DO_NOT_TRACK": "1",
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "PREFECT_LOCAL_STORAGE_PATH": str(root / "prefect-results"),
+    }
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    settings = PipelineSettings(db=str(db), out=str(root / "out"), inbox=str(inbox), workers=1,
+                                runner="thread")  # fmt: skip
+    out: dict[str, Any] = {"inbox": inbox, "db": db}
+    try:
+        with prefect_api():
+            half = write_settled(inbox / "qualifier-part1.pbn", first_half(QUALIFIER))
+            out["run1"] = inbox_rerun(settings=settings, settle_seconds=0)
+            out["snap1"] = store_snapshot(db)
+            full = copy_settled(QUALIFIER, inbox / "qualifier-full.pbn")
+            out["run2"] = inbox_rerun(inbox=str(inbox), settings=settings, settle_seconds=0)
+            out["snap2"] = store_snapshot(db)
+            before = sha1(db)
+            out["run3"] = inbox_rerun(settings=settings, settle_seconds=0)
+            out["store_unchanged_3"] = sha1(db) == before
+            with store_lock(db):  # another run holds the store; a new file waits
+                write_settled(inbox / "qualifier-edited.pbn", QUALIFIER.read_text() + "\n")
+                out["run4"] = inbox_rerun(settings=settings, settle_seconds=0)
+            out["store_unchanged_4"] = sha1(db) == before
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    out["half"], out["full"] = half, full
+    return out
+
+
+def test_first_half_is_ingested_and_judged(inbox_runs: dict[str, Any]) -> None:
+    run, snap = inbox_runs["run1"], inbox_runs["snap1"]
+    _, half_records = read_records(inbox_runs["half"])
+    half_ids = {r.record_id for r in half_records}
+    assert 140 <= len(half_ids) <= 160  # about half of the 299 boards
+    assert run["status"] == "ran" and run["new_files"] == [str(inbox_runs["half"])]
+    assert set(snap["raw"]) == half_ids
+    judged = set(snap["boards"]) | set(snap["exclusions"])
+    assert judged == half_ids and not set(snap["boards"]) & set(snap["exclusions"])
+    assert snap["files"] == {str(inbox_runs["half"]): sha1(inbox_runs["half"])}
+
+
+def test_whole_file_adds_only_the_second_half_in_new_partitions(
+    inbox_runs: dict[str, Any],
+) -> None:
+    s1, s2, run = inbox_runs["snap1"], inbox_runs["snap2"], inbox_runs["run2"]
+    _, full_records = read_records(inbox_runs["full"])
+    full_ids = {r.record_id for r in full_records}
+    new_ids = full_ids - set(s1["raw"])
+    assert len(full_ids) == 299 and len(new_ids) == 299 - len(s1["raw"])
+    # only the new file was given to the pipeline; the known half was not re-read
+    assert run["status"] == "ran" and run["new_files"] == [str(inbox_runs["full"])]
+    assert run["already_ingested"] == [str(inbox_runs["half"])]
+    assert set(s2["raw"]) == full_ids
+    old_parts = set(s1["raw"].values())
+    assert {s2["raw"][r] for r in new_ids}.isdisjoint(old_parts)
+    # every new record judged once, and nothing judged before changed (boards, exclusions, stats)
+    assert (set(s2["boards"]) | set(s2["exclusions"])) - (
+        set(s1["boards"]) | set(s1["exclusions"])
+    ) == new_ids
+    assert {k: s2["boards"][k] for k in s1["boards"]} == s1["boards"]
+    assert {k: s2["exclusions"][k] for k in s1["exclusions"]} == s1["exclusions"]
+    assert {k: s2["stats"].get(k) for k in s1["stats"]} == s1["stats"]
+    assert {k: s2["raw"][k] for k in s1["raw"]} == s1["raw"]
+
+
+def test_nothing_new_returns_without_touching_the_store(inbox_runs: dict[str, Any]) -> None:
+    run = inbox_runs["run3"]
+    assert run["status"] == "nothing-new" and run["pipeline"] is None
+    assert sorted(run["already_ingested"]) == sorted(
+        [str(inbox_runs["full"]), str(inbox_runs["half"])]
+    )
+    assert inbox_runs["store_unchanged_3"]
+
+
+def test_busy_store_is_reported_and_left_alone(inbox_runs: dict[str, Any]) -> None:
+    run = inbox_runs["run4"]
+    assert run["status"] == "store-busy" and run["pipeline"] is None
+    assert inbox_runs["store_unchanged_4"]
+
+
+# --- inbox scanning and the watcher (no Prefect runs) ------------------------------------------
+
+
+@pytest.fixture()
+def half_store(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A store holding the first half of the qualifier file, and an empty inbox."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    half = write_settled(tmp_path / "part1.pbn", first_half(QUALIFIER))
+    db = tmp_path / "store.duckdb"
+    con = connect(db)
+    assert ingest_paths(con, [half]).new > 100
+    con.close()
+    return inbox, db, half
+
+
+def test_scan_splits_new_known_and_settling_files(half_store: tuple[Path, Path, Path]) -> None:
+    inbox, db, half = half_store
+    known = known_hashes(db)
+    assert known == {sha1(half)}
+    write_settled(inbox / "renamed-half.pbn", half.read_text())  # same content, other name
+    copy_settled(QUALIFIER, inbox / "b-full.pbn")
+    copy_settled(QUALIFIER, inbox / "c-full-again.pbn")  # same content twice counts once
+    (inbox / "d-copying.pbn").write_text(QUALIFIER.read_text())  # modified just now
+    write_settled(inbox / "notes.txt", "not a hand record")
+    write_settled(inbox / ".hidden.pbn", QUALIFIER.read_text())
+    assert [p.name for p in inbox_files(inbox)] == [
+        "b-full.pbn", "c-full-again.pbn", "d-copying.pbn", "renamed-half.pbn",
+    ]  # fmt: skip
+    scan = scan_inbox(inbox, known, settle_seconds=30)
+    assert [f.path.name for f in scan.new] == ["b-full.pbn"]
+    assert sorted(f.path.name for f in scan.known) == ["c-full-again.pbn", "renamed-half.pbn"]
+    assert [p.name for p in scan.settling] == ["d-copying.pbn"]
+    assert scan.new[0].sha1 == sha1(QUALIFIER)
+    # with no settle time the file being copied is seen too (same content as b: known)
+    assert [f.path.name for f in scan_inbox(inbox, known, settle_seconds=0).new] == ["b-full.pbn"]
+
+
+def test_missing_store_knows_nothing_and_missing_inbox_is_an_error(tmp_path: Path) -> None:
+    assert known_hashes(tmp_path / "none.duckdb") == set()
+    with pytest.raises(FileNotFoundError, match="DDRANK_INBOX"):
+        inbox_files(tmp_path / "no-inbox")
+
+
+def yaml_deployments() -> dict[str, dict[str, Any]]:
+    return {d["name"]: d for d in yaml.safe_load(PREFECT_YAML.read_text())["deployments"]}
+
+
+def test_watcher_event_matches_the_deployment_trigger(half_store: tuple[Path, Path, Path]) -> None:
+    from prefect.events import Event
+    from prefect.events.schemas.deployment_triggers import DeploymentEventTrigger
+
+    inbox, db, half = half_store
+    write_settled(inbox / "part1-again.pbn", half.read_text())  # content already in the store
+    full = copy_settled(QUALIFIER, inbox / "full.pbn")
+    sent: list[dict[str, Any]] = []
+    announced: set[str] = set()
+    assert poll_once(inbox, db, announced, settle_seconds=1, emit=lambda **kw: sent.append(kw))
+    assert len(sent) == 1
+    event = Event(**sent[0])
+    assert event.event == INBOX_EVENT == "ddrank.inbox.file-arrived"
+    assert event.resource.id == f"ddrank.inbox.{full}"
+    assert event.payload["sha1"] == sha1(full)
+    # a second look announces nothing: this watcher already announced that content
+    assert poll_once(inbox, db, announced, emit=lambda **kw: sent.append(kw)) == []
+    assert len(sent) == 1
+
+    trigger = DeploymentEventTrigger(**yaml_deployments()[ON_EVENT]["triggers"][0])
+    assert event.event in trigger.expect
+    assert trigger.match.matches(event.resource)
+    other = Event(event="prefect.flow-run.Completed", resource={"prefect.resource.id": "prefect.flow-run.1"})  # fmt: skip
+    assert not trigger.match.matches(other.resource)
+
+
+# --- prefect.yaml and served deployments --------------------------------------------------------
+
+
+def test_prefect_yaml_is_valid_and_entrypoints_are_flows() -> None:
+    from prefect import Flow
+    from prefect.cli.deploy._models import PrefectYamlModel
+    from prefect.utilities.importtools import import_object
+
+    model = PrefectYamlModel.model_validate(yaml.safe_load(PREFECT_YAML.read_text()))
+    by_name = {d.name: d for d in model.deployments}
+    assert set(by_name) == {HOURLY, ON_EVENT, PIPELINE}
+    flow_names = {}
+    for name, dep in by_name.items():
+        path, func = dep.entrypoint.split(":")
+        assert (ROOT / path).is_file()
+        obj = import_object(f"{path[:-3].replace('/', '.')}.{func}")
+        assert isinstance(obj, Flow)
+        flow_names[name] = obj.name
+        assert dep.work_pool is not None and dep.work_pool.name == "ddrank-process"
+    assert flow_names == {HOURLY: "inbox-rerun", ON_EVENT: "inbox-rerun", PIPELINE: "pipeline"}
+    hourly = yaml_deployments()[HOURLY]
+    assert hourly["schedules"] == [{"interval": 3600}]
+    assert hourly["concurrency_limit"]["limit"] == 1
+    assert "schedules" not in yaml_deployments()[ON_EVENT]
+    # the pull step's working directory is where the Dockerfile puts the code
+    pull = yaml.safe_load(PREFECT_YAML.read_text())["pull"][0]
+    workdir = pull["prefect.deployments.steps.set_working_directory"]["directory"]
+    assert f"WORKDIR {workdir}" in DOCKERFILE.read_text()
+
+
+def test_served_deployments_mirror_prefect_yaml() -> None:
+    from prefect.events.schemas.deployment_triggers import DeploymentEventTrigger
+
+    served = {d.name: d for d in served_deployments(interval=900)}
+    assert set(served) == set(yaml_deployments())
+    for name, dep in yaml_deployments().items():
+        path, func = dep["entrypoint"].split(":")
+        assert served[name].entrypoint == f"{path[:-3].replace('/', '.')}.{func}"
+    interval = served[HOURLY].schedules[0].schedule.interval
+    assert interval.total_seconds() == 900
+    (trigger,) = served[ON_EVENT].triggers
+    wanted = DeploymentEventTrigger(**yaml_deployments()[ON_EVENT]["triggers"][0])
+    assert (trigger.expect, trigger.match, trigger.parameters) == (
+        wanted.expect, wanted.match, wanted.parameters,
+    )  # fmt: skip
+    assert served[ON_EVENT].schedules == [] and served[PIPELINE].triggers == []
+    assert [d.name for d in served_deployments(on_event=False)] == [HOURLY, PIPELINE]
+
+
+def test_serve_command_serves_the_deployments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import prefect
+
+    for key in ("DDRANK_INBOX", "DDRANK_DB", "DDRANK_CONFIG"):
+        monkeypatch.setenv(key, "")  # restored after the test; serve exports its choice
+        monkeypatch.delenv(key)
+    got: dict[str, Any] = {}
+    monkeypatch.setattr(prefect, "serve", lambda *d, **kw: got.update(deployments=d, **kw))
+    res = CliRunner().invoke(
+        app,
+        [
+            "serve",
+            "--interval",
+            "120",
+            "--inbox",
+            str(tmp_path / "in"),
+            "--db",
+            str(tmp_path / "s.duckdb"),
+        ],  # fmt: skip
+    )
+    assert res.exit_code == 0, res.output
+    names = [d.name for d in got["deployments"]]
+    assert names == [HOURLY, ON_EVENT, PIPELINE] and got["limit"] == 1
+    assert got["deployments"][0].schedules[0].schedule.interval.total_seconds() == 120
+    assert (tmp_path / "in").is_dir() and os.environ["DDRANK_INBOX"] == str(tmp_path / "in")
+
+
+def test_cli_help_and_watch_needs_an_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    runner = CliRunner()
+    serve_help = runner.invoke(app, ["serve", "--help"]).output
+    assert "--interval" in serve_help and "prefect server start" in serve_help
+    watch_help = runner.invoke(app, ["watch", "--help"]).output
+    assert "--once" in watch_help and "ddrank.inbox.file-arrived" in watch_help
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    res = runner.invoke(app, ["watch", "--once", "--inbox", str(tmp_path)])
+    assert res.exit_code == 2 and "PREFECT_API_URL" in res.output
+
+
+# --- Dockerfile and docker-compose.yml ----------------------------------------------------------
+
+
+def compose() -> dict[str, Any]:
+    return yaml.safe_load(COMPOSE.read_text())  # SafeLoader resolves the `<<` merge keys
+
+
+def test_compose_services_profiles_and_dependencies() -> None:
+    services = compose()["services"]
+    assert set(services) == {"postgres", "prefect-server", "register-deployments", "worker",
+                             "watcher", "dask-scheduler", "dask-worker"}  # fmt: skip
+    for name in ("dask-scheduler", "dask-worker"):
+        assert services[name]["profiles"] == ["dask"]
+    for name in ("postgres", "prefect-server", "register-deployments", "worker", "watcher"):
+        assert "profiles" not in services[name]
+    server = services["prefect-server"]
+    assert server["depends_on"]["postgres"]["condition"] == "service_healthy"
+    assert (
+        server["environment"]["PREFECT_API_DATABASE_CONNECTION_URL"].startswith(
+            "postgresql+asyncpg://prefect:"
+        )
+        and "@postgres:5432/prefect" in server["environment"]["PREFECT_API_DATABASE_CONNECTION_URL"]
+    )
+    assert services["worker"]["depends_on"]["register-deployments"]["condition"] == (
+        "service_completed_successfully"
+    )
+    assert "prefect --no-prompt deploy --all" in services["register-deployments"]["command"][-1]
+    pools = {d["work_pool"]["name"] for d in yaml_deployments().values()}
+    assert pools == {
+        services["worker"]["command"][services["worker"]["command"].index("--pool") + 1]
+    }
+    for name, svc in services.items():
+        if name != "postgres":
+            assert svc["build"] == "." and svc["image"] == "ddrank:latest", name
+    assert "dask-scheduler:8786" in " ".join(services["dask-worker"]["command"])
+
+
+def test_compose_publishes_only_on_loopback_and_has_healthchecks() -> None:
+    services = compose()["services"]
+    published = {n: s.get("ports", []) for n, s in services.items()}
+    assert published["postgres"] == [] and published["dask-worker"] == []
+    assert published["prefect-server"] == ["127.0.0.1:4200:4200"]
+    assert published["dask-scheduler"] == ["127.0.0.1:8787:8787"]
+    for ports in published.values():
+        for p in ports:
+            assert str(p).startswith("127.0.0.1:"), p
+    for name, svc in services.items():
+        if svc.get("restart") == "no":  # the one-shot registration
+            continue
+        test = svc["healthcheck"]["test"]
+        assert test[0] in ("CMD", "CMD-SHELL") and len(test) > 1, name
+
+
+def test_compose_requires_secrets_and_commits_none() -> None:
+    services = compose()["services"]
+    required = re.compile(r"^\$\{PREFECT_SERVER_API_AUTH_STRING:\?[^}]+\}$")
+    assert required.match(
+        services["prefect-server"]["environment"]["PREFECT_SERVER_API_AUTH_STRING"]
+    )
+    clients = [n for n, s in services.items() if "PREFECT_API_URL" in s.get("environment", {})]
+    assert set(clients) == {"register-deployments", "worker", "watcher", "dask-worker"}
+    for name in clients:
+        env = services[name]["environment"]
+        assert required.match(env["PREFECT_API_AUTH_STRING"]), name
+        assert env["PREFECT_API_URL"] == "http://prefect-server:4200/api"
+    pg = services["postgres"]["environment"]["POSTGRES_PASSWORD"]
+    assert re.match(r"^\$\{POSTGRES_PASSWORD:\?[^}]+\}$", pg)
+    # no literal secret anywhere: every password/auth value is a required variable
+    keyed = re.compile(r"^\s*-?\s*(\w*(PASSWORD|AUTH_STRING))\s*[:=]\s*(\S+)", re.M)
+    found = keyed.findall(COMPOSE.read_text())
+    assert len(found) == 3  # the client anchor, Postgres, the server
+    for key, _, value in found:
+        assert value.startswith("${") and ":?" in value, key
+    url = services["prefect-server"]["environment"]["PREFECT_API_DATABASE_CONNECTION_URL"]
+    assert "prefect:${POSTGRES_PASSWORD:?" in url
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    assert ".env" in ignored and ".git" in ignored and ".venv" in ignored
+
+
+def test_dockerfile_installs_the_repo_with_pip() -> None:
+    text = DOCKERFILE.read_text()
+    assert re.search(r"^FROM python:3\.11-slim\s*$", text, re.M)
+    assert re.search(r"pip install (-e )?\.", text)
+    assert "USER ddrank" in text
+    for folder in ("ddrank", "flows", "tasks", "cli", "sql", "data"):
+        assert f"COPY {folder} ./{folder}" in text
+
+
+@pytest.mark.skipif(shutil.which("docker-compose") is None, reason="docker-compose not installed")
+def test_docker_compose_config_accepts_the_file() -> None:
+    env = {**os.environ, "POSTGRES_PASSWORD": "test-only", "PREFECT_SERVER_API_AUTH_STRING": "a:b"}
+    ok = subprocess.run(["docker-compose", "--profile", "dask", "config", "-q"], cwd=ROOT,
+                        env=env, capture_output=True, text=True)  # fmt: skip
+    assert ok.returncode == 0, ok.stderr
+    env.pop("PREFECT_SERVER_API_AUTH_STRING")
+    refused = subprocess.run(["docker-compose", "config", "-q"], cwd=ROOT, env=env,
+                             capture_output=True, text=True)  # fmt: skip
+    assert refused.returncode != 0 and "PREFECT_SERVER_API_AUTH_STRING" in refused.stderr
