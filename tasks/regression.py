@@ -78,6 +78,8 @@ def read_player_table(
         frame = con.sql(f"select * from {table}").df()
     finally:
         con.close()
+    if "name" not in frame.columns and "player" in frame.columns:  # the store's player_stats
+        frame = frame.rename(columns={"player": "name"})
     _logger().info("read %d players from %s:%s", len(frame), path, table)
     return frame
 
