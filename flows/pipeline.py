@@ -14,14 +14,21 @@ from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
-from flows.dd_analysis import dd_analysis, prefect_api
+from flows.dd_analysis import dd_analysis
 from flows.names import match_names
 from flows.regression import regression_report
+from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
 from tasks.clean import clean_task
 from tasks.db import connect, store_lock
 from tasks.ingest import ingest_task
-from tasks.report import audit_tables, player_table, scaled_thresholds
+from tasks.report import (
+    MIN_REGRESSION_PLAYERS,
+    audit_tables,
+    eligible_players,
+    player_table,
+    scaled_thresholds,
+)
 
 
 @task(name="audit", cache_policy=NO_CACHE)
@@ -34,10 +41,12 @@ def audit_task(db: str) -> dict[str, Any]:
 
 
 @task(name="regression-thresholds", cache_policy=NO_CACHE)
-def thresholds_task(db: str, settings: PipelineSettings) -> dict[str, float]:
+def thresholds_task(db: str, settings: PipelineSettings) -> tuple[dict[str, float], int]:
+    """Table 9's minima scaled to the store, and how many players pass them."""
     con = connect(db)
     try:
-        return scaled_thresholds(con, settings)
+        thresholds = scaled_thresholds(con, settings)
+        return thresholds, eligible_players(con, thresholds)
     finally:
         con.close()
 
@@ -65,9 +74,14 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     cleaned = clean_task(s.db, s.workers)
     names = match_names(rankings=s.rankings, db=s.db, aliases=s.aliases)
     dd = dd_analysis(db=s.db, workers=s.workers, runner=s.runner, dds_threads=s.dds_threads)
-    thresholds = thresholds_task(s.db, s)
-    report = regression_report(db_path=s.db, response=s.response, variables=s.variables,
-                               out_dir=str(Path(s.out) / "regression"), thresholds=thresholds)  # fmt: skip
+    thresholds, eligible = thresholds_task(s.db, s)
+    if eligible >= MIN_REGRESSION_PLAYERS:
+        report = regression_report(db_path=s.db, response=s.response, variables=s.variables,
+                                   out_dir=str(Path(s.out) / "regression"), thresholds=thresholds)  # fmt: skip
+    else:
+        report = {"skipped": f"{eligible} players pass the opportunity thresholds; "
+                             f"the regression needs {MIN_REGRESSION_PLAYERS}"}  # fmt: skip
+        print(f"regression skipped: {report['skipped']}")
     audit = audit_task(s.db)
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
@@ -89,7 +103,7 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         f"* double dummy: {dd.get('tables_computed', 0):,} tables and "
         f"{dd.get('traces_computed', 0):,} traces computed, {dd.get('boards_tallied', 0):,} "
         f"boards tallied, {len(dd.get('quarantined', [])):,} quarantined",
-        f"* regression report: `{summary['report'].get('markdown', '')}`",
+        f"* regression report: `{summary['report'].get('markdown', summary['report'].get('skipped'))}`",
         "",
         "## Exclusions (Table 5)",
         "",
@@ -126,7 +140,8 @@ def show_summary(result: dict[str, Any]) -> None:
         f"double dummy: {dd.get('tables_computed', 0):,} tables, "
         f"{dd.get('traces_computed', 0):,} traces computed; {dd.get('players', 0):,} players"
     )
-    console.print(f"regression report: {result['report'].get('markdown', '')}")
+    report = result["report"]
+    console.print(f"regression report: {report.get('markdown', report.get('skipped'))}")
 
 
 if __name__ == "__main__":

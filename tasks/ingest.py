@@ -121,9 +121,19 @@ def ingest_paths(
     """
     summary = IngestSummary()
     files = expand_paths(paths)
+    digests = {p: hashlib.sha1(p.read_bytes()).hexdigest() for p in files}
+    unchanged = _unchanged_files(con, digests)
     rows: list[dict[str, object]] = []
+    sources: list[list[object]] = []
     seen: set[str] = set()
-    for path, (fmt, records, ids) in zip(files, _parsed(files, workers), strict=True):
+    for path, count in unchanged.items():  # same bytes as last time: nothing to parse
+        summary.files += 1
+        summary.read += count
+        summary.duplicate += count
+        summary.per_file.append({"file": str(path), "format": "unchanged", "records": count,
+                                 "new": 0})  # fmt: skip
+    todo = [p for p in files if p not in unchanged]
+    for path, (fmt, records, ids) in zip(todo, _parsed(todo, workers), strict=True):
         known = _known_ids(con, ids)
         fresh = 0
         for rec, rid in zip(records, ids, strict=True):
@@ -143,26 +153,43 @@ def ingest_paths(
         summary.read += len(records)
         summary.per_file.append({"file": str(path), "format": fmt, "records": len(records),
                                  "new": fresh})  # fmt: skip
-        con.execute(
-            "INSERT OR REPLACE INTO source_files (path, sha1, format, records, new_records) "
-            "VALUES (?, ?, ?, ?, ?)",
-            [str(path), hashlib.sha1(path.read_bytes()).hexdigest(), fmt, len(records), fresh],
-        ).fetchall()
+        sources.append([str(path), digests[path], fmt, len(records), fresh])
     summary.new = len(rows)
-    if rows:
-        start = con.execute(
-            "SELECT coalesce(max(partition_id) + 1, 0) FROM raw_records"
-        ).fetchall()[0][0]
-        for k, row in enumerate(rows):
-            row["partition_id"] = start + k // partition_size
-        summary.partitions = sorted({int(r["partition_id"]) for r in rows})
-        cols = [c for c in RAW_COLUMNS] + ["partition_id"]
-        types = {c: pl.Int64 if c in _INT_COLUMNS else pl.Utf8 for c in cols}
-        con.register("new_raw", pl.DataFrame(rows, schema=types))
-        names = ", ".join(cols)
-        con.execute(f"INSERT INTO raw_records ({names}) SELECT {names} FROM new_raw").fetchall()
-        con.unregister("new_raw")
+    con.execute("BEGIN TRANSACTION").fetchall()  # records and their files land together or not
+    try:
+        if rows:
+            start = con.execute(
+                "SELECT coalesce(max(partition_id) + 1, 0) FROM raw_records"
+            ).fetchall()[0][0]
+            for k, row in enumerate(rows):
+                row["partition_id"] = start + k // partition_size
+            summary.partitions = sorted({int(r["partition_id"]) for r in rows})
+            cols = [c for c in RAW_COLUMNS] + ["partition_id"]
+            types = {c: pl.Int64 if c in _INT_COLUMNS else pl.Utf8 for c in cols}
+            con.register("new_raw", pl.DataFrame(rows, schema=types))
+            names = ", ".join(cols)
+            con.execute(f"INSERT INTO raw_records ({names}) SELECT {names} FROM new_raw").fetchall()
+            con.unregister("new_raw")
+        for src in sources:
+            con.execute(
+                "INSERT OR REPLACE INTO source_files (path, sha1, format, records, new_records) "
+                "VALUES (?, ?, ?, ?, ?)",
+                src,
+            ).fetchall()
+        con.execute("COMMIT").fetchall()
+    except BaseException:
+        con.execute("ROLLBACK").fetchall()
+        raise
     return summary
+
+
+def _unchanged_files(con: duckdb.DuckDBPyConnection, digests: dict[Path, str]) -> dict[Path, int]:
+    """Files whose path and content are already recorded, with their record counts."""
+    known = dict(
+        ((p, h), n)
+        for p, h, n in con.execute("SELECT path, sha1, records FROM source_files").fetchall()
+    )
+    return {p: known[(str(p), h)] for p, h in digests.items() if (str(p), h) in known}
 
 
 def _known_ids(con: duckdb.DuckDBPyConnection, ids: list[str]) -> set[str]:

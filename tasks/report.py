@@ -93,3 +93,19 @@ def player_table(con: duckdb.DuckDBPyConnection, limit: int = 25) -> list[dict[s
         {c: (round(v, 4) if isinstance(v, float) else v) for c, v in zip(cols, r, strict=True)}
         for r in rows
     ]
+
+
+MIN_REGRESSION_PLAYERS = 30  # fewer data points than this cannot support 14 candidate predictors
+
+
+def eligible_players(con: duckdb.DuckDBPyConnection, thresholds: dict[str, float]) -> int:
+    """Matched players (with ranking points) past every opportunity threshold."""
+    exists = con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'player_stats'"
+    ).fetchall()[0][0]
+    if not exists:
+        return 0
+    where = " AND ".join(f"{col} >= {float(v)}" for col, v in thresholds.items())
+    return con.execute(
+        f"SELECT count(*) FROM player_stats WHERE pp IS NOT NULL AND mp IS NOT NULL AND {where}"
+    ).fetchall()[0][0]
