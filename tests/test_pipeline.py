@@ -1,0 +1,143 @@
+"""The whole pipeline flow on real records: end to end, rerun, store lock, and kill -9 recovery.
+
+Each pipeline run is a real Prefect flow run (one temporary API per process), so this file keeps
+to a few runs on the 30 table results of the bundled BBO vugraph file.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LIN = ROOT / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+# Tables whose content must not depend on how the run got there (ingested_at excluded).
+COMPARED = {
+    "boards": "SELECT * EXCLUDE (partition_id) FROM boards ORDER BY record_id",
+    "exclusions": "SELECT * FROM exclusions ORDER BY record_id",
+    "dd_tables": "SELECT * FROM dd_tables ORDER BY ALL",
+    "play_traces": "SELECT * FROM play_traces ORDER BY ALL",
+    "player_board_stats": "SELECT * FROM player_board_stats ORDER BY ALL",
+    "player_stats": "SELECT * FROM player_stats ORDER BY ALL",
+}
+
+
+def _env(tmp: Path, name: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DDRANK_DB=str(tmp / f"{name}.duckdb"),
+        DDRANK_INPUTS=f'["{LIN}"]',
+        DDRANK_PARTITION_SIZE="4",
+        DDRANK_OUT=str(tmp / f"{name}-out"),
+        DDRANK_WORKERS="2",
+        DO_NOT_TRACK="1",
+        PREFECT_SERVER_ANALYTICS_ENABLED="false",
+    )
+    env.pop("PREFECT_API_URL", None)
+    return env
+
+
+def _run(tmp: Path, name: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "flows.pipeline"], cwd=ROOT, env=_env(tmp, name),
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
+
+
+def _snapshot(db: Path) -> dict[str, list[tuple]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {name: con.sql(q).fetchall() for name, q in COMPARED.items()}
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("pipeline")
+    done = _run(tmp, "full")
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return tmp / "full.duckdb"
+
+
+def test_pipeline_end_to_end(uninterrupted: Path) -> None:
+    snap = _snapshot(uninterrupted)
+    assert len(snap["boards"]) + len(snap["exclusions"]) == 30
+    assert len(snap["dd_tables"]) > 0 and len(snap["play_traces"]) > 0
+    # every board with a play has a trace one longer than its cards
+    con = duckdb.connect(str(uninterrupted), read_only=True)
+    bad = con.sql(
+        "SELECT count(*) FROM boards b JOIN play_traces t USING (record_id) "
+        "WHERE len(t.trace) <> len(b.play) + 1"
+    ).fetchall()[0][0]
+    players = con.sql("SELECT player FROM player_stats ORDER BY player").fetchall()
+    con.close()
+    assert bad == 0
+    # the 8 vugraph players of the USBF semifinal, matched to the WBF list
+    assert ("Jeff Meckstroth",) in players and ("Eric Rodwell",) in players
+
+
+def test_rerun_adds_and_computes_nothing(uninterrupted: Path, tmp_path: Path) -> None:
+    before = _snapshot(uninterrupted)
+    env = _env(uninterrupted.parent, "full")
+    out = subprocess.run(
+        [sys.executable, "-c",
+         "import json\nfrom flows.pipeline import run_pipeline\nfrom flows.settings import load_settings\n"
+         "r = run_pipeline(load_settings(), show=False)\n"
+         "print('RESULT', json.dumps({'new': r['ingest']['new'], 'tables': r['dd']['tables_computed'],"
+         " 'traces': r['dd']['traces_computed'], 'cleaned': r['clean']['cleaned']}))"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    line = next(x for x in out.stdout.splitlines() if x.startswith("RESULT"))
+    assert line == 'RESULT {"new": 0, "tables": 0, "traces": 0, "cleaned": 0}'
+    assert _snapshot(uninterrupted) == before
+
+
+def test_second_run_on_a_locked_store_is_refused(tmp_path: Path) -> None:
+    from tasks.db import StoreLockedError, store_lock
+
+    db = tmp_path / "busy.duckdb"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         f"from tasks.db import store_lock\nimport time\nwith store_lock({str(db)!r}):\n"
+         "    print('held', flush=True)\n    time.sleep(60)"],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(StoreLockedError, match="another ddrank run"), store_lock(db):
+            pass
+    finally:
+        holder.kill()
+        holder.wait()
+    with store_lock(db):  # released when its holder died
+        pass
+
+
+def test_kill_9_mid_dd_then_rerun_equals_uninterrupted(uninterrupted: Path, tmp_path: Path) -> None:
+    """SIGKILL the whole run (flow process, workers, server) after the first partition of the
+    DD stage is stored; a rerun must finish the job with tables equal to the uninterrupted run."""
+    env = _env(tmp_path, "killed")
+    proc = subprocess.Popen([sys.executable, "-m", "flows.pipeline"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)  # fmt: skip
+    killed = False
+    deadline = time.time() + 600
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if "partition" in line and "tables" in line and "traces" in line:  # one stored
+            os.killpg(proc.pid, signal.SIGKILL)
+            killed = True
+            break
+        assert time.time() < deadline
+    proc.wait()
+    assert killed, "the run finished before it could be killed"
+    rerun = _run(tmp_path, "killed")
+    assert rerun.returncode == 0, rerun.stdout[-3000:] + rerun.stderr[-3000:]
+    assert _snapshot(tmp_path / "killed.duckdb") == _snapshot(uninterrupted)
