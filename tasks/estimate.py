@@ -355,11 +355,13 @@ def arrays(states: pl.DataFrame) -> dict[str, np.ndarray]:
 # ------------------------------------------------------------------ models
 def train_model(states: pl.DataFrame, spec: Any) -> Any:
     """Fit one model family/feature set on the training split."""
-    from ddrank.estimate.models import fit_trick_model
+    from ddrank.estimate.models import REAL_PLAY_WEIGHT, fit_trick_model
 
-    a = arrays(states.filter(pl.col("split") == "train"))
+    train = states.filter(pl.col("split") == "train")
+    a = arrays(train)
+    weights = np.where(train["source"].to_numpy() == "play", REAL_PLAY_WEIGHT, 1.0)
     return fit_trick_model(
-        spec, a["owners"], a["strains"], a["leaders"], a["ns_tricks"], a["deal_ids"]
+        spec, a["owners"], a["strains"], a["leaders"], a["ns_tricks"], a["deal_ids"], weights
     )
 
 

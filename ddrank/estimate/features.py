@@ -70,6 +70,9 @@ def compact_feature_names() -> list[str]:
     return names
 
 
+N_COMPACT = len(compact_feature_names())
+
+
 def canonical_suit_order(masks: np.ndarray, notrump: np.ndarray) -> np.ndarray:
     """Suit axis order that makes positions equal up to a permutation of interchangeable suits.
 
@@ -110,40 +113,41 @@ def compact_features(norm: np.ndarray, leaders: np.ndarray, notrump: np.ndarray)
     left = LEN[side[:, 0] | side[:, 1]]  # [n, suit]
     points = POINTS[masks].sum(axis=2)  # [n, seat]
     short_side = length[:, :, 1:].min(axis=-1)  # shortest side suit per seat (ruffing value)
-    per_seat = np.stack([length, masks.astype(np.int16), run], axis=-1)  # [n, seat, suit, 3]
-    per_side = np.stack([side_run, side_len, cash], axis=-1)  # [n, side, suit, 3]
-    per_slot = np.concatenate(
-        [
-            per_seat.transpose(0, 2, 1, 3).reshape(n, 4, 12),
-            per_side.transpose(0, 2, 1, 3).reshape(n, 4, 6),
-            left[:, :, None],
-        ],
-        axis=2,
-    ).reshape(n, 4 * 19)
-    glob = np.stack(
-        [
-            left.sum(axis=1) // 4,
-            np.asarray(notrump, dtype=np.int16),
-            cash[:, 0].sum(axis=1),
-            cash[:, 1].sum(axis=1),
-            points[:, 0] + points[:, 2],
-            points[:, 1] + points[:, 3],
-        ],
-        axis=1,
-    )
+    # written straight into one float32 matrix: mixed-dtype concatenation costs more than the
+    # features themselves
+    out = np.empty((n, N_COMPACT), dtype=np.float32)
+    slots = out[:, : 4 * 19].reshape(n, 4, 19)  # a view: per suit slot, 19 columns
+    for seat in range(4):
+        slots[:, :, 3 * seat] = length[:, seat]
+        slots[:, :, 3 * seat + 1] = masks[:, seat]
+        slots[:, :, 3 * seat + 2] = run[:, seat]
+    for sd in range(2):
+        slots[:, :, 12 + 3 * sd] = side_run[:, sd]
+        slots[:, :, 13 + 3 * sd] = side_len[:, sd]
+        slots[:, :, 14 + 3 * sd] = cash[:, sd]
+    slots[:, :, 18] = left
+    col = 4 * 19
+    out[:, col] = left.sum(axis=1) // 4
+    out[:, col + 1] = notrump
+    out[:, col + 2] = cash[:, 0].sum(axis=1)
+    out[:, col + 3] = cash[:, 1].sum(axis=1)
+    out[:, col + 4] = points[:, 0] + points[:, 2]
+    out[:, col + 5] = points[:, 1] + points[:, 3]
+    out[:, col + 6 : col + 10] = points
+    out[:, col + 10 : col + 14] = short_side
+    col += 14
     # who holds the k-th best card of each suit (leader 0 .. RHO 3, -1 once the suit runs out)
     top = norm[:, :, 12 : 12 - TOP_OWNERS : -1]  # [n, suit, k], absolute seats
     top = np.take_along_axis(top, order[:, :, None], axis=1)
     lead = np.asarray(leaders, dtype=np.int8)[:, None, None]
-    owner = np.where(top >= 0, (top - lead) % 4, -1).reshape(n, 4 * TOP_OWNERS)
+    out[:, col : col + 4 * TOP_OWNERS] = np.where(top >= 0, (top - lead) % 4, -1).reshape(n, -1)
+    col += 4 * TOP_OWNERS
     # trump play: each side's trumps, and ruffs its short hand could take in the side suits
-    trump = np.where(np.asarray(notrump, dtype=bool), 0, 1)[:, None]
-    trumps = length[:, :, 0] * trump  # [n, seat]
-    side_trumps = np.stack([trumps[:, 0] + trumps[:, 2], trumps[:, 1] + trumps[:, 3]], axis=1)
-    ruffs = []
-    for a, b in ((0, 2), (1, 3)):
+    trumps = length[:, :, 0] * ~np.asarray(notrump, dtype=bool)[:, None]  # [n, seat]
+    out[:, col] = trumps[:, 0] + trumps[:, 2]
+    out[:, col + 1] = trumps[:, 1] + trumps[:, 3]
+    for k, (a, b) in enumerate(((0, 2), (1, 3))):
         la, lb = length[:, a, 1:], length[:, b, 1:]
         short_trumps = np.where(la <= lb, trumps[:, a, None], trumps[:, b, None])
-        ruffs.append(np.minimum(short_trumps, np.abs(la - lb)).max(axis=1))
-    extra = np.concatenate([owner, side_trumps, np.stack(ruffs, axis=1)], axis=1)
-    return np.concatenate([per_slot, glob, points, short_side, extra], axis=1).astype(np.float32)
+        out[:, col + 2 + k] = np.minimum(short_trumps, np.abs(la - lb)).max(axis=1)
+    return out
