@@ -34,6 +34,9 @@ def dd_command(
     ),
     table_batch: int = typer.Option(8, help="Deals per DDS CalcAllTables call (1-40)."),
     trace_batch: int = typer.Option(200, help="Boards per DDS AnalyseAllPlays call (1-200)."),
+    refresh_cache: bool = typer.Option(
+        False, "--refresh-cache", help="Recompute partitions even if a cached result exists."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
 ) -> None:
     """Compute DD tables (one per distinct deal), play traces and the 33 per-player counters for every board that has none yet, then rebuild `player_stats`.
@@ -89,6 +92,7 @@ def dd_command(
                     partitions=list(partitions or []) or None,
                     table_batch=table_batch,
                     trace_batch=trace_batch,
+                    refresh_cache=refresh_cache,
                 )
         except StoreLockedError as exc:
             console.print(f"[red]{exc}")

@@ -152,11 +152,14 @@ def dd_analysis(
     table_batch: int = TABLE_BATCH,
     trace_batch: int = TRACE_BATCH,
     isolate: bool = True,
+    refresh_cache: bool = False,
 ) -> dict[str, Any]:
     """Solve what is missing, tally every pending board, rebuild `player_stats`.
 
-    Returns counts: boards tallied, tables and traces computed, solver processes started, boards
-    quarantined as `solver_crash`, and wall time per stage.
+    `refresh_cache` recomputes partitions even when a persisted result exists for their content
+    (benchmarks, or after a solver upgrade that keeps the same wrapper code). Returns counts:
+    boards tallied, tables and traces computed, solver processes started, boards quarantined as
+    `solver_crash`, and wall time per stage.
     """
     logger = get_run_logger()
     n_workers, threads = default_split(workers, dds_threads)
@@ -182,6 +185,14 @@ def dd_analysis(
         t1 = time.perf_counter()
         if work:
             engine = engine_version()
+            solve = (
+                solve_partition.with_options(refresh_cache=True)
+                if refresh_cache
+                else solve_partition
+            )
+            # No more workers than partitions to solve; their cores go to DDS threads instead.
+            n_workers, threads = default_split(min(n_workers, len(work)), dds_threads)
+            summary.update(workers=n_workers, dds_threads=threads)
             with make_runner(runner, n_workers, threads) as task_runner:
                 futures: dict[int, Any] = {}
                 for p in work:
@@ -192,7 +203,7 @@ def dd_analysis(
                         "job": p.job,
                         "isolate": isolate,
                     }
-                    fut = task_runner.submit(solve_partition, params)
+                    fut = task_runner.submit(solve, params)
                     futures[id(fut)] = (fut, p)
                 for fut in as_completed([f for f, _ in futures.values()]):
                     p = futures[id(fut)][1]
