@@ -124,7 +124,13 @@ def _new_estimator(spec: ModelSpec) -> Any:
     if spec.family == "extra_trees":
         from sklearn.ensemble import ExtraTreesRegressor
 
-        params = {"n_estimators": 25, "min_samples_leaf": 5, "max_features": 0.3, "n_jobs": 1}
+        params = {
+            "n_estimators": 20,
+            "min_samples_leaf": 10,
+            "max_features": 0.3,
+            "max_leaf_nodes": 4096,  # bounds model size (fully grown trees reach GBs)
+            "n_jobs": 1,
+        }
         return ExtraTreesRegressor(**{**params, **spec.params}, random_state=0)
     if spec.family == "gbm":
         import lightgbm as lgb
