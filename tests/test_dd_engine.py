@@ -134,7 +134,8 @@ def list100_db(tmp_path_factory, prefect_server) -> tuple[Path, dict]:
     pbn.write_text(list100_pbn(CASES))
     db = tmp / "store.duckdb"
     _ingest(db, pbn, partition_size=25)
-    summary = dd_analysis(db=str(db), workers=2)
+    # refresh_cache: really run DDS here, even if an earlier run persisted these partitions
+    summary = dd_analysis(db=str(db), workers=2, refresh_cache=True)
     return db, summary
 
 
@@ -282,7 +283,7 @@ def test_real_2012_sample_subset(tmp_path, prefect_server) -> None:
 
     db = tmp_path / "store.duckdb"
     _ingest(db, _worldclass_subset(tmp_path / "subset.pbn", 60), partition_size=500)
-    summary = dd_analysis(db=str(db), runner="thread", workers=1)
+    summary = dd_analysis(db=str(db), runner="thread", workers=1, refresh_cache=True)
     assert summary["tables_computed"] < summary["boards_tallied"]  # one table per distinct deal
     _check_real_data(db, tmp_path / "stats.csv")
 
