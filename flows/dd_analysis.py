@@ -71,9 +71,15 @@ def prefect_api() -> Iterator[str]:
         yield url
         return
     from prefect.server.api.server import SubprocessASGIServer
+    from prefect.settings import (
+        PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS,
+        temporary_settings,
+    )
 
     server = SubprocessASGIServer()
-    server.start()
+    # 20 s (Prefect's default) is not always enough on a loaded 2-core machine
+    with temporary_settings({PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS: 120}):
+        server.start()
     os.environ["PREFECT_API_URL"] = server.api_url
     try:
         yield server.api_url

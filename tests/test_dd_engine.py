@@ -267,6 +267,20 @@ def _check_real_data(db: Path, out_csv: Path) -> None:
         con.close()
     result = CliRunner().invoke(app, ["stats", "--db", str(db), "--out", str(out_csv)])
     assert result.exit_code == 0, result.output
+    con = duckdb.connect(str(db), read_only=True)
+    try:  # Table 4 rates: NULL exactly where the denominator is 0, never NaN
+        from ddrank.mistakes.variables import RATES
+
+        cols = {r[0] for r in con.execute("DESCRIBE player_stats").fetchall()}
+        assert {r for r, _, _ in RATES} | set(VARIABLES) <= cols
+        for rate, _num, den in RATES:
+            wrong = con.execute(
+                f"SELECT count(*) FROM player_stats WHERE ({den} = 0) <> ({rate} IS NULL) "
+                f"OR isnan({rate})"
+            ).fetchone()[0]
+            assert wrong == 0, rate
+    finally:
+        con.close()
     df = pl.read_csv(out_csv, infer_schema_length=None)
     paper = (ROOT / "data/paper/dds_final_results.csv").open().readline().split(",")
     assert df.columns == [c.strip() for c in paper]
