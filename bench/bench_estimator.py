@@ -52,9 +52,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
+    from threadpoolctl import threadpool_limits
+
     from ddrank.dd.solver import set_dds_threads
 
     set_dds_threads(1)
+    threadpool_limits(1)
     model = load_model(args.model, MODELS_DIR)
     test = load_dataset(CACHE_DIR).filter(pl.col("split") == "test")
     sample = test.sample(n=min(args.positions, test.height), seed=args.seed)

@@ -203,7 +203,7 @@ def evaluate(
     if as_json:
         out = [
             {k: r[k] for k in ("model", "hand_size", "accuracy", "within_one", "mae", "n")}
-            | {"seed_softmax_accuracy": seed_softmax_best(r["hand_size"]) / 100}
+            | {"seed_softmax_accuracy": round(seed_softmax_best(r["hand_size"]) / 100, 4)}
             for r in rows
             if r["strains"] == "all"
         ]

@@ -355,14 +355,17 @@ def arrays(states: pl.DataFrame) -> dict[str, np.ndarray]:
 # ------------------------------------------------------------------ models
 def train_model(states: pl.DataFrame, spec: Any) -> Any:
     """Fit one model family/feature set on the training split."""
+    from threadpoolctl import threadpool_limits
+
     from ddrank.estimate.models import REAL_PLAY_WEIGHT, fit_trick_model
 
     train = states.filter(pl.col("split") == "train")
     a = arrays(train)
     weights = np.where(train["source"].to_numpy() == "play", REAL_PLAY_WEIGHT, 1.0)
-    return fit_trick_model(
-        spec, a["owners"], a["strains"], a["leaders"], a["ns_tricks"], a["deal_ids"], weights
-    )
+    with threadpool_limits(1):  # BLAS/OpenMP on one core: the machine is shared
+        return fit_trick_model(
+            spec, a["owners"], a["strains"], a["leaders"], a["ns_tricks"], a["deal_ids"], weights
+        )
 
 
 def evaluate_model(model: Any, states: pl.DataFrame, sources: Sequence[str] = ()) -> list[dict]:
@@ -373,7 +376,10 @@ def evaluate_model(model: Any, states: pl.DataFrame, sources: Sequence[str] = ()
     if sources:
         test = test.filter(pl.col("source").is_in(list(sources)))
     a = arrays(test)
-    _, dist = model.predict(a["owners"], a["strains"], a["leaders"])
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):
+        _, dist = model.predict(a["owners"], a["strains"], a["leaders"])
     return score_by_size(model.name, dist, a["ns_tricks"], a["sizes"], a["strains"] == 4)
 
 
