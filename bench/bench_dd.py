@@ -175,7 +175,9 @@ def main() -> None:
 
         inc = tmp / "p21.duckdb"
         src = tmp / "extra.pbn"
-        src.write_text("\n\n".join(blocks[n:extra]) + "\n", encoding="latin-1")
+        # the file up to the new boards: PBN tags (names, event) are inherited from earlier games,
+        # and records already in the store are recognised and not added again
+        src.write_text("\n\n".join(blocks[:extra]) + "\n", encoding="latin-1")
         con = connect(inc)
         ingest_paths(con, [src], partition_size=100)
         clean_pending(con, workers=1)
