@@ -372,12 +372,15 @@ def test_cli_predict_a_one_card_ending(trained: Path) -> None:
 
 def test_flow_train_dd_estimator(trained: Path, tiny_cache: Path, tmp_path: Path) -> None:
     os.environ.setdefault("DO_NOT_TRACK", "1")
+    from prefect.testing.utilities import prefect_test_harness
+
     from flows.estimate import train_dd_estimator
 
-    summary = train_dd_estimator(
-        random_deals=16, max_boards=N_BOARDS, models=["softmax-compact"],
-        cache_dir=str(tiny_cache), models_dir=str(tmp_path),
-    )  # fmt: skip
+    with prefect_test_harness():  # its server stops inside the test, while logs are captured
+        summary = train_dd_estimator(
+            random_deals=16, max_boards=N_BOARDS, models=["softmax-compact"],
+            cache_dir=str(tiny_cache), models_dir=str(tmp_path),
+        )  # fmt: skip
     assert set(summary) == {"softmax-compact"} and 0 < summary["softmax-compact"] <= 1
     meta = json.loads((tmp_path / "softmax-compact.json").read_text())
     assert meta["feature_version"] == COMPACT_VERSION and meta["metrics"]
