@@ -22,6 +22,7 @@ from ddrank.dd.sandbox import THREADS_ENV
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH
 from tasks.db import DEFAULT_DB, connect
 from tasks.dd import (
+    TABLE_COST,
     build_player_stats,
     configure_worker,
     engine_version,
@@ -177,7 +178,11 @@ def dd_analysis(
         t0 = time.perf_counter()
         plan = plan_dd_work(con, partitions, table_batch, trace_batch)
         record_invalid(con, plan)
-        work = [p for p in plan.partitions if len(p.job)]
+        # heaviest partitions first, so the last one to finish is a small one
+        work = sorted(
+            (p for p in plan.partitions if len(p.job)),
+            key=lambda p: -(len(p.job.tables) * TABLE_COST + len(p.job.traces)),
+        )
         total = plan.pending_boards
         logger.info(
             "%d pending boards in %d partitions; %d need DDS (%d tables, %d traces)",
