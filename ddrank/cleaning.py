@@ -301,7 +301,7 @@ class PlayOutcome:
 
 
 def _finish_trick(
-    trick: list[tuple[int, str]], hands: list[set[str]], trump: str, declarer_side: int
+    trick: list[tuple[int, str]], suits_left: list[dict[str, int]], trump: str, declarer_side: int
 ) -> tuple[int, bool]:
     """Check one trick in true order; return (next leader, declarer won) or raise."""
     played = [(seat, code) for seat, code in trick if code != "-"]
@@ -317,7 +317,7 @@ def _finish_trick(
         raise Reject("first_card_dash", "a trick of dashes only")
     led = played[0][1][0]
     for seat, code in played[1:]:
-        if code[0] != led and any(c[0] == led for c in hands[seat]):
+        if code[0] != led and suits_left[seat][led]:
             raise Reject("renege", f"{SEAT_LETTERS[seat]} played {code} holding {led}")
     if dash_seen:
         return -1, False
@@ -352,6 +352,10 @@ def validate_play(
     overtake (even a higher one): it placed the next trick's cards from its own wrong leader.
     """
     hands = [set(h) for h in hands_by_seat]
+    suits_left = [{s: 0 for s in "SHDC"} for _ in range(4)]  # cards still held, per suit
+    for seat, hand in enumerate(hands):
+        for code in hand:
+            suits_left[seat][code[0]] += 1
     out_cards: list[str] = []
     out_seats: list[int] = []
     completed = won = 0
@@ -381,11 +385,12 @@ def validate_play(
             if code not in hands[seat]:
                 raise Reject("play_error", f"{SEAT_LETTERS[seat]} plays {code}, not in hand")
             hands[seat].discard(code)
+            suits_left[seat][code[0]] -= 1
         for seat, code in trick:
             if code != "-":
                 out_cards.append(code)
                 out_seats.append(seat)
-        winner, declarer_won = _finish_trick(trick, hands, trump, declarer % 2)
+        winner, declarer_won = _finish_trick(trick, suits_left, trump, declarer % 2)
         if winner < 0:
             dash_before = True
             continue

@@ -232,7 +232,7 @@ def load_played_boards(db: Path | None, limit: int | None = None) -> list[dict[s
             has_traces = bool(
                 con.sql(
                     "select count(*) from information_schema.tables where table_name='play_traces'"
-                ).fetchone()[0]
+                ).fetchall()[0][0]
             )
             trace_sql = "t.trace" if has_traces else "null"
             join = "left join play_traces t using (record_id)" if has_traces else ""

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,14 +11,19 @@ import duckdb
 import polars as pl
 from prefect import task
 
-from ddrank.parsers.bridgedeals import parse_dump, record_from_row
-from ddrank.parsers.lin import parse_lin
-from ddrank.parsers.pbn import parse_pbn
-from ddrank.raw import RAW_COLUMNS, RawRecord, number_repeats
+from ddrank.raw import RAW_COLUMNS, RawRecord
 from tasks.db import connect
+from tasks.workers import FORMATS, read_records, read_with_ids, spawn_pool
 
-FORMATS = {".pbn": "pbn", ".lin": "lin", ".sql": "dump", ".dump": "dump", ".csv": "csv",
-           ".db": "sqlite", ".sqlite": "sqlite", ".sqlite3": "sqlite"}  # fmt: skip
+__all__ = [
+    "FORMATS",
+    "IngestSummary",
+    "expand_paths",
+    "ingest_paths",
+    "ingest_task",
+    "read_records",
+]
+
 DEFAULT_PARTITION_SIZE = 500
 _INT_COLUMNS = ("source_line", "partition_id", "occurrence")
 
@@ -56,56 +59,13 @@ def expand_paths(paths: list[str | Path]) -> list[Path]:
     return out
 
 
-def _text(path: Path) -> str:
-    data = path.read_bytes()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")  # old hand records are often Windows-1252/Latin-1
-
-
-def read_records(path: Path) -> tuple[str, list[RawRecord]]:
-    """Parse one file by its extension; unreadable content becomes records with parse_error."""
-    fmt = FORMATS.get(path.suffix.lower(), "pbn")
-    name = str(path)
-    if fmt == "sqlite":
-        try:
-            with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
-                db.row_factory = sqlite3.Row
-                rows = db.execute("SELECT * FROM bridgedeals").fetchall()
-            return fmt, number_repeats(
-                [record_from_row(dict(r), name, k + 1) for k, r in enumerate(rows)]
-            )
-        except sqlite3.DatabaseError as exc:
-            return fmt, [RawRecord(name, 1, "bridgedeals", parse_error=f"not readable: {exc}")]
-    text = _text(path)
-    if fmt == "csv":
-        try:
-            df = pl.read_csv(path, infer_schema=False, truncate_ragged_lines=False)
-        except (pl.exceptions.PolarsError, OSError) as exc:
-            return fmt, [RawRecord(name, 1, "bridgedeals", parse_error=f"bad CSV: {exc}")]
-        return fmt, number_repeats(
-            [record_from_row(r, name, k + 2) for k, r in enumerate(df.iter_rows(named=True))]
-        )
-    if fmt == "lin":
-        return fmt, parse_lin(text, name)
-    if fmt == "dump":
-        return fmt, parse_dump(text, name)
-    return fmt, parse_pbn(text, name)
-
-
-def _read_with_ids(path: Path) -> tuple[str, list[RawRecord], list[str]]:
-    fmt, records = read_records(path)
-    return fmt, records, [r.record_id for r in records]
-
-
 def _parsed(files: list[Path], workers: int) -> Iterator[tuple[str, list[RawRecord], list[str]]]:
     """Parse files, several at a time in worker processes when there are many."""
     if workers <= 1 or len(files) < 4:
-        yield from map(_read_with_ids, files)
+        yield from map(read_with_ids, files)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(_read_with_ids, files)
+    with spawn_pool(workers) as pool:
+        yield from pool.map(read_with_ids, files)
 
 
 def ingest_paths(
