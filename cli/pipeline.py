@@ -108,7 +108,7 @@ def register(app: typer.Typer) -> None:
         ] = None,  # noqa: E501
         db: Annotated[Path | None, typer.Option("--db", help="DuckDB store.")] = None,
         config: Annotated[
-            Path | None, typer.Option(help="TOML settings file ([ddrank] table).")
+            Path | None, typer.Option(help="TOML settings file (a \\[ddrank] table or top-level keys).")
         ] = None,  # noqa: E501
         out: Annotated[Path | None, typer.Option(help="Folder for reports.")] = None,
         workers: Annotated[

@@ -63,7 +63,7 @@ def publish_task(db: str, summary: dict[str, Any]) -> None:
                              description="ddrank pipeline run")  # fmt: skip
     if top:
         create_table_artifact(key="ddrank-top-players", table=top,
-                              description="Players by fewest DD mistakes per opportunity")  # fmt: skip
+                              description="Players with the most boards, and their DD mistake rates")  # fmt: skip
 
 
 @flow(name="pipeline", log_prints=True)
@@ -77,7 +77,9 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     thresholds, eligible = thresholds_task(s.db, s)
     if eligible >= MIN_REGRESSION_PLAYERS:
         report = regression_report(db_path=s.db, response=s.response, variables=s.variables,
-                                   out_dir=str(Path(s.out) / "regression"), thresholds=thresholds)  # fmt: skip
+                                   out_dir=str(Path(s.out) / "regression"), thresholds=thresholds,
+                                   return_state=True)  # fmt: skip
+        report = report.result() if report.is_completed() else {"failed": str(report.message)}
     else:
         report = {"skipped": f"{eligible} players pass the opportunity thresholds; "
                              f"the regression needs {MIN_REGRESSION_PLAYERS}"}  # fmt: skip
@@ -103,7 +105,7 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         f"* double dummy: {dd.get('tables_computed', 0):,} tables and "
         f"{dd.get('traces_computed', 0):,} traces computed, {dd.get('boards_tallied', 0):,} "
         f"boards tallied, {len(dd.get('quarantined', [])):,} quarantined",
-        f"* regression report: `{summary['report'].get('markdown', summary['report'].get('skipped'))}`",
+        f"* regression report: `{summary['report'].get('markdown', summary['report'].get('skipped', summary['report'].get('failed')))}`",
         "",
         "## Exclusions (Table 5)",
         "",
@@ -141,7 +143,9 @@ def show_summary(result: dict[str, Any]) -> None:
         f"{dd.get('traces_computed', 0):,} traces computed; {dd.get('players', 0):,} players"
     )
     report = result["report"]
-    console.print(f"regression report: {report.get('markdown', report.get('skipped'))}")
+    console.print(
+        f"regression report: {report.get('markdown', report.get('skipped', report.get('failed')))}"
+    )
 
 
 if __name__ == "__main__":

@@ -39,6 +39,8 @@ def connect(path: str | Path = DEFAULT_DB, read_only: bool = False) -> duckdb.Du
             ) from exc
         raise
     if not read_only:
+        if not (SQL_DIR / "schema.sql").exists():
+            raise FileNotFoundError(f"{SQL_DIR / 'schema.sql'}: the store's DDL is missing")
         for name in DDL_FILES:
             if (SQL_DIR / name).exists():
                 con.execute(sql_file(name)).fetchall()

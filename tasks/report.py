@@ -105,7 +105,8 @@ def eligible_players(con: duckdb.DuckDBPyConnection, thresholds: dict[str, float
     ).fetchall()[0][0]
     if not exists:
         return 0
-    where = " AND ".join(f"{col} >= {float(v)}" for col, v in thresholds.items())
+    # a zero denominator excludes a player whatever the threshold (its rate is undefined)
+    where = " AND ".join(f"{col} >= {max(float(v), 1.0)}" for col, v in thresholds.items())
     return con.execute(
         f"SELECT count(*) FROM player_stats WHERE pp IS NOT NULL AND mp IS NOT NULL AND {where}"
     ).fetchall()[0][0]
