@@ -384,3 +384,43 @@ def test_flow_train_dd_estimator(trained: Path, tiny_cache: Path, tmp_path: Path
     assert set(summary) == {"softmax-compact"} and 0 < summary["softmax-compact"] <= 1
     meta = json.loads((tmp_path / "softmax-compact.json").read_text())
     assert meta["feature_version"] == COMPACT_VERSION and meta["metrics"]
+
+
+def test_boards_and_stored_traces_come_from_the_store(tmp_path: Path) -> None:
+    """With a store, the real states come from its cleaned boards, and a DD trace the DD
+    analysis already stored is used as is (no DDS); both give the same states as cleaning the
+    PBN here."""
+    from ddrank.dd.boards import board_from_row, trace_request
+    from ddrank.dd.solver import solve_traces
+    from tasks.clean import clean_pending
+    from tasks.db import connect
+    from tasks.estimate import load_played_boards, real_play_states
+    from tasks.ingest import ingest_paths
+
+    db = tmp_path / "store.duckdb"
+    con = connect(db)
+    ingest_paths(con, ["data/sample/pbn/online-qualifier-2021-example2.pbn"])
+    clean_pending(con, workers=1)
+    first = (
+        con.sql(
+            "select * from boards where play is not null and len(play) >= 4 "
+            "and declarer is not null order by record_id limit 1"
+        )
+        .pl()
+        .to_dicts()[0]
+    )
+    trace = solve_traces([trace_request(board_from_row(first))])[0]
+    con.execute("insert into play_traces values (?, ?)", [first["record_id"], list(trace)])
+    con.close()
+    boards = load_played_boards(db)
+    assert len(boards) > 200 and all(b["play"] for b in boards)
+    stored = [b for b in boards if b["trace"] is not None]
+    assert [b["record_id"] for b in stored] == [first["record_id"]]
+    from_store = real_play_states(boards, tmp_path / "cache")
+    from_pbn = real_play_states(
+        [b for b in load_played_boards(None) if b["record_id"] in {x["record_id"] for x in boards}],
+        tmp_path / "cache",
+    )
+    key = ["deal_id", "hand_size", "strain", "leader", "owners", "ns_tricks"]
+    assert from_store.height > 1000
+    assert from_store.sort(key).equals(from_pbn.sort(key))
