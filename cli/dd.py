@@ -34,6 +34,9 @@ def dd_command(
     ),
     table_batch: int = typer.Option(8, help="Deals per DDS CalcAllTables call (1-40)."),
     trace_batch: int = typer.Option(200, help="Boards per DDS AnalyseAllPlays call (1-200)."),
+    dask_address: str = typer.Option(
+        None, "--dask-address", help="With --runner dask: scheduler of an existing cluster."
+    ),
     refresh_cache: bool = typer.Option(
         False, "--refresh-cache", help="Recompute partitions even if a cached result exists."
     ),
@@ -93,6 +96,7 @@ def dd_command(
                     table_batch=table_batch,
                     trace_batch=trace_batch,
                     refresh_cache=refresh_cache,
+                    dask_address=dask_address,
                 )
         except StoreLockedError as exc:
             console.print(f"[red]{exc}")

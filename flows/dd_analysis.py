@@ -131,7 +131,12 @@ def default_split(workers: int | None, dds_threads: int | None) -> tuple[int, in
     return w, dds_threads or max(1, cores // w)
 
 
-def make_runner(runner: str, workers: int, dds_threads: int) -> Any:
+def make_runner(
+    runner: str, workers: int, dds_threads: int, dask_address: str | None = None
+) -> Any:
+    """The task runner for the solve tasks. `dask_address` (runner "dask") uses an existing
+    cluster instead of starting a local one; its workers then keep their own environment, so set
+    DDRANK_DDS_THREADS there if DDS should not use every core of a worker machine."""
     if runner == "process":
         return ProcessPoolTaskRunner(
             max_workers=workers, initializer=configure_worker, initargs=(dds_threads,)
@@ -143,6 +148,8 @@ def make_runner(runner: str, workers: int, dds_threads: int) -> Any:
         from prefect_dask import DaskTaskRunner
 
         os.environ[THREADS_ENV] = str(dds_threads)  # inherited by the spawned Dask workers
+        if dask_address:
+            return DaskTaskRunner(address=dask_address)
         return DaskTaskRunner(
             cluster_kwargs={"n_workers": workers, "threads_per_worker": 1, "processes": True}
         )
@@ -160,13 +167,15 @@ def dd_analysis(
     trace_batch: int = TRACE_BATCH,
     isolate: bool = True,
     refresh_cache: bool = False,
+    dask_address: str | None = None,
 ) -> dict[str, Any]:
     """Solve what is missing, tally every pending board, rebuild `player_stats`.
 
     `refresh_cache` recomputes partitions even when a persisted result exists for their content
     (benchmarks, or after a solver upgrade that keeps the same wrapper code). Returns counts:
     boards tallied, tables and traces computed, solver processes started, boards quarantined as
-    `solver_crash`, and wall time per stage.
+    `solver_crash`, and wall time per stage. `dask_address` sends the solve tasks to an existing
+    Dask scheduler (with `runner="dask"`).
     """
     logger = get_run_logger()
     n_workers, threads = default_split(workers, dds_threads)
@@ -204,7 +213,7 @@ def dd_analysis(
             # No more workers than partitions to solve; their cores go to DDS threads instead.
             n_workers, threads = default_split(min(n_workers, len(work)), dds_threads)
             summary.update(workers=n_workers, dds_threads=threads)
-            with make_runner(runner, n_workers, threads) as task_runner:
+            with make_runner(runner, n_workers, threads, dask_address) as task_runner:
                 futures: dict[int, Any] = {}
                 for p in work:
                     params = {
