@@ -73,7 +73,13 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     ingested = ingest_task(s.db, s.inputs, s.partition_size)
     cleaned = clean_task(s.db, s.workers)
     names = match_names(rankings=s.rankings, db=s.db, aliases=s.aliases)
-    dd = dd_analysis(db=s.db, workers=s.workers, runner=s.runner, dds_threads=s.dds_threads)
+    dd = dd_analysis(
+        db=s.db,
+        workers=s.workers,
+        runner=s.runner,
+        dds_threads=s.dds_threads,
+        dask_address=s.dask_address,
+    )
     thresholds, eligible = thresholds_task(s.db, s)
     if eligible >= MIN_REGRESSION_PLAYERS:
         report = regression_report(db_path=s.db, response=s.response, variables=s.variables,

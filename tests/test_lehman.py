@@ -188,7 +188,7 @@ def test_bermuda_bowl_ratings_over_the_rounds(dataset: str) -> None:
         assert regulars and all(0 < s.std_error < 10 for s in regulars)
 
 
-@pytest.mark.slow
+@pytest.mark.flow
 def test_ratings_flow_over_the_db_boards_table(tmp_path: Path) -> None:
     """The Prefect flow `ratings` over a DuckDB store holding the men's 2013 boards (plus bad rows)."""
     import os

@@ -557,7 +557,7 @@ def test_cli_db_mode_json_and_help(store):
     assert bad.exit_code != 0
 
 
-@pytest.mark.slow
+@pytest.mark.flow
 def test_flow_match_names_on_a_name_file(tmp_path, monkeypatch):
     monkeypatch.setenv("DO_NOT_TRACK", "1")
     from prefect.testing.utilities import prefect_test_harness

@@ -671,7 +671,7 @@ def test_cli_regress_json(tmp_path: Path) -> None:
     assert wrong.exit_code == 1 and "use --variables weighted" in wrong.output
 
 
-@pytest.mark.slow
+@pytest.mark.flow
 def test_regression_report_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DO_NOT_TRACK", "1")
     from prefect.testing.utilities import prefect_test_harness
