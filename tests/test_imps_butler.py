@@ -33,7 +33,7 @@ def test_cross_imps_a_divides_by_comparisons() -> None:
     big = cross_imps(BIG, "comparisons")
     assert big[6:] == [-8] * 4
     # The seed prints +5.4 for 48/9; the exact value is 5.33 (a rounding slip in the seed, see
-    # docs/methodology/scoring.md). Everything else in the column is exact.
+    # docs/methodology.md (scoring section)). Everything else in the column is exact.
     assert big[:6] == [pytest.approx(48 / 9)] * 6
     assert abs(big[0] - 5.4) < 0.07
 

@@ -2,7 +2,7 @@
 
 Expected numbers are read from Tables 9-16 of seeds/marriner-2024-dds-mlr-ranking.txt. Two
 printed values are known misprints and are asserted at their corrected values (see
-docs/methodology/regression.md).
+docs/methodology.md (regression section)).
 """
 
 from __future__ import annotations

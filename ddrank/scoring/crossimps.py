@@ -110,7 +110,7 @@ def bastille(
     """Each result's difference from the Bastille datum, in total points.
 
     The seed fixes only how the Bastille datum is formed; ddrank reports the difference in points
-    (see docs/methodology/scoring.md), so a board's Bastille scores sum to zero when nothing
+    (see docs/methodology.md (scoring section)), so a board's Bastille scores sum to zero when nothing
     is dropped.
     """
     datum = bastille_datum(scores, drop_count, drop_fraction)

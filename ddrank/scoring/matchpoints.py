@@ -51,7 +51,7 @@ def mitchell1_bis(
 
     `basis="top"` multiplies by (N-1)/(n-1), the ratio of tops the seed defines ("x10/3 and x10/6").
     `basis="results"` multiplies by N/n, which is what the seed's 15-table special example prints
-    in its mpM' column (18, 3, 19.5, 4.5); see docs/methodology/scoring.md.
+    in its mpM' column (18, 3, 19.5, 4.5); see docs/methodology.md (scoring section).
     """
     big_n = _field_size(groups, total)
     out: list[list[float]] = []
