@@ -103,21 +103,19 @@ def test_dask_cluster_results_equal_process_runner(cleaned_store: Path) -> None:
     assert proc_summary["tables_computed"] >= 15 and proc_summary["traces_computed"] >= 30
     assert len(proc["player_board_stats"]) == 4 * proc_summary["boards_tallied"]
 
-    if dd_flow_takes_address():  # the cluster named by --dask-address, as in production
-        with (
-            LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                         dashboard_address=None) as cluster,
-            Client(cluster) as client,
-        ):  # fmt: skip
-            assert len(client.scheduler_info()["workers"]) == 2
-            dask_summary, on_dask = run_dd(
-                cleaned_store, "dask", runner="dask", dask_address=cluster.scheduler_address
-            )
-            executed = client.run(lambda dask_worker: dask_worker.state.executed_count)
-            # every partition's solve ran on this cluster, spread over both workers
-            assert sum(executed.values()) >= 4 and min(executed.values()) >= 1, executed
-    else:  # until then: the flow's own LocalCluster of 2 worker processes
-        dask_summary, on_dask = run_dd(cleaned_store, "dask", runner="dask")
+    # the cluster named by --dask-address, as in production
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                     dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):  # fmt: skip
+        assert len(client.scheduler_info()["workers"]) == 2
+        dask_summary, on_dask = run_dd(
+            cleaned_store, "dask", runner="dask", dask_address=cluster.scheduler_address
+        )
+        executed = client.run(lambda dask_worker: dask_worker.state.executed_count)
+        # every partition's solve ran on this cluster, spread over both workers
+        assert sum(executed.values()) >= 4 and min(executed.values()) >= 1, executed
 
     assert dask_summary["runner"] == "dask" and dask_summary["workers"] == 2
     for key in ("tables_computed", "traces_computed", "boards_tallied", "quarantined"):
@@ -126,12 +124,6 @@ def test_dask_cluster_results_equal_process_runner(cleaned_store: Path) -> None:
         assert on_dask[table] == rows, table
 
 
-@pytest.mark.xfail(
-    not dd_flow_takes_address(),
-    strict=True,
-    reason="flows/dd_analysis.py: dd_analysis has no dask_address parameter yet and make_runner "
-    "does not pass DaskTaskRunner(address=...)",
-)
 def test_dd_flow_connects_to_a_given_dask_scheduler() -> None:
     """`--runner dask --dask-address tcp://...` must use that cluster, not start a local one."""
     from prefect_dask import DaskTaskRunner
