@@ -39,13 +39,7 @@ def _main() -> None:
 
 
 for _name in _COMMAND_MODULES:
-    try:
-        _module = importlib.import_module(_name)
-    except ModuleNotFoundError as exc:  # a command group not built yet
-        if exc.name != _name:
-            raise
-        continue
-    _module.register(app)
+    importlib.import_module(_name).register(app)
 
 
 if __name__ == "__main__":
