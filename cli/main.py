@@ -33,6 +33,7 @@ _COMMAND_MODULES = (
     "cli.ops",  # serve, watch
 )
 
+
 @app.callback()
 def _main() -> None:
     """ddrank: audited double-dummy performance measures and ratings from hand records."""

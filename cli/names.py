@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -104,7 +105,11 @@ def register(app: typer.Typer) -> None:
                         raise ValueError(
                             f"{db} has no boards: run `ddrank ingest` and `ddrank clean` first"
                         )
-                    with console.status("matching names", spinner="dots") if not json else _null():
+                    with (
+                        console.status("matching names", spinner="dots")
+                        if not json
+                        else nullcontext()
+                    ):
                         decisions = match_board_names(con, entries, alias_table, strategy)
                 finally:
                     con.close()
@@ -147,11 +152,3 @@ def _stderr_console():  # CSV goes to stdout; the summary must not mix with it
     from cli.render import err_console
 
     return err_console
-
-
-class _null:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated
 
@@ -76,7 +77,11 @@ def register(app: typer.Typer) -> None:
 
         with friendly_errors():
             con = connect(db)
-            with console.status("cleaning new records", spinner="dots") if not json else _null():
+            with (
+                console.status("cleaning new records", spinner="dots")
+                if not json
+                else nullcontext()
+            ):
                 summary = clean_pending(con, workers).as_dict()
             audit = audit_tables(con)
             con.close()
@@ -108,7 +113,8 @@ def register(app: typer.Typer) -> None:
         ] = None,  # noqa: E501
         db: Annotated[Path | None, typer.Option("--db", help="DuckDB store.")] = None,
         config: Annotated[
-            Path | None, typer.Option(help="TOML settings file (a \\[ddrank] table or top-level keys).")
+            Path | None,
+            typer.Option(help="TOML settings file (a \\[ddrank] table or top-level keys)."),
         ] = None,  # noqa: E501
         out: Annotated[Path | None, typer.Option(help="Folder for reports.")] = None,
         workers: Annotated[
@@ -135,11 +141,3 @@ def register(app: typer.Typer) -> None:
             result = run_pipeline(settings, show=not json)
         if json:
             emit_json(result)
-
-
-class _null:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -71,10 +71,3 @@ def print_audit(audit: dict[str, Any]) -> None:
         f"{mark} raw records {audit['raw_records']:,} = clean boards {audit['boards']:,}"
         f" + excluded {audit['excluded']:,}"
     )
-
-
-def progress_callback(console_: Console = console) -> Callable[[str], None]:
-    def say(msg: str) -> None:
-        console_.print(f"[dim]{msg}[/]")
-
-    return say
