@@ -8,7 +8,7 @@ alone, so the same table result read twice (again, or from another file) is one 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 
 # Fields that identify the content of a table result (provenance excluded on purpose).
@@ -17,6 +17,16 @@ CONTENT_FIELDS = (
     "auction", "contract", "declarer", "lead", "play", "play_format", "result",
     "northname", "eastname", "southname", "westname", "scoring", "home_team", "visit_team",
     "room", "parse_error",
+)  # fmt: skip
+
+
+# Fields of the event model. They count in the record id only when set, so a record that carries
+# none of them keeps the id it had before the event model existed.
+EVENT_FIELDS = (
+    "organiser", "session", "section", "round", "table_no", "ns_pair", "ew_pair",
+    "north_id", "east_id", "south_id", "west_id", "ns_score", "adjusted", "phantom",
+    "published_ns_mp", "published_ew_mp", "published_ns_pct", "published_ew_pct",
+    "published_imps", "par_score", "par_contract",
 )  # fmt: skip
 
 
@@ -50,6 +60,28 @@ class RawRecord:
     visit_team: str = ""
     room: str = ""
     parse_error: str = ""  # non-empty: the source text here could not be read as a record
+    # --- event model (see EVENT_FIELDS); "" when the source does not say ---
+    organiser: str = ""
+    session: str = ""  # session / segment / stage label, e.g. "1", "Round of 16 seg 3"
+    section: str = ""  # section letter or name, e.g. "A"
+    round: str = ""  # round number within the session
+    table_no: str = ""
+    ns_pair: str = ""  # pair (or team) number of North-South
+    ew_pair: str = ""
+    north_id: str = ""  # a player id the source carries: national id, BBO handle
+    east_id: str = ""
+    south_id: str = ""
+    west_id: str = ""
+    ns_score: str = ""  # North-South's score as published, e.g. "420", "-50"
+    adjusted: str = ""  # adjusted score as "NS%/EW%", e.g. "60/40", "50/50", "40/40"
+    phantom: str = ""  # "NS" / "EW": that side is a phantom or sit-out, not players
+    published_ns_mp: str = ""
+    published_ew_mp: str = ""
+    published_ns_pct: str = ""
+    published_ew_pct: str = ""
+    published_imps: str = ""  # North-South's IMPs as published (cross-IMP, Butler or teams)
+    par_score: str = ""  # published par for NS, e.g. "420" (OptimumScore "NS 420")
+    par_contract: str = ""
     occurrence: int = 0  # k-th identical copy within one file (two unnamed passed-out tables)
 
     @cached_property
@@ -58,6 +90,10 @@ class RawRecord:
         for name in CONTENT_FIELDS:
             h.update(getattr(self, name).encode("utf-8", "surrogatepass"))
             h.update(b"\x1f")
+        for name in EVENT_FIELDS:
+            value = getattr(self, name)
+            if value:
+                h.update(f"{name}={value}\x1f".encode("utf-8", "surrogatepass"))
         if self.occurrence:
             h.update(f"#{self.occurrence}".encode())
         if self.parse_error:  # unreadable text is only identified by where it was
@@ -85,3 +121,54 @@ def number_repeats(records: list[RawRecord]) -> list[RawRecord]:
             rec.occurrence = k
             del rec.record_id  # the cached id predates the occurrence number
     return records
+
+
+@dataclass
+class RawStanding:
+    """One line of a published ranking (PBN `TotalScoreTable`, USEBIO `PARTICIPANTS`, ...).
+
+    Kept as published; scoring never overwrites it, it is compared with it.
+    """
+
+    source_file: str
+    source_line: int
+    event: str = ""
+    date: str = ""
+    session: str = ""  # "" = the whole event
+    section: str = ""
+    direction: str = ""  # "NS", "EW" or "" (Howell, teams)
+    pair: str = ""  # pair or team number as published
+    team_name: str = ""
+    players: str = ""  # names joined by " - " in seat order where known
+    player_ids: str = ""  # ids joined by " - ", same order; "" where unknown
+    published_mp: str = ""
+    published_pct: str = ""
+    published_imps: str = ""
+    published_vp: str = ""
+    published_place: str = ""  # "3" or "3=" as published
+    phantom: bool = False
+
+
+@dataclass
+class RawEvent:
+    """What a source says about an event as a whole."""
+
+    source_file: str
+    event: str = ""
+    organiser: str = ""
+    date_start: str = ""  # ISO yyyy-mm-dd where known
+    date_end: str = ""
+    scoring: str = ""  # MP | IMP (cross-IMPs) | BUTLER | BAM | TEAMS (IMPs to VPs) | ""
+    movement: str = ""  # "howell" | "mitchell" | "" when unknown
+    across_field: bool = False  # one field across sections (else each section is a field)
+    mp_top: str = ""  # "2" per result beaten (EBU, FFB) or "1" (ACBL); "" unknown
+
+
+@dataclass
+class ParsedFile:
+    """Everything one reader got from one file: table results, published rankings, event facts."""
+
+    format: str
+    records: list[RawRecord]
+    standings: list[RawStanding] = field(default_factory=list)
+    events: list[RawEvent] = field(default_factory=list)

@@ -24,6 +24,13 @@ CREATE TABLE IF NOT EXISTS raw_records (
     result VARCHAR,
     northname VARCHAR, eastname VARCHAR, southname VARCHAR, westname VARCHAR,
     scoring VARCHAR, home_team VARCHAR, visit_team VARCHAR, room VARCHAR,
+    -- event model (ddrank.raw.EVENT_FIELDS); NULL/'' when the source does not say
+    organiser VARCHAR, session VARCHAR, section VARCHAR, round VARCHAR, table_no VARCHAR,
+    ns_pair VARCHAR, ew_pair VARCHAR,
+    north_id VARCHAR, east_id VARCHAR, south_id VARCHAR, west_id VARCHAR,
+    ns_score VARCHAR, adjusted VARCHAR, phantom VARCHAR,
+    published_ns_mp VARCHAR, published_ew_mp VARCHAR, published_ns_pct VARCHAR,
+    published_ew_pct VARCHAR, published_imps VARCHAR, par_score VARCHAR, par_contract VARCHAR,
     occurrence    INTEGER NOT NULL DEFAULT 0,  -- k-th identical copy within one file
     ingested_at   TIMESTAMP NOT NULL DEFAULT current_timestamp
 );
