@@ -110,7 +110,8 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
     publish_task(s.db, summary)
-    site = site_report(db=s.db, out=s.out, return_state=True)
+    with stage("site"):
+        site = site_report(db=s.db, out=s.out, return_state=True)
     summary["site"] = site.result() if site.is_completed() else {"failed": str(site.message)}
     if "failed" not in report:
         freshness.write_manifest(s, started, summary)

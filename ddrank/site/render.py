@@ -8,6 +8,7 @@ site works from file:// and from any static server, with nothing fetched from th
 from __future__ import annotations
 
 import math
+import re
 import shutil
 import time
 from collections import Counter, defaultdict
@@ -37,6 +38,9 @@ BOARDS_PER_PAGE = 32
 MIN_BOARDS_LISTED = 30
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "N": "NT"}
 STATIC = Path(__file__).resolve().parent / "static"
+#: Values a source published per result, shown beside ours when present.
+PUBLISHED = ("ns_score", "published_ns_mp", "published_ew_mp", "published_ns_pct",
+             "published_ew_pct", "published_imps", "adjusted", "phantom")  # fmt: skip
 
 
 def environment() -> Environment:
@@ -52,8 +56,25 @@ def environment() -> Environment:
         "" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.0f}"
     )
     env.filters["contract"] = contract_html
+    env.filters["par"] = par_text
+    env.filters["count"] = count_text
     env.globals["SUITS"] = SUIT_SYMBOLS
+    env.globals["PUBLISHED"] = PUBLISHED
     return env
+
+
+def par_text(par: str | None) -> str:
+    """'NS 4SX-1; EW 5D=' -> 'NS 4♠X-1; EW 5♦=' (plain text, escaped by the template)."""
+    if not par:
+        return ""
+    return re.sub(r"([1-7])([SHDCN])", lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], par)
+
+
+def count_text(v: float | None) -> str:
+    """A mistake count: whole numbers plainly, fractional ones (tied auction mistakes) to 0.1."""
+    if v is None:
+        return ""
+    return f"{v:.0f}" if abs(v - round(v)) < 1e-9 else f"{v:.1f}"
 
 
 def contract_html(contract: str | None) -> str:
@@ -229,7 +250,8 @@ def write_event(ev: Event, data: SiteData, players: Players, write: Any) -> int:
     for k, chunk in enumerate(chunks):
         travellers = [
             {"label": label, "deal_id": deal_id, "rows": rows, "first": rows[0],
-             "hands": hands(rows[0]["deal"]), "dd": dd_rows(data.dd_tables.get(deal_id))}
+             "hands": hands(rows[0]["deal"]), "dd": dd_rows(data.dd_tables.get(deal_id)),
+             "published": any(r.get(k) for r in rows for k in PUBLISHED) or any(r["scored"] for r in rows)}
             for label, deal_id, rows in chunk
         ]  # fmt: skip
         write(f"{base}-boards-{k + 1}.html", "boards.html", ev=ev, travellers=travellers,
