@@ -104,6 +104,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         from ddrank.site.profile import profile
+        from ddrank.site.render import count_text
 
         with friendly_errors():
             data, players, events = _load(db, out)
@@ -140,15 +141,17 @@ def register(app: typer.Typer) -> None:
                           ("percentile (100 = best)", "right")):  # fmt: skip
             t.add_column(col, justify=just)  # type: ignore[arg-type]
         for ln in lines:
+            label = ln.category.label.replace("Auction, defending:", "auction (defending):")
+            label = label.replace("Auction, declaring:", "auction (declaring):")
             if ln.rate is None:
-                t.add_row(ln.category.label, f"0 / 0 {ln.category.unit}", "", "", "no chance")
+                t.add_row(label, f"0 / 0 {ln.category.unit}", "", "", "no chance")
                 continue
             pct = (
                 f"too few (< {ln.category.min_opportunities})"
                 if ln.percentile is None
                 else f"{ln.percentile:.0f} ({ln.percentile_low:.0f}–{ln.percentile_high:.0f})"
             )
-            t.add_row(ln.category.label, f"{_f(ln.mistakes, 1)} / {ln.opportunities:.0f} "
+            t.add_row(label, f"{count_text(ln.mistakes)} / {ln.opportunities:.0f} "
                       f"{ln.category.unit}", f"{100 * ln.rate:.2f}%",
                       f"{100 * ln.rate_low:.2f}–{100 * ln.rate_high:.2f}%", pct)  # fmt: skip
         console.print(t)
