@@ -67,11 +67,16 @@ def _col(cols: set[str], name: str, alias: str | None = None, prefix: str = "b."
 
 
 def _event_key(board_cols: set[str]) -> str:
-    """The event a board belongs to: the store's event_id, else a hash of its name and year."""
-    derived = "substr(md5(coalesce(b.event, '') || '|' || CAST(b.year AS VARCHAR)), 1, 12)"
+    """The event a board belongs to, as the scoring stage names it (`event_label`): the store's
+    event_id, else 'name (year)' (the name alone when it already holds the year)."""
+    named = (
+        "CASE WHEN coalesce(b.year, 0) > 0 AND strpos(coalesce(b.event, ''), "
+        "CAST(b.year AS VARCHAR)) = 0 THEN coalesce(b.event, '') || ' (' || "
+        "CAST(b.year AS VARCHAR) || ')' ELSE coalesce(b.event, '') END"
+    )
     if "event_id" in board_cols:
-        return f"coalesce(CAST(b.event_id AS VARCHAR), {derived})"
-    return derived
+        return f"coalesce(nullif(CAST(b.event_id AS VARCHAR), ''), {named})"
+    return named
 
 
 def read_results(con: duckdb.DuckDBPyConnection, tables: set[str]) -> list[Row]:
@@ -82,12 +87,19 @@ def read_results(con: duckdb.DuckDBPyConnection, tables: set[str]) -> list[Row]:
         _col(cols, c)
         for c in ("session", "section", "round", "table_no", "ns_pair", "ew_pair", "ns_score",
                   "adjusted", "phantom", "published_ns_mp", "published_ew_mp",
-                  "published_ns_pct", "published_ew_pct", "published_imps")
+                  "published_ns_pct", "published_ew_pct", "published_imps", "date")
     ]  # fmt: skip
     # before the event model, the PBN [Stage]/[Round] and [Scoring] tags live in raw_records
     if "session" not in cols and "stage" in raw_cols:
         extra[0] = "nullif(r.stage, '') AS session"
-    scoring = "nullif(r.scoring, '') AS scoring" if "scoring" in raw_cols else "NULL AS scoring"
+    scoring = "NULL AS scoring"
+    if "scoring" in cols:
+        scoring = "nullif(b.scoring, '') AS scoring"
+    elif "scoring" in raw_cols:
+        scoring = "nullif(r.scoring, '') AS scoring"
+    # the par a source published (boards.par_* in the event model), shown beside ours
+    for c in ("par_score", "par_contract"):
+        extra.append(_col(cols, c, f"published_{c}"))
     par_cols, par_join = "NULL AS par_score, NULL AS par_contract", ""
     if "dd_par" in tables:
         par_cols = "p.par_score, p.par_contract"
@@ -106,8 +118,9 @@ def read_results(con: duckdb.DuckDBPyConnection, tables: set[str]) -> list[Row]:
     LEFT JOIN dd_tables t ON t.deal_id = b.deal_id AND t.declarer = b.declarer
          AND t.strain = substr(b.contract, 2, 1)
     {par_join}
-    ORDER BY event_id, session NULLS FIRST, try_cast(b.board_no AS INTEGER) NULLS LAST,
-             b.board_no, b.deal_id, b.room, b.record_id
+    ORDER BY event_id, session NULLS FIRST, section NULLS FIRST,
+             try_cast(b.board_no AS INTEGER) NULLS LAST, b.board_no, b.deal_id, b.room,
+             try_cast(table_no AS INTEGER) NULLS LAST, b.record_id
     """
     rows = _rows(con, query)
     scored: dict[str, Row] = {}

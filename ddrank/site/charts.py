@@ -34,9 +34,9 @@ def _num(v: Any) -> float:
 
 
 def rating_chart(player: str, history: Sequence[dict[str, Any]], path: Path) -> Path:
-    """Rating after each period with ±1 standard error bars, boards played per period below."""
+    """Rating after each period with ±1 standard error bars, boards played in each period below."""
     fig = _figure()
-    rows = list(history)
+    rows = sorted(history, key=lambda r: _num(r.get("period_index", 0)))
     periods = [str(r.get("period", k)) for k, r in enumerate(rows)]
     x = list(range(len(rows)))
     rating = [_num(r.get("rating")) for r in rows]

@@ -21,7 +21,7 @@ from ddrank.split import aggregate_splits, split_board
 Row = dict[str, Any]
 SEATS = "NESW"
 #: An event is scored by IMPs unless its records say matchpoints (the bundled sample is teams).
-MP_WORDS = ("MP", "MATCHPOINT", "MATCHPOINTS", "PAIRS")
+MP_WORDS = ("MP", "MP_PAIRS", "MATCHPOINT", "MATCHPOINTS", "PAIRS")
 
 
 @dataclass
@@ -97,8 +97,8 @@ def build_events(data: SiteData) -> list[Event]:
                 name=str(m.get("name") or r.get("event") or "(unnamed event)"),
                 year=int(r.get("year") or 0),
                 scoring="MP" if is_mp(scoring) else "IMP",
-                date=str(m.get("date_start") or "") if m else "",
-                organiser=str(m.get("organiser") or "") if m else "",
+                date=str(m.get("date_start") or r.get("date") or ""),
+                organiser=str(m.get("organiser") or ""),
             )
             events[eid] = ev
         names = (r.get("northname"), r.get("eastname"), r.get("southname"), r.get("westname"))
@@ -118,7 +118,9 @@ def boards_of(ev: Event) -> list[tuple[str, str, list[Row]]]:
     groups: dict[tuple[Any, str], list[Row]] = {}
     order: list[tuple[Any, str]] = []
     for r in ev.results:
-        key = (r.get("session") or "", r["deal_id"])
+        # a scoring-only result (no hand record) has no deal: its board number keys it
+        deal = r.get("deal_id") or f"board-{r.get('board_no') or '?'}"
+        key = (f"{r.get('session') or ''}|{r.get('section') or ''}", deal)
         if key not in groups:
             groups[key] = []
             order.append(key)
@@ -138,6 +140,9 @@ def score_event(ev: Event) -> None:
     computed here so that every traveller has a comparison even before the scoring stage ran.
     """
     for _label, _deal, rows in boards_of(ev):
+        for r in rows:  # the scoring stage's values, when it ran
+            st = r.get("scored") or {}
+            r["stored_pct_ns"], r["stored_imps_ns"] = st.get("ns_pct"), st.get("imps")
         scored = [r for r in rows if r.get("ns_points") is not None]
         if ev.scoring == "MP":
             mps = matchpoints([r["ns_points"] for r in scored])

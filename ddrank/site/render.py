@@ -38,6 +38,11 @@ BOARDS_PER_PAGE = 32
 MIN_BOARDS_LISTED = 30
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "N": "NT"}
 STATIC = Path(__file__).resolve().parent / "static"
+#: Columns of the scoring stage's `rankings` and of `published_standings` the event page shows.
+RANKING_COLUMNS = ("rank", "kind", "session", "section", "direction", "pair", "players", "boards",
+                   "score", "pct", "published_place", "published_pct")  # fmt: skip
+STANDING_COLUMNS = ("published_place", "session", "section", "direction", "pair", "team_name",
+                    "players", "published_mp", "published_pct", "published_imps", "published_vp")  # fmt: skip
 #: Values a source published per result, shown beside ours when present.
 PUBLISHED = ("ns_score", "published_ns_mp", "published_ew_mp", "published_ns_pct",
              "published_ew_pct", "published_imps", "adjusted", "phantom")  # fmt: skip
@@ -86,8 +91,10 @@ def contract_html(contract: str | None) -> str:
     return contract[0] + SUIT_SYMBOLS.get(contract[1:2], contract[1:2]) + contract[2:]
 
 
-def hands(deal: str) -> dict[str, list[tuple[str, str]]]:
-    """Canonical 'N:S.H.D.C E... S... W...' -> seat -> [(suit, cards)]."""
+def hands(deal: str | None) -> dict[str, list[tuple[str, str]]]:
+    """Canonical 'N:S.H.D.C E... S... W...' -> seat -> [(suit, cards)]; {} without a deal."""
+    if not deal:
+        return {}
     first = deal[0]
     parts = deal[2:].split()
     start = SEATS.index(first)
@@ -255,19 +262,26 @@ def write_event(ev: Event, data: SiteData, players: Players, write: Any) -> int:
             for label, deal_id, rows in chunk
         ]  # fmt: skip
         write(f"{base}-boards-{k + 1}.html", "boards.html", ev=ev, travellers=travellers,
-              page_no=k + 1, pages=len(chunks), players=players, base=base.split("/")[-1])  # fmt: skip
+              page_no=k + 1, pages=len(chunks), players=players, base=base.split("/")[-1],
+              scored=any(r["scored"] for r in ev.results))  # fmt: skip
     return len(chunks)
 
 
+def event_of(row: Row) -> str:
+    """The event key of a scoring-stage row (`event`) or an event-model row (`event_id`)."""
+    return str(row.get("event_id") or row.get("event") or "")
+
+
 def group_rankings(rows: list[Row]) -> list[tuple[str, list[Row]]]:
-    """Ranking lines grouped by session and section (as the store gives them), in rank order."""
+    """Ranking lines grouped by kind, session and section (as the store gives them), by rank."""
     groups: dict[str, list[Row]] = defaultdict(list)
     for r in rows:
-        key = " · ".join(str(r[k]) for k in ("session", "section") if r.get(k))
-        groups[key].append(r)
+        key = " · ".join(str(r[k]) for k in ("kind", "session", "section", "direction") if r.get(k))
+        groups[key or "whole event"].append({k: v for k, v in r.items()
+                                             if k not in ("kind", "session", "section", "direction")})  # fmt: skip
 
     def rank(r: Row) -> float:
-        for k in ("rank", "place", "position"):
+        for k in ("rank", "published_place", "place"):
             v = r.get(k)
             try:
                 return float(str(v).rstrip("="))
