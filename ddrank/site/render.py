@@ -62,7 +62,7 @@ def environment() -> Environment:
     )
     env.filters["contract"] = contract_html
     env.filters["par"] = par_text
-    env.filters["count"] = count_text
+    env.filters["tally"] = count_text
     env.globals["SUITS"] = SUIT_SYMBOLS
     env.globals["PUBLISHED"] = PUBLISHED
     return env
