@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ddrank.raw import RawRecord, number_repeats
+from ddrank.raw import ParsedFile, RawRecord, number_repeats
 
 _TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
 # Tags that describe the board (and event), shared by every table result of one board.
@@ -181,5 +181,83 @@ def parse_pbn(text: str, source_file: str) -> list[RawRecord]:
             room=tags.get("Room", ""),
             parse_error="; ".join(game.errors),
         )
+        _event_model(rec, tags)
         records.append(rec)
     return number_repeats(records)
+
+
+def _event_model(rec: RawRecord, tags: dict[str, str]) -> None:
+    """The event-model fields a per-table PBN game carries in its tags.
+
+    Session is `[Stage]` (the 2012 sample's "QtrF:3"); the section is `[Section]`, else, for a
+    teams match, the match itself ("Monaco v Fleisher"): in a knockout, each match of one stage
+    plays its own deals, so board 1 of "QtrF:1" is several different deals.
+    """
+    rec.session = tags.get("Stage", "")
+    rec.round = tags.get("Round", "")
+    section = tags.get("Section", "")
+    if not section and (rec.home_team or rec.visit_team):
+        section = f"{rec.home_team} v {rec.visit_team}"
+    rec.section = section
+    rec.table_no = tags.get("Table", "")
+    declarer_side = _SIDE_OF.get(rec.declarer.strip().upper(), "")
+    rec.ns_score = ns_value(tags.get("Score", ""), declarer_side)
+    rec.published_imps = ns_value(tags.get("ScoreIMP", ""), declarer_side)
+    rec.published_ns_mp = ns_value(tags.get("ScoreMP", ""), "", side_only="NS")
+    rec.published_ew_mp = ns_value(tags.get("ScoreMP", ""), "", side_only="EW")
+    rec.published_ns_pct = ns_value(tags.get("ScorePercentage", ""), "", side_only="NS")
+    rec.published_ew_pct = ns_value(tags.get("ScorePercentage", ""), "", side_only="EW")
+    par = tags.get("OptimumScore", "")
+    rec.par_score = ns_value(par, "")
+    rec.par_contract = tags.get("ParContract", "")
+    if "DoubleDummyTricks" in tags:  # kept for the `deals` table of a hand record (not hashed)
+        rec.dd_tricks = tags["DoubleDummyTricks"]  # type: ignore[attr-defined]
+
+
+_SIDE_OF = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
+_NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
+
+
+def ns_value(text: str, declarer_side: str, side_only: str = "") -> str:
+    """North-South's value from a PBN score-like tag: "NS 420", "EW -50", "NS 4 EW -4",
+    "NS 7N; +1520" (par with its contract) or a bare "420" (the declarer's side, per PBN).
+
+    With `side_only` ("NS"/"EW") the value that side is given, as written (ScoreMP and
+    ScorePercentage are per side, not opposite numbers). "" when the tag does not say.
+    """
+    t = text.replace(";", " ").split()
+    if not t:
+        return ""
+    values: dict[str, str] = {}
+    side = ""
+    for tok in t:
+        up = tok.upper()
+        if up in ("NS", "EW"):
+            side = up
+        elif _NUMBER.match(tok) and side and side not in values:
+            values[side] = tok.replace(",", ".")
+    if side_only:
+        return values.get(side_only, "")
+    if "NS" in values:
+        return _plain(values["NS"])
+    if "EW" in values:
+        return _negate(values["EW"])
+    if len(t) == 1 and _NUMBER.match(t[0]) and declarer_side:
+        return _plain(t[0]) if declarer_side == "NS" else _negate(t[0])
+    return ""
+
+
+def _plain(number: str) -> str:
+    return number.lstrip("+").replace(",", ".")
+
+
+def _negate(number: str) -> str:
+    n = _plain(number)
+    if n.startswith("-"):
+        return n[1:]
+    return n if n.strip("0.") == "" else "-" + n
+
+
+def read_pbn(text: str, source_file: str) -> ParsedFile:
+    """A PBN file as a ParsedFile: its table results, published rankings and events."""
+    return ParsedFile("pbn", parse_pbn(text, source_file))
