@@ -117,7 +117,7 @@ def companion_of(path: Path) -> Path | None:
     return None
 
 
-def _read_by_format(path: Path, fmt: str) -> ParsedFile:
+def _read_by_format(path: Path, fmt: str, companion: bool = False) -> ParsedFile:
     name = str(path)
     if fmt == "bws":
         try:
@@ -159,7 +159,7 @@ def _read_by_format(path: Path, fmt: str) -> ParsedFile:
         return parse_lin_file(text, name)
     if fmt == "dump":
         return ParsedFile(fmt, parse_dump(text, name))
-    return read_pbn(text, name)
+    return read_pbn(text, name, tables=not companion)
 
 
 def read_parsed(path: Path) -> tuple[ParsedFile, list[RawRecord]]:
@@ -171,7 +171,8 @@ def read_parsed(path: Path) -> tuple[ParsedFile, list[RawRecord]]:
     """
     try:
         fmt = detect_format(path)
-        parsed = _read_by_format(path, fmt)
+        companion = fmt == "pbn" and companion_of(path) is not None
+        parsed = _read_by_format(path, fmt, companion)
     except UnreadableFile as exc:
         return _unreadable(path, FORMATS.get(path.suffix.lower(), "unknown"), str(exc)), []
     except (OSError, ValueError, MemoryError, RecursionError) as exc:
@@ -179,7 +180,7 @@ def read_parsed(path: Path) -> tuple[ParsedFile, list[RawRecord]]:
                            f"{type(exc).__name__}: {exc}"), []  # fmt: skip
     if parsed.format != "pbn":
         return parsed, []
-    if companion_of(path) is not None:
+    if companion:
         deals = [r for r in parsed.records if not r.parse_error]
         parsed.records = [r for r in parsed.records if r.parse_error]
         parsed.format = "pbn-hands"
@@ -196,7 +197,7 @@ def is_hand_record(rec: RawRecord) -> bool:
         rec.deal.strip()
         and not rec.parse_error
         and not has_table_result(rec)
-        and not rec.result.strip()
+        and rec.result.strip() in ("", "?")
         and not rec.auction.strip()
         and not rec.play.strip()
         and not any(n.strip() for n in (rec.northname, rec.eastname, rec.southname, rec.westname))
