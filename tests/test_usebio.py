@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from ddrank.cleaning import clean_record
-from ddrank.parsers.usebio import board_dealer_vulnerability, parse_usebio
+from ddrank.parsers.handrecord import board_dealer_vulnerability
+from ddrank.parsers.usebio import parse_usebio
 
 EVENTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "events"
 USEBIO = EVENTS / "usebio"

@@ -23,6 +23,20 @@ class HandDeal:
     line: int = 0
 
 
+def board_dealer_vulnerability(board: str) -> tuple[str, str]:
+    """Dealer and vulnerability of a duplicate board by its number (Law 2), ("", "") if none."""
+    try:
+        n = int(board)
+    except ValueError:
+        return "", ""
+    if n < 1:
+        return "", ""
+    k = (n - 1) % 16
+    vul = ("None", "NS", "EW", "All", "NS", "EW", "All", "None",
+           "EW", "All", "None", "NS", "All", "None", "NS", "EW")[k]  # fmt: skip
+    return "NESW"[k % 4], vul
+
+
 def ns_par_score(optimum_score: str) -> str:
     """PBN `OptimumScore` ("NS 980", "EW 620", "NS -100") as North-South's score ("980", "-620")."""
     side, _, value = optimum_score.strip().partition(" ")

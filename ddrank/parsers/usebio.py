@@ -31,7 +31,7 @@ from defusedxml.ElementTree import DefusedXMLParser, ParseError
 
 from ddrank.cleaning import auction_contract, auction_declarer, clean_calls, normalise_contract
 from ddrank.parsers.adjusted import adjusted_split
-from ddrank.parsers.handrecord import HandDeal, hand_record_deals
+from ddrank.parsers.handrecord import HandDeal, board_dealer_vulnerability, hand_record_deals
 from ddrank.parsers.lin import parse_lin_file
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding, number_repeats
 from ddrank.types import SEAT_LETTERS
@@ -372,20 +372,6 @@ class _Reader:
             across_field=across,
             mp_top=top,
         )
-
-
-def board_dealer_vulnerability(board: str) -> tuple[str, str]:
-    """Dealer and vulnerability of a duplicate board by its number (Law 2), ("", "") if none."""
-    try:
-        n = int(board)
-    except ValueError:
-        return "", ""
-    if n < 1:
-        return "", ""
-    k = (n - 1) % 16
-    vul = ("None", "NS", "EW", "All", "NS", "EW", "All", "None",
-           "EW", "All", "None", "NS", "All", "None", "NS", "EW")[k]  # fmt: skip
-    return "NESW"[k % 4], vul
 
 
 def _dates(text: str) -> tuple[str, str]:
