@@ -121,6 +121,7 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
     events: list[RawEvent] = []
     event = stage = home = visit = ""
     legacy = False
+    outside: RawRecord | None = None  # the first text before any table that is not LIN
     names: list[str] = []
     results: list[str] = []
     cur: RawRecord | None = None
@@ -191,6 +192,9 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
         gap = text[pos : m.start()].strip()
         if gap and cur is not None and not cur.parse_error:
             cur.parse_error = f"unreadable LIN text {gap[:60]!r} at line {lineno(pos)}"
+        elif gap and cur is None and outside is None:
+            outside = RawRecord(source, lineno(pos), "lin",
+                                parse_error=f"unreadable LIN text {gap[:60]!r} outside any table")  # fmt: skip
         pos = m.end()
         key, value = m.group(1).lower(), m.group(2)
         if decode is not None:
@@ -243,6 +247,8 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
     if tail and cur is not None and not cur.parse_error:
         cur.parse_error = f"unreadable LIN text {tail[:60]!r} at line {lineno(pos)}"
     finish()
+    if outside is not None and records:
+        records.insert(0, outside)
     if not records and text.strip():
         records.append(
             RawRecord(
