@@ -107,6 +107,13 @@ def board_rows(con: Any, event: str | None = None) -> list[dict[str, Any]]:
     return [dict(zip(cols, values, strict=True)) for values in rows]
 
 
+def period_date(row: Mapping[str, Any]) -> str:
+    """A row's date in sortable form; undated rows use the year they carry."""
+    from ddrank.ratings.lehman import sortable_date
+
+    return sortable_date(str(row.get("date") or row.get("year") or ""))
+
+
 def read_db_boards(db_path: str | Path, event: str | None = None) -> LoadedField:
     """Read the `boards` table (read-only) for the split and the Lehman ratings.
 
@@ -123,6 +130,10 @@ def read_db_boards(db_path: str | Path, event: str | None = None) -> LoadedField
     con = connect(path, read_only=True)
     try:
         rows = board_rows(con, event)
+        if rows and "date" not in rows[0]:
+            dates = dict(con.sql("select record_id, date from raw_records").fetchall())
+            for r in rows:
+                r["date"] = dates.get(r["record_id"], "")
     finally:
         con.close()
     results: list[TableResult] = []
@@ -149,7 +160,7 @@ def read_db_boards(db_path: str | Path, event: str | None = None) -> LoadedField
             tricks=row["result"],
             ns_vulnerable=row["ns_vulnerable"],
             ew_vulnerable=row["ew_vulnerable"],
-            period=ev,
+            period=f"{period_date(row)} {ev}",  # periods sort by date, then name
             year=int(row["year"] or 0),
             source=f"{path}:boards[{row['record_id']}]",
         )  # fmt: skip
