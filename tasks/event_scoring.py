@@ -281,27 +281,12 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                 imp.add(_close(s.imps, r.published_imps),
                         f"{where}: ours {s.imps}, published {r.published_imps}")  # fmt: skip
     final_pct, place = Check("final percentage"), Check("place")
-    index: dict[tuple[str, str, str, str], list[Any]] = defaultdict(list)
-    for ev, sc in scores.items():
-        sessions = {x.session for x in sc.rankings}
-        for line in sc.rankings:
-            index[(ev, line.section, line.direction, _norm_pair(line.pair))].append(
-                (line, len(sessions) == 1)
-            )
-    for st in standings:
-        if st.get("phantom"):
-            continue
-        ev = str(st.get("event_id") or st.get("event") or "")
-        direction = str(st.get("direction") or "").upper()
-        key = (ev, str(st.get("section") or ""), direction, _norm_pair(st.get("pair")))
-        session = str(st.get("session") or "")
-        cands = [x for x, single in index.get(key, [])
-                 if x.session == session or (not session and single)]  # fmt: skip
-        if not cands and not key[1]:  # published without sections, scored per section
-            cands = [x for (e, _, d, p), xs in index.items() if (e, d, p) == (ev, direction, key[3])
-                     for x, single in xs if x.session == session or (not session and single)]  # fmt: skip
-        line = cands[0] if len(cands) == 1 else None
-        who = f"{ev} {key[1]} {direction} pair {st.get('pair')} ({st.get('players', '')})"
+    for st, line in match_standings(scores, standings):
+        ev, direction = (
+            str(st.get("event_id") or st.get("event") or ""),
+            str(st.get("direction") or ""),
+        )
+        who = f"{ev} {st.get('section') or ''} {direction} pair {st.get('pair')} ({st.get('players', '')})"
         pub_pct = _float(st.get("published_pct"))
         if pub_pct is not None:
             final_pct.add(line is not None and _close(line.pct, pub_pct),
@@ -312,6 +297,36 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                       f"{who}: ours {line.rank if line else 'not found'}, published "
                       f"{st.get('published_place')}")  # fmt: skip
     return [c for c in (mp, pct, imp, final_pct, place) if c.compared]
+
+
+def match_standings(
+    scores: Mapping[str, EventScores], standings: Sequence[Row]
+) -> list[tuple[Row, Any]]:
+    """Each published standing (phantoms aside) with our ranking line for it, or None.
+
+    A standing for the whole event ('' session) of a one-session event is that session's line;
+    a standing published without a section matches the pair's line in whichever section.
+    """
+    index: dict[tuple[str, str, str, str], list[tuple[Any, bool]]] = defaultdict(list)
+    for ev, sc in scores.items():
+        single = len({x.session for x in sc.rankings}) == 1
+        for line in sc.rankings:
+            index[(ev, line.section, line.direction, _norm_pair(line.pair))].append((line, single))
+    out: list[tuple[Row, Any]] = []
+    for st in standings:
+        if st.get("phantom"):
+            continue
+        ev = str(st.get("event_id") or st.get("event") or "")
+        direction = str(st.get("direction") or "").upper()
+        key = (ev, str(st.get("section") or ""), direction, _norm_pair(st.get("pair")))
+        session = str(st.get("session") or "")
+        found = index.get(key, [])
+        if not found and not key[1]:
+            found = [x for (e, _, d, p), xs in index.items() if (e, d, p) == (ev, direction, key[3])
+                     for x in xs]  # fmt: skip
+        cands = [x for x, single in found if x.session == session or (not session and single)]
+        out.append((st, cands[0] if len(cands) == 1 else None))
+    return out
 
 
 def _float(v: Any) -> float | None:
@@ -440,12 +455,15 @@ def report_markdown(
 
 def fouled_boards(scores: Mapping[str, EventScores]) -> int:
     """Boards (event, session, section, board[, match]) whose results hold more than one deal."""
+    return fouled_in(s.result for sc in scores.values() for s in sc.results)
+
+
+def fouled_in(results: Iterable[EventResult]) -> int:
+    """Boards (event, session, section, board[, match]) whose results hold more than one deal."""
     deals: dict[tuple, set[str]] = defaultdict(set)
-    for sc in scores.values():
-        for s in sc.results:
-            r = s.result
-            deals[(r.event, r.session, r.section, r.board,
-                   frozenset((r.home_team, r.visit_team)))].add(r.played)  # fmt: skip
+    for r in results:
+        deals[(r.event, r.session, r.section, r.board,
+               frozenset((r.home_team, r.visit_team)))].add(r.played)  # fmt: skip
     return sum(1 for v in deals.values() if len(v) > 1)
 
 
@@ -476,7 +494,6 @@ def write_outputs(
         "results": sum(len(s.results) for s in scores.values()),
         "errors": len(loaded.errors),
         "duplicate_tables": sum("duplicate table" in e.message for e in loaded.errors),
-        "fouled_boards": fouled,
         "published": [
             {"what": c.what, "compared": c.compared, "agree": c.agree, "disagree": len(c.disagree)}
             for c in checks
@@ -505,11 +522,10 @@ def save_scores(con: Any, scores: Mapping[str, EventScores], hashes: Mapping[str
         con.execute(f"delete from {table} where event in (select unnest($e))", {"e": events})
     res = [{**r, "content_hash": hashes[r["event"]]} for r in results_rows(scores)]
     rank = ranking_rows(scores) + butler_rows(scores)
-    pub = {(str(s.get("event_id") or s.get("event")), str(s.get("section") or ""),
-            str(s.get("direction") or "").upper(), _norm_pair(s.get("pair")),
-            str(s.get("session") or "")): s for s in standings}  # fmt: skip
-    for r in rank:
-        p = pub.get((r["event"], r["section"], r["direction"], _norm_pair(r["pair"]), r["session"]))
+    published = {id(line): st for st, line in match_standings(scores, standings) if line}
+    lines = [x for sc in scores.values() for x in sc.rankings]
+    for r, line in zip(rank, lines + [None] * (len(rank) - len(lines)), strict=True):
+        p = published.get(id(line)) if line is not None else None
         r["published_pct"] = _float(p.get("published_pct")) if p else None
         r["published_place"] = str(p.get("published_place") or "") if p else None
     _insert(con, "scored_results", res, pl)
@@ -628,7 +644,7 @@ def update_ratings(con: Any, params: LehmanParams | None = None) -> Row:
 
 
 def _count(con: Any, table: str) -> int:
-    return int(con.sql(f"select count(*) from {table}").fetchone()[0])
+    return int(con.sql(f"select count(*) from {table}").fetchall()[0][0])
 
 
 def write_ratings_csv(con: Any, out_dir: str | Path) -> Path:
@@ -648,3 +664,189 @@ def identity_of(name: str, source_id: str = "") -> str:
     """A player's identity without name matching: the source's id, else the name."""
     n, i = split_name_id(name, source_id)
     return f"id:{i}" if i else n
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def top_lines(scores: Mapping[str, EventScores], n: int = 5) -> list[Row]:
+    """The leaders of each event's final ranking(s), for the console and the run summary."""
+    out = []
+    for ev, sc in scores.items():
+        finals = [x for x in sc.rankings if x.session == ""] or sc.rankings
+        groups: dict[tuple[str, str], list[Any]] = defaultdict(list)
+        for x in finals:
+            groups[(x.section, x.direction)].append(x)
+        lines = [x for g in groups.values() for x in sorted(g, key=lambda y: y.rank)[:n]]
+        out.append({"event": ev, "scoring": sc.info.scoring,
+                    "lines": [{"rank": x.rank, "direction": x.direction, "pair": x.pair,
+                               "players": x.players, "boards": x.boards, "score": x.mp,
+                               "pct": x.pct} for x in lines]})  # fmt: skip
+    return out
+
+
+def score_files(paths: Sequence[str], out_dir: str, method: MpMethod = "neuberg") -> Row:
+    """`ddrank score FILE...`: score the files' events, write the output files, no store."""
+    loaded = load_files(paths)
+    scores = score_events(loaded, method)
+    summary = write_outputs(out_dir, loaded, scores)
+    summary["top"] = top_lines(scores)
+    return summary
+
+
+def score_store(
+    db_path: str, out_dir: str, method: MpMethod = "neuberg", event: str | None = None,
+    params: LehmanParams | None = None,
+) -> Row:  # fmt: skip
+    """`ddrank score --db`: rescore changed events, keep them and the ratings in the store."""
+    from tasks.db import connect
+
+    if not Path(db_path).is_file():
+        raise FileNotFoundError(f"DuckDB file not found: {db_path}")
+    con = connect(db_path)
+    try:
+        loaded = load_store(db_path, con)
+        if event is not None:
+            loaded.results = [r for r in loaded.results if r.event == event or
+                              r.event.startswith(f"{event} (")]  # fmt: skip
+            if not loaded.results:
+                raise ValueError(f"no event {event!r} in {db_path}")
+        stored = scored_events(con)
+        infos = loaded.infos()
+        groups = by_event(loaded.results)
+        hashes = {ev: event_hash(rs, infos[ev], method) for ev, rs in groups.items()}
+        changed = sorted(ev for ev in groups if stored.get(ev) != hashes[ev])
+        scores = {ev: score_event(groups[ev], infos[ev], method) for ev in changed}
+        save_scores(con, scores, hashes, loaded.standings)
+        ratings = update_ratings(con, params) if event is None else {}
+        summary = export_from_store(con, out_dir, loaded.source, loaded.errors,
+                                    events=None if event is None else [event])  # fmt: skip
+        summary["fouled_boards"] = fouled_in(loaded.results)
+        summary["rescored"] = changed
+        summary["unchanged"] = sorted(set(groups) - set(changed))
+        summary["ratings"] = ratings
+        summary["top"] = top_lines({ev: sc for ev, sc in scores.items()}) if changed else []
+        if event is None:
+            summary["files"].append(str(write_ratings_csv(con, out_dir)))
+        return summary
+    finally:
+        con.close()
+
+
+_CHECKS_SQL = {
+    "matchpoints per line": (
+        "scored_results", "published_ns_mp is not null",
+        "abs(ns_mp - published_ns_mp) <= 0.01 and (published_ew_mp is null or "
+        "abs(ew_mp - published_ew_mp) <= 0.01)",
+        "event || ' board ' || board || ' NS ' || coalesce(ns_pair, ns_players) || ': ours ' || "
+        "coalesce(ns_mp::varchar, '-') || ', published ' || published_ns_mp"),
+    "percentage per line": (
+        "scored_results", "published_ns_pct is not null", "abs(ns_pct - published_ns_pct) <= 0.01",
+        "event || ' board ' || board || ' NS ' || coalesce(ns_pair, ns_players) || ': ours ' || "
+        "coalesce(ns_pct::varchar, '-') || ', published ' || published_ns_pct"),
+    "IMPs per line": (
+        "scored_results", "published_imps is not null", "abs(imps - published_imps) <= 0.01",
+        "event || ' board ' || board || ' NS ' || coalesce(ns_pair, ns_players) || ': ours ' || "
+        "coalesce(imps::varchar, '-') || ', published ' || published_imps"),
+    "final percentage": (
+        "rankings", "published_pct is not null", "abs(pct - published_pct) <= 0.01",
+        "event || ' ' || direction || ' pair ' || pair || ': ours ' || coalesce(pct::varchar, '-') "
+        "|| ', published ' || published_pct"),
+    "place": (
+        "rankings", "coalesce(published_place, '') <> ''",
+        "rank = try_cast(rtrim(published_place, '=') as integer)",
+        "event || ' ' || direction || ' pair ' || pair || ': ours ' || rank || ', published ' || "
+        "published_place"),
+}  # fmt: skip
+
+
+def store_checks(con: Any, events: Sequence[str] | None = None) -> list[Check]:
+    """The published-value checks, from the stored scores (every event, or the given ones)."""
+    out = []
+    only = "" if events is None else " and event in (select unnest($e))"
+    params = {} if events is None else {"e": list(events)}
+    for what, (table, has, ok, detail) in _CHECKS_SQL.items():
+        rows = con.sql(f"select coalesce({ok}, false), {detail} from {table} where {has}{only}",
+                       params=params).fetchall()  # fmt: skip
+        c = Check(what)
+        for good, text in rows:
+            c.add(bool(good), str(text))
+        if c.compared:
+            out.append(c)
+    return out
+
+
+def export_from_store(con: Any, out_dir: str, source: str, errors: Sequence[RecordError],
+                      events: Sequence[str] | None = None) -> Row:  # fmt: skip
+    """results.csv, ranking.csv, teams.csv, butler.csv, errors.csv and report.md from the store."""
+    out = Path(out_dir)
+    where = "" if events is None else "where event in (select unnest($e))"
+    params = {} if events is None else {"e": list(events)}
+
+    def q(sql: str) -> list[Row]:
+        rel = con.sql(sql, params=params)
+        return [dict(zip(rel.columns, v, strict=True)) for v in rel.fetchall()]
+
+    results = q(f"select * from scored_results {where} order by event, session, section, "
+                "try_cast(board as integer), board, record_id")  # fmt: skip
+    rank_where = where + " and " if where else "where "
+    pairs = q(f"select *, score as mp from rankings {rank_where} kind in ('pairs', 'teams') "
+              "order by event, session = '', session, section, direction, rank, pair")  # fmt: skip
+    butler = q(f"select *, score as butler, score / nullif(boards, 0) as butler_per_board "
+               f"from rankings {rank_where} kind = 'butler' order by event, rank, pair")  # fmt: skip
+    teams = q(f"select * from team_matches {where} order by event, session, section, team")
+    files = [write_csv(out / "results.csv", results, RESULTS_COLUMNS),
+             write_csv(out / "ranking.csv", pairs, RANKING_COLUMNS)]  # fmt: skip
+    if teams:
+        files += [write_csv(out / "teams.csv", teams, TEAMS_COLUMNS),
+                  write_csv(out / "butler.csv", butler, BUTLER_COLUMNS)]  # fmt: skip
+    files.append(write_csv(out / "errors.csv", ({"source": e.source, "line": e.line,
+                                                  "message": e.message} for e in errors),
+                           ERRORS_COLUMNS))  # fmt: skip
+    checks = store_checks(con, events)
+    report = out / "report.md"
+    report.write_text(_store_report(source, results, pairs, checks, errors))
+    files.append(report)
+    return {
+        "events": len({r["event"] for r in results}),
+        "results": len(results),
+        "errors": len(errors),
+        "duplicate_tables": sum("duplicate table" in e.message for e in errors),
+        "published": [
+            {"what": c.what, "compared": c.compared, "agree": c.agree, "disagree": len(c.disagree)}
+            for c in checks
+        ],  # fmt: skip
+        "files": [str(f) for f in files],
+    }
+
+
+def _store_report(source: str, results: Sequence[Row], pairs: Sequence[Row],
+                  checks: Sequence[Check], errors: Sequence[RecordError]) -> str:  # fmt: skip
+    lines = ["# Event scores", "", f"- source: `{source}`",
+             f"- events: {len({r['event'] for r in results})}; table results scored: "
+             f"{len(results)}; records left out: {len(errors)} (errors.csv)", "",
+             "## Published values", ""]  # fmt: skip
+    if not checks:
+        lines += ["The sources published no matchpoints, percentages, IMPs or places.", ""]
+    else:
+        lines += ["| published value | compared | agree | disagree |", "|---|---:|---:|---:|"]
+        lines += [f"| {c.what} | {c.compared} | {c.agree} | {len(c.disagree)} |" for c in checks]
+        lines.append("")
+        for c in checks:
+            if c.disagree:
+                lines += [f"### {c.what}: {len(c.disagree)} disagree", ""]
+                lines += [f"- {d}" for d in c.disagree[:50]]
+                lines.append("")
+    by_event: dict[str, list[Row]] = defaultdict(list)
+    for p in pairs:
+        by_event[p["event"]].append(p)
+    for ev, rows in by_event.items():
+        finals = [r for r in rows if r["session"] == ""] or rows
+        lines += [f"## {ev}", "", "| place | direction | pair | players | boards | score | % |",
+                  "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
+        for r in finals[:40]:
+            pct = "" if r["pct"] is None else f"{r['pct']:.2f}"
+            lines.append(f"| {r['rank']} | {r['direction']} | {r['pair']} | {r['players']} | "
+                         f"{r['boards']} | {r['score']:.2f} | {pct} |")  # fmt: skip
+        lines.append("")
+    return "\n".join(lines) + "\n"

@@ -7,6 +7,7 @@ scored comes back as a `RecordError` naming its source and line.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -71,10 +72,8 @@ def _vulnerable(row: Mapping[str, Any]) -> tuple[bool, bool] | None:
 def played_key(row: Mapping[str, Any], vul: tuple[bool, bool] | None) -> str:
     """What was really played: the canonical deal, the dealer and the vulnerability."""
     deal = _s(row, "deal")
-    try:
+    with contextlib.suppress(Reject):  # a deal the cleaner refuses still tells two deals apart
         deal = parse_deal(deal)[1] if deal else ""
-    except Reject:
-        pass  # a deal the cleaner would refuse still tells two deals apart
     v = "?" if vul is None else {(False, False): "-", (True, False): "NS", (False, True): "EW",
                                  (True, True): "All"}[vul]  # fmt: skip
     return f"{deal}|{_s(row, 'dealer').upper()[:1]}|{v}"
