@@ -18,6 +18,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.dd_analysis import dd_analysis
 from flows.names import match_names
 from flows.regression import regression_report
+from flows.scoring import score_and_rate
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
 from tasks import freshness
@@ -108,6 +109,7 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     audit = audit_task(s.db)
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
+    summary["scoring"] = score_and_rate(s)  # score → ratings → bid/play split
     publish_task(s.db, summary)
     if "failed" not in report:
         freshness.write_manifest(s, started, summary)
