@@ -19,8 +19,8 @@ from ddrank.regression.defaults import regress_flags
 from flows.dd_analysis import dd_analysis
 from flows.names import match_names
 from flows.regression import regression_report
-from flows.scoring import score_and_rate
 from flows.report import site_report
+from flows.scoring import score_and_rate
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
 from tasks import freshness
