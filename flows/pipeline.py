@@ -15,10 +15,12 @@ from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
+from ddrank.regression.defaults import regress_flags
 from flows.dd_analysis import dd_analysis
 from flows.names import match_names
 from flows.regression import regression_report
 from flows.report import site_report
+from flows.scoring import score_and_rate
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
 from tasks import freshness
@@ -109,6 +111,7 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     audit = audit_task(s.db)
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
+    summary["scoring"] = score_and_rate(s)  # score → ratings → bid/play split
     publish_task(s.db, summary)
     with stage("site"):
         site = site_report(db=s.db, out=s.out, return_state=True)
@@ -120,22 +123,11 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
 
 def thresholds_line(thresholds: dict[str, float], db: str) -> str:
     """The scaled Table 9 minima in words, with the `ddrank regress` call that reproduces them."""
-    flags = " ".join(f"--{_REGRESS_FLAGS[k]} {v:g}" for k, v in thresholds.items())
     words = ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in thresholds.items())
     return (
         f"regression thresholds (Table 9 scaled to this store's size): {words}; "
-        f"reproduce with: ddrank regress --db {db} {flags}"
+        f"reproduce with: ddrank regress --db {db} {regress_flags(thresholds)}"
     )
-
-
-#: Threshold column → `ddrank regress` option (cli/regress.py).
-_REGRESS_FLAGS = {
-    "claims": "min-claims",
-    "leads": "min-leads",
-    "cards_played_as_declarer": "min-cards-declarer",
-    "cards_played_as_defender": "min-cards-defender",
-    "auctions_analyzed": "min-auctions",
-}
 
 
 def summary_markdown(summary: dict[str, Any]) -> str:

@@ -29,7 +29,7 @@ from typing import Literal
 from ddrank.scoring import crossimps, matchpoints
 from ddrank.scoring.duplicate import imps
 
-MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman"]
+MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"]
 EventScoring = Literal["MP", "IMP", "BUTLER", "TEAMS"]
 
 #: Conventional artificial adjusted scores (Law 12C2): percentage of the top.
@@ -205,6 +205,9 @@ def score_mp_board(
     """
     real = [r for r in results if r.is_result]
     n_field = max(field_size or 0, len(real))
+    if method == "none":  # each board on its own top: the results really compared (BriAn)
+        n_field = sum(1 for r in real if r.adjusted is None) or len(real)
+        method = "neuberg"  # only a fouled board's groups still need lifting to that top
     board_top = top * (n_field - 1)
     played: dict[str, list[EventResult]] = defaultdict(list)
     for r in real:
@@ -499,17 +502,16 @@ def score_teams_event(
         rs = sorted(rs, key=lambda r: r.order)
         real = [r for r in rs if r.is_result and r.adjusted is None]
         for r in rs:
-            scored[r.record_id] = ScoredResult(r, len(real), len(real))
+            if r.is_result:  # a phantom table is not a result
+                scored[r.record_id] = ScoredResult(r, len(real), len(real))
         if len(real) != 2:
             continue
         a, b = real
         swing = imps(a.ns_score - b.ns_score)  # type: ignore[operator]
         scored[a.record_id] = replace(scored[a.record_id], imps=float(swing))
         scored[b.record_id] = replace(scored[b.record_id], imps=float(-swing))
-        if swapped_tags[key]:  # each table names its own home team, which sits NS there
-            ns_team_a = a.home_team
-        else:
-            ns_team_a = _ns_team(a, True)
+        # when each table names its own home team, that team sits NS there
+        ns_team_a = a.home_team if swapped_tags[key] else _ns_team(a, True)
         other = a.visit_team if ns_team_a == a.home_team else a.home_team
         event, session, section, _ = match_key(a)
         m = matches[(event, session, section, frozenset((a.home_team, a.visit_team)))]
