@@ -156,7 +156,8 @@ class Players:
             if r.get("player"):
                 self.skill[r["player"]].append(r)
         names = set(self.totals) | set(self.events)
-        self.names = sorted(names, key=lambda n: (-self.boards(n), n.casefold()))
+        self.label = data.label
+        self.names = sorted(names, key=lambda n: (-self.boards(n), self.label(n).casefold()))
 
     def boards(self, name: str) -> int:
         return int((self.totals.get(name) or {}).get("boards") or sum(self.events[name].values()))
@@ -181,7 +182,7 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
     events = build_events(data)
     players = Players(data, events)
     verdict = regression_verdict(data.regression)
-    common = {"verdict": verdict, "has": set(data.optional)}
+    common = {"verdict": verdict, "has": set(data.optional), "label": data.label}
 
     def write(rel: str, template: str, **ctx: Any) -> None:
         root = "../" * rel.count("/")
