@@ -16,8 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-from prefect import task
-from prefect.cache_policies import NO_CACHE
 
 from ddrank.mistakes.variables import VARIABLES
 from ddrank.scoring.duplicate import duplicate_score
@@ -275,7 +273,7 @@ def build_site(db: str | Path, out: str | Path, fill_par: bool = True) -> Row:
     """Write `out/site/` from the store `db`; returns where it went and what it holds."""
     from ddrank.site.render import write_site
     from tasks.db import connect
-    from tasks.dd import compute_par
+    from tasks.par import compute_par
 
     out_dir = Path(out)
     con = connect(db, read_only=not fill_par)
@@ -288,6 +286,3 @@ def build_site(db: str | Path, out: str | Path, fill_par: bool = True) -> Row:
     summary["par_filled"] = par_rows
     summary["seconds_read"] = round(data.seconds_read, 3)
     return summary
-
-
-site_task = task(name="site", cache_policy=NO_CACHE)(build_site)
