@@ -19,6 +19,9 @@ no field for alerts). BBO handles are the players' ids as well as their names.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from itertools import accumulate
 from urllib.parse import unquote
 
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
@@ -27,10 +30,12 @@ _PAIR = re.compile(r"([a-zA-Z]{2})\|([^|]*)\|")
 _LIN_SEAT = {"1": "S", "2": "W", "3": "N", "4": "E"}
 _LIN_VUL = {"o": "None", "0": "None", "-": "None", "n": "NS", "e": "EW", "b": "All"}
 _RESULT = re.compile(r"^(\d)([CDHSN])([NESW])(X{0,2}|x{0,2})([=+-]\d*)?$", re.IGNORECASE)
-_RANK_ORDER = {r: i for i, r in enumerate("AKQJT98765432")}
 _ENCODED = re.compile(r"(?:^|\|)(?:pn|md)\|[^|]*%2C", re.IGNORECASE)
 _BOARD_LABEL = re.compile(r"(\d+)\s*$")
 _VG_SCORING = {"I": "TEAMS", "P": "MP", "B": "BAM"}
+
+
+_SUITS = re.compile(r"([SHDC])")
 
 
 def _lin_hands(md: str) -> tuple[str, list[str]]:
@@ -43,13 +48,10 @@ def _lin_hands(md: str) -> tuple[str, list[str]]:
     pbn_hands = []
     for hand in hands:
         suits = {"S": "", "H": "", "D": "", "C": ""}
-        cur = None
-        for ch in hand.upper():
-            if ch in suits:
-                cur = ch
-            elif cur is not None:
-                suits[cur] += ch
-        pbn_hands.append(".".join(suits[s] for s in "SHDC"))
+        parts = _SUITS.split(hand.upper())  # ['', 'S', '25', 'H', '79T', ...]
+        for k in range(1, len(parts) - 1, 2):
+            suits[parts[k]] += parts[k + 1]
+        pbn_hands.append(f"{suits['S']}.{suits['H']}.{suits['D']}.{suits['C']}")
     if len(pbn_hands) == 3:
         pbn_hands.append(_remaining_hand(pbn_hands))
     return dealer, pbn_hands
@@ -62,15 +64,24 @@ def _lin_deal(md: str) -> tuple[str, str]:
     return dealer, ("S:" + " ".join(hands)) if hands else ""
 
 
+_TO_SORTABLE = str.maketrans("AKQJT98765432", "abcdefghijklm")
+_FROM_SORTABLE = str.maketrans("abcdefghijklm", "AKQJT98765432")
+
+
+def _descending(hand: str) -> str:
+    """'25.79T.35A.357JA' → '52.T97.A53.AJ753': each suit's ranks from the ace down."""
+    return ".".join(
+        "".join(sorted(suit.translate(_TO_SORTABLE))).translate(_FROM_SORTABLE)
+        for suit in hand.split(".")
+    )
+
+
 def _north_first_deal(md: str) -> tuple[str, str]:
     """(dealer, PBN 'N:...' deal with ranks in descending order); '' when not four hands."""
     dealer, hands = _lin_hands(md)
     if len(hands) != 4:
         return dealer, ("S:" + " ".join(hands)) if hands else ""
-    south, west, north, east = (
-        ".".join("".join(sorted(s, key=lambda r: _RANK_ORDER.get(r, 99))) for s in h.split("."))
-        for h in hands
-    )
+    south, west, north, east = (_descending(h) for h in hands)
     return dealer, f"N:{north} {east} {south} {west}"
 
 
@@ -103,54 +114,105 @@ def _player(text: str) -> tuple[str, str]:
     return t, t
 
 
+_CALLS = {"D": "X", "DBL": "X", "RDBL": "R", "XX": "R"}
+
+
 def _call(value: str) -> str:
     call = value.strip().upper().rstrip("!")
-    return {"D": "X", "DBL": "X", "RDBL": "R", "XX": "R"}.get(call, call)
+    return _CALLS.get(call, call)
+
+
+_STRUCTURE = frozenset(("vg", "rs", "pn", "qx", "md"))
+
+
+def _pairs_fast(text: str) -> tuple[list[str], list[str], Callable[[int], int]] | None:
+    """Keys (lower case), values and where each key starts, by splitting at every `|`, when the
+    text is nothing but `key|value|` pairs and white space; None otherwise."""
+    tokens = text.split("|")
+    tail = tokens.pop()
+    if len(tokens) % 2 or tail.strip():
+        return None
+    raw_keys = tokens[0::2]
+    stripped = [k.lstrip() for k in raw_keys]
+    joined = "".join(stripped)
+    if len(joined) != 2 * len(stripped) or not (joined.isascii() and joined.isalpha()):
+        return None
+    lower = joined.lower()
+    keys = [lower[k : k + 2] for k in range(0, len(lower), 2)]
+    lengths = list(accumulate(map(len, tokens), initial=0))  # token j starts at lengths[j] + j
+
+    def offset(k: int) -> int:
+        return lengths[2 * k] + 2 * k + len(raw_keys[k]) - len(stripped[k])
+
+    return keys, tokens[1::2], offset
+
+
+def _pairs_regex(
+    text: str,
+) -> tuple[list[str], list[str], Callable[[int], int], list[tuple[int, int, str]]]:
+    """Keys, values, key offsets, and the text between pairs that is not LIN: (index of the pair
+    after it, its offset, the text)."""
+    keys: list[str] = []
+    values: list[str] = []
+    offsets: list[int] = []
+    gaps: list[tuple[int, int, str]] = []
+    pos = 0
+    for m in _PAIR.finditer(text):
+        gap = text[pos : m.start()].strip()
+        if gap:
+            gaps.append((len(keys), pos, gap))
+        keys.append(m.group(1).lower())
+        values.append(m.group(2))
+        offsets.append(m.start())
+        pos = m.end()
+    tail = text[pos:].strip()
+    if tail:
+        gaps.append((len(keys), pos, tail))
+    return keys, values, offsets.__getitem__, gaps
 
 
 def parse_lin_file(text: str, source: str) -> ParsedFile:
     """Every table result of a LIN text (any of the layouts above), and the vugraph event if any.
 
     Never raises for bad data: text between pairs that is not LIN is noted in the record it falls
-    in, and a text with no table at all is one record with `parse_error` set.
+    in, and a text with no table at all is one record with `parse_error` set. A text that is only
+    LIN pairs is split at its pipes, in C, and only the pairs that open tables are looked at one by
+    one; each table's calls and cards are gathered by comprehension.
     """
     if "|" not in text and "%7C" in text.upper():  # the whole text URL-encoded, pipes included
         text = unquote(text)
-    decode = unquote if _ENCODED.search(text) else None
+    encoded = ("%2C" in text or "%2c" in text) and _ENCODED.search(text)
+    decode = unquote if encoded else None
+    fast = _pairs_fast(text)
+    if fast is not None:
+        keys, values, offset_of = fast
+        gaps: list[tuple[int, int, str]] = []
+    else:
+        keys, values, offset_of, gaps = _pairs_regex(text)
+    if decode is not None:
+        values = [decode(v) for v in values]
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def lineno(offset: int) -> int:
+        return bisect_right(line_starts, offset)
+
     records: list[RawRecord] = []
+    spans: list[tuple[int, int]] = []  # each record's pairs [start, end)
     events: list[RawEvent] = []
     event = stage = home = visit = ""
     legacy = False
-    outside: RawRecord | None = None  # the first text before any table that is not LIN
     names: list[str] = []
     results: list[str] = []
     cur: RawRecord | None = None
+    cur_start = 0
     has_deal = False
-    calls: list[str] = []
-    cards: list[str] = []
-    line_starts = [0]
-    for m in re.finditer("\n", text):
-        line_starts.append(m.end())
+    board_index = 0
 
-    def lineno(offset: int) -> int:
-        lo, hi = 0, len(line_starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if line_starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo + 1
-
-    def finish() -> None:
+    def finish(end: int) -> None:
         nonlocal cur
-        if cur is None:
-            return
-        cur.auction = " ".join(calls)
-        cur.play = " ".join(cards)
-        if cur.play:
-            cur.lead = ""  # implied by the first card's holder; cleaning derives it
-        records.append(cur)
+        if cur is not None:
+            records.append(cur)
+            spans.append((cur_start, end))
         cur = None
 
     def seat_players(rec: RawRecord, room: str) -> None:
@@ -162,15 +224,15 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
             if not legacy:
                 setattr(rec, f"{seat}_id", pid)
 
-    def start(offset: int, board: str = "", room: str = "") -> RawRecord:
-        nonlocal cur, has_deal, calls, cards, legacy
-        finish()
+    def start(k: int, board: str = "", room: str = "") -> RawRecord:
+        nonlocal cur, cur_start, has_deal, legacy
+        finish(k)
         # A table opened by `qx|o12|` is read exactly as before hand records were supported (deal
         # in LIN's seat order, IMP scoring, no ids), so that the ids of such records do not change.
         legacy = bool(board or room)
         cur = RawRecord(
             source_file=source,
-            source_line=lineno(offset),
+            source_line=lineno(offset_of(k)),
             source_format="lin",
             event=event,
             stage=stage,
@@ -182,23 +244,11 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
             scoring="IMP" if legacy else "",
         )
         seat_players(cur, room)
-        has_deal = False
-        calls, cards = [], []
+        cur_start, has_deal = k, False
         return cur
 
-    pos = 0
-    board_index = 0
-    for m in _PAIR.finditer(text):
-        gap = text[pos : m.start()].strip()
-        if gap and cur is not None and not cur.parse_error:
-            cur.parse_error = f"unreadable LIN text {gap[:60]!r} at line {lineno(pos)}"
-        elif gap and cur is None and outside is None:
-            outside = RawRecord(source, lineno(pos), "lin",
-                                parse_error=f"unreadable LIN text {gap[:60]!r} outside any table")  # fmt: skip
-        pos = m.end()
-        key, value = m.group(1).lower(), m.group(2)
-        if decode is not None:
-            value = decode(value)
+    for k in [k for k, key in enumerate(keys) if key in _STRUCTURE]:
+        key, value = keys[k], values[k]
         if key == "vg":
             f = value.split(",")
             event = f[0].strip() if f else ""
@@ -212,41 +262,49 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
         elif key == "pn":
             names = [n.strip() for n in value.split(",")]
             if cur is not None and has_deal:
-                finish()  # a hand record's table ended; the next one starts with its players
+                finish(k)  # a hand record's table ended; the next one starts with its players
             elif cur is not None:
                 seat_players(cur, cur.room)  # `qx||pn|...`: this table's players
         elif key == "qx":
             room = {"o": "Open", "c": "Closed"}.get(value[:1].lower(), "")
             board = value[1:] if value[:1].isalpha() else value
-            rec = start(m.start(), board.strip(), room)
+            rec = start(k, board.strip(), room)
             if board_index < len(results):
                 rec.result = _result_tricks(results[board_index])
             board_index += 1
-        elif key == "md":
+        else:  # md
             if cur is None or has_deal:
-                start(m.start())
+                start(k)
             assert cur is not None
             cur.dealer, cur.deal = (_lin_deal if legacy else _north_first_deal)(value)
             cur.bidstart = cur.dealer
             has_deal = True
-        elif cur is None:
-            continue
-        elif key == "ah":
-            label = _BOARD_LABEL.search(value.strip())
-            if label and not cur.board_no:
-                cur.board_no = label.group(1)
-        elif key == "sv":
-            cur.vulnerable = _LIN_VUL.get(value.strip().lower(), value)
-        elif key == "mb":
-            calls.append(_call(value))
-        elif key == "pc":
-            cards.append(value.strip().upper())
-        elif key == "mc":
-            cur.result = value.strip()
-    tail = text[pos:].strip()
-    if tail and cur is not None and not cur.parse_error:
-        cur.parse_error = f"unreadable LIN text {tail[:60]!r} at line {lineno(pos)}"
-    finish()
+    finish(len(keys))
+
+    for rec, (a, b) in zip(records, spans, strict=True):
+        seg_keys, seg_values = keys[a:b], values[a:b]
+        pairs = list(zip(seg_keys, seg_values, strict=True))
+        rec.auction = " ".join([_call(v) for key, v in pairs if key == "mb"])
+        rec.play = " ".join([v.strip().upper() for key, v in pairs if key == "pc"])
+        last = dict(pairs)
+        if "sv" in last:
+            rec.vulnerable = _LIN_VUL.get(last["sv"].strip().lower(), last["sv"])
+        if "mc" in last:
+            rec.result = last["mc"].strip()
+        if "ah" in last and not rec.board_no:
+            labels = (_BOARD_LABEL.search(v.strip()) for key, v in pairs if key == "ah")
+            rec.board_no = next((m.group(1) for m in labels if m), "")
+    outside: RawRecord | None = None  # the first text before any table that is not LIN
+    span_starts = [a for a, _ in spans]
+    for at, offset, gap in gaps:
+        # the gap before pair `at` belongs to the table open then: the one holding pair at-1
+        k = bisect_left(span_starts, at) - 1
+        owner = records[k] if k >= 0 and at <= spans[k][1] else None
+        if owner is not None and not owner.parse_error:
+            owner.parse_error = f"unreadable LIN text {gap[:60]!r} at line {lineno(offset)}"
+        elif owner is None and outside is None:
+            outside = RawRecord(source, lineno(offset), "lin",
+                                parse_error=f"unreadable LIN text {gap[:60]!r} outside any table")  # fmt: skip
     if outside is not None and records:
         records.insert(0, outside)
     if not records and text.strip():
