@@ -12,13 +12,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ddrank.estimate.metrics import (
-    NEURAL_NT_13,
-    SEED_SOFTMAX_TEST,
-    TARGET_MARGIN,
-    seed_softmax_best,
-)
-
 CacheOpt = Annotated[
     Path, typer.Option(help="Cache of DDS-solved states (resumable parquet/json shards).")
 ]
@@ -129,6 +122,13 @@ def _load_models(models_dir: Path, names: list[str] | None) -> list[Any]:
 
 def _render(rows: list[dict[str, Any]], console: Console) -> None:
     """A Table-2-style table per model, then the check against the issue's targets."""
+    from ddrank.estimate.metrics import (
+        NEURAL_NT_13,
+        SEED_SOFTMAX_TEST,
+        TARGET_MARGIN,
+        seed_softmax_best,
+    )
+
     models = list(dict.fromkeys(r["model"] for r in rows))
     by = {(r["model"], r["hand_size"], r["strains"]): r for r in rows}
     for name in models:
@@ -194,6 +194,7 @@ def evaluate(
 ) -> None:
     """Score saved models on the held-out deals: accuracy, within ±1, MAE per hand size,
     next to the seed's softmax accuracies (its Table 2)."""
+    from ddrank.estimate.metrics import seed_softmax_best
     from tasks.estimate import evaluate_model, load_dataset
 
     states = load_dataset(cache_dir)

@@ -12,8 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ddrank.regression.diagnostics import DEFAULT_CV_SEED
-from ddrank.regression.variables import Thresholds
+from ddrank.regression.defaults import DEFAULT_CV_SEED, TABLE9_MINIMA
 
 
 class Response(StrEnum):
@@ -24,9 +23,6 @@ class Response(StrEnum):
 class VariableSet(StrEnum):
     unweighted = "unweighted"
     weighted = "weighted"
-
-
-_DEFAULTS = Thresholds()
 
 
 def regress(
@@ -61,17 +57,21 @@ def regress(
             "--log-response", help="Model log(1+points) instead of points (beyond the paper)."
         ),
     ] = False,
-    min_claims: Annotated[float, typer.Option(help="Table 9 minimum claims.")] = _DEFAULTS.claims,
-    min_leads: Annotated[float, typer.Option(help="Table 9 minimum leads.")] = _DEFAULTS.leads,
+    min_claims: Annotated[float, typer.Option(help="Table 9 minimum claims.")] = TABLE9_MINIMA[
+        "claims"
+    ],
+    min_leads: Annotated[float, typer.Option(help="Table 9 minimum leads.")] = TABLE9_MINIMA[
+        "leads"
+    ],
     min_cards_declarer: Annotated[
         float, typer.Option(help="Table 9 minimum cards played as declarer.")
-    ] = _DEFAULTS.cards_played_as_declarer,
+    ] = TABLE9_MINIMA["cards_played_as_declarer"],
     min_cards_defender: Annotated[
         float, typer.Option(help="Table 9 minimum cards played as defender.")
-    ] = _DEFAULTS.cards_played_as_defender,
+    ] = TABLE9_MINIMA["cards_played_as_defender"],
     min_auctions: Annotated[
         float, typer.Option(help="Table 9 minimum auctions analysed.")
-    ] = _DEFAULTS.auctions_analyzed,
+    ] = TABLE9_MINIMA["auctions_analyzed"],
     vif_limit: Annotated[
         float, typer.Option(help="Remove predictors with VIF above this, one at a time.")
     ] = 5.0,
