@@ -254,3 +254,13 @@ def test_latin1_under_a_utf8_declaration_is_read() -> None:
     parsed = parse_usebio(data, "misdeclared.xml")
     assert len(parsed.records) == 144 and not any(r.parse_error for r in parsed.records)
     assert parsed.records[0].southname == "Jacqueline Collièr"
+
+
+@needs_shared
+def test_ingest_joins_the_hand_record_beside_the_usebio_file() -> None:
+    from tasks.workers import hands_of, read_parsed
+
+    assert hands_of(WELWYN) == WELWYN_HANDS and hands_of(REALBRIDGE) is None
+    parsed, _ = read_parsed(WELWYN)
+    assert parsed.format == "usebio" and len(parsed.records) == 144
+    assert all(r.deal for r in parsed.records)
