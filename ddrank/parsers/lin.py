@@ -19,9 +19,7 @@ no field for alerts). BBO handles are the players' ids as well as their names.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from collections.abc import Callable
-from itertools import accumulate
+from bisect import bisect_right
 from urllib.parse import unquote
 
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
@@ -122,97 +120,51 @@ def _call(value: str) -> str:
     return _CALLS.get(call, call)
 
 
-_STRUCTURE = frozenset(("vg", "rs", "pn", "qx", "md"))
-
-
-def _pairs_fast(text: str) -> tuple[list[str], list[str], Callable[[int], int]] | None:
-    """Keys (lower case), values and where each key starts, by splitting at every `|`, when the
-    text is nothing but `key|value|` pairs and white space; None otherwise."""
-    tokens = text.split("|")
-    tail = tokens.pop()
-    if len(tokens) % 2 or tail.strip():
-        return None
-    raw_keys = tokens[0::2]
-    stripped = [k.lstrip() for k in raw_keys]
-    joined = "".join(stripped)
-    if len(joined) != 2 * len(stripped) or not (joined.isascii() and joined.isalpha()):
-        return None
-    lower = joined.lower()
-    keys = [lower[k : k + 2] for k in range(0, len(lower), 2)]
-    lengths = list(accumulate(map(len, tokens), initial=0))  # token j starts at lengths[j] + j
-
-    def offset(k: int) -> int:
-        return lengths[2 * k] + 2 * k + len(raw_keys[k]) - len(stripped[k])
-
-    return keys, tokens[1::2], offset
-
-
-def _pairs_regex(
-    text: str,
-) -> tuple[list[str], list[str], Callable[[int], int], list[tuple[int, int, str]]]:
-    """Keys, values, key offsets, and the text between pairs that is not LIN: (index of the pair
-    after it, its offset, the text)."""
-    keys: list[str] = []
-    values: list[str] = []
-    offsets: list[int] = []
-    gaps: list[tuple[int, int, str]] = []
-    pos = 0
-    for m in _PAIR.finditer(text):
-        gap = text[pos : m.start()].strip()
-        if gap:
-            gaps.append((len(keys), pos, gap))
-        keys.append(m.group(1).lower())
-        values.append(m.group(2))
-        offsets.append(m.start())
-        pos = m.end()
-    tail = text[pos:].strip()
-    if tail:
-        gaps.append((len(keys), pos, tail))
-    return keys, values, offsets.__getitem__, gaps
+# One match is either a run of pairs that need no decision one by one (calls, cards, alerts,
+# comments, page breaks), gathered afterwards in C, or one other pair. The engine still reads the
+# text pair by pair, so a key can never be taken from inside a value.
+_RUN_KEYS = "mb|pc|an|nt|pg|st|rh|zz|sk|hc|bt|fh|at|cr"
+_TOKEN = re.compile(
+    rf"(?P<run>(?:(?:{_RUN_KEYS})\|[^|]*\|\s*)+)|(?P<key>[a-zA-Z]{{2}})\|(?P<value>[^|]*)\|\s*",
+    re.IGNORECASE,
+)
 
 
 def parse_lin_file(text: str, source: str) -> ParsedFile:
     """Every table result of a LIN text (any of the layouts above), and the vugraph event if any.
 
     Never raises for bad data: text between pairs that is not LIN is noted in the record it falls
-    in, and a text with no table at all is one record with `parse_error` set. A text that is only
-    LIN pairs is split at its pipes, in C, and only the pairs that open tables are looked at one by
-    one; each table's calls and cards are gathered by comprehension.
+    in, and a text with no table at all is one record with `parse_error` set. The text is read
+    match by match (no list of all its pairs is built), so memory holds the records, not the text
+    taken apart.
     """
     if "|" not in text and "%7C" in text.upper():  # the whole text URL-encoded, pipes included
         text = unquote(text)
     encoded = ("%2C" in text or "%2c" in text) and _ENCODED.search(text)
     decode = unquote if encoded else None
-    fast = _pairs_fast(text)
-    if fast is not None:
-        keys, values, offset_of = fast
-        gaps: list[tuple[int, int, str]] = []
-    else:
-        keys, values, offset_of, gaps = _pairs_regex(text)
-    if decode is not None:
-        values = [decode(v) for v in values]
+    records: list[RawRecord] = []
+    events: list[RawEvent] = []
+    event = stage = home = visit = ""
+    legacy = False
+    outside: RawRecord | None = None  # the first text before any table that is not LIN
+    names: list[str] = []
+    results: list[str] = []
+    cur: RawRecord | None = None
+    has_deal = False
+    calls: list[str] = []
+    cards: list[str] = []
     line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def lineno(offset: int) -> int:
         return bisect_right(line_starts, offset)
 
-    records: list[RawRecord] = []
-    spans: list[tuple[int, int]] = []  # each record's pairs [start, end)
-    events: list[RawEvent] = []
-    event = stage = home = visit = ""
-    legacy = False
-    names: list[str] = []
-    results: list[str] = []
-    cur: RawRecord | None = None
-    cur_start = 0
-    has_deal = False
-    board_index = 0
-
-    def finish(end: int) -> None:
+    def finish() -> None:
         nonlocal cur
-        if cur is not None:
-            records.append(cur)
-            spans.append((cur_start, end))
+        if cur is None:
+            return
+        cur.auction = " ".join(calls)
+        cur.play = " ".join(cards)
+        records.append(cur)
         cur = None
 
     def seat_players(rec: RawRecord, room: str) -> None:
@@ -224,15 +176,15 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
             if not legacy:
                 setattr(rec, f"{seat}_id", pid)
 
-    def start(k: int, board: str = "", room: str = "") -> RawRecord:
-        nonlocal cur, cur_start, has_deal, legacy
-        finish(k)
+    def start(offset: int, board: str = "", room: str = "") -> RawRecord:
+        nonlocal cur, has_deal, calls, cards, legacy
+        finish()
         # A table opened by `qx|o12|` is read exactly as before hand records were supported (deal
         # in LIN's seat order, IMP scoring, no ids), so that the ids of such records do not change.
         legacy = bool(board or room)
         cur = RawRecord(
             source_file=source,
-            source_line=lineno(offset_of(k)),
+            source_line=lineno(offset),
             source_format="lin",
             event=event,
             stage=stage,
@@ -244,11 +196,34 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
             scoring="IMP" if legacy else "",
         )
         seat_players(cur, room)
-        cur_start, has_deal = k, False
+        has_deal = False
+        calls, cards = [], []
         return cur
 
-    for k in [k for k, key in enumerate(keys) if key in _STRUCTURE]:
-        key, value = keys[k], values[k]
+    pos = 0
+    board_index = 0
+    for m in _TOKEN.finditer(text):
+        if m.start() != pos:
+            gap = text[pos : m.start()].strip()
+            if gap and cur is not None and not cur.parse_error:
+                cur.parse_error = f"unreadable LIN text {gap[:60]!r} at line {lineno(pos)}"
+            elif gap and cur is None and outside is None:
+                outside = RawRecord(source, lineno(pos), "lin",
+                                    parse_error=f"unreadable LIN text {gap[:60]!r} outside any table")  # fmt: skip
+        pos = m.end()
+        run = m.group("run")
+        if run is not None:
+            if cur is None:
+                continue
+            pairs = _PAIR.findall(run)
+            if decode is not None:
+                pairs = [(k, decode(v)) for k, v in pairs]
+            calls += [_call(v) for k, v in pairs if k in ("mb", "MB", "Mb", "mB")]
+            cards += [v.strip().upper() for k, v in pairs if k in ("pc", "PC", "Pc", "pC")]
+            continue
+        key, value = m.group("key").lower(), m.group("value")
+        if decode is not None:
+            value = decode(value)
         if key == "vg":
             f = value.split(",")
             event = f[0].strip() if f else ""
@@ -262,49 +237,40 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
         elif key == "pn":
             names = [n.strip() for n in value.split(",")]
             if cur is not None and has_deal:
-                finish(k)  # a hand record's table ended; the next one starts with its players
+                finish()  # a hand record's table ended; the next one starts with its players
             elif cur is not None:
                 seat_players(cur, cur.room)  # `qx||pn|...`: this table's players
         elif key == "qx":
             room = {"o": "Open", "c": "Closed"}.get(value[:1].lower(), "")
             board = value[1:] if value[:1].isalpha() else value
-            rec = start(k, board.strip(), room)
+            rec = start(m.start(), board.strip(), room)
             if board_index < len(results):
                 rec.result = _result_tricks(results[board_index])
             board_index += 1
-        else:  # md
+        elif key == "md":
             if cur is None or has_deal:
-                start(k)
+                start(m.start())
             assert cur is not None
             cur.dealer, cur.deal = (_lin_deal if legacy else _north_first_deal)(value)
             cur.bidstart = cur.dealer
             has_deal = True
-    finish(len(keys))
-
-    for rec, (a, b) in zip(records, spans, strict=True):
-        seg_keys, seg_values = keys[a:b], values[a:b]
-        pairs = list(zip(seg_keys, seg_values, strict=True))
-        rec.auction = " ".join([_call(v) for key, v in pairs if key == "mb"])
-        rec.play = " ".join([v.strip().upper() for key, v in pairs if key == "pc"])
-        last = dict(pairs)
-        if "sv" in last:
-            rec.vulnerable = _LIN_VUL.get(last["sv"].strip().lower(), last["sv"])
-        if "mc" in last:
-            rec.result = last["mc"].strip()
-        if "ah" in last and not rec.board_no:
-            labels = (_BOARD_LABEL.search(v.strip()) for key, v in pairs if key == "ah")
-            rec.board_no = next((m.group(1) for m in labels if m), "")
-    outside: RawRecord | None = None  # the first text before any table that is not LIN
-    span_starts = [a for a, _ in spans]
-    for at, offset, gap in gaps:
-        # the gap before pair `at` belongs to the table open then: the one holding pair at-1
-        k = bisect_left(span_starts, at) - 1
-        owner = records[k] if k >= 0 and at <= spans[k][1] else None
-        if owner is not None and not owner.parse_error:
-            owner.parse_error = f"unreadable LIN text {gap[:60]!r} at line {lineno(offset)}"
-        elif owner is None and outside is None:
-            outside = RawRecord(source, lineno(offset), "lin",
-                                parse_error=f"unreadable LIN text {gap[:60]!r} outside any table")  # fmt: skip
+        elif cur is None:
+            continue
+        elif key == "ah":
+            label = _BOARD_LABEL.search(value.strip())
+            if label and not cur.board_no:
+                cur.board_no = label.group(1)
+        elif key == "sv":
+            cur.vulnerable = _LIN_VUL.get(value.strip().lower(), value)
+        elif key == "mc":
+            cur.result = value.strip()
+    tail = text[pos:].strip()
+    if tail and cur is not None and not cur.parse_error:
+        cur.parse_error = f"unreadable LIN text {tail[:60]!r} at line {lineno(pos)}"
+    elif tail and cur is None and outside is None:
+        outside = RawRecord(source, lineno(pos), "lin",
+                            parse_error=f"unreadable LIN text {tail[:60]!r} outside any table")  # fmt: skip
+    finish()
     if outside is not None and records:
         records.insert(0, outside)
     if not records and text.strip():
