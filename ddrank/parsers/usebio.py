@@ -592,7 +592,7 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None) -> P
 
     def fail(problem: str) -> None:
         line = expat.CurrentLineNumber or 1
-        errors.append(RawRecord(source, line, "usebio", parse_error=f"line {line}: {problem}"))
+        errors.append(RawRecord(source, line, "usebio", parse_error=problem))
 
     try:
         for start in range(0, len(data), _CHUNK):
