@@ -240,23 +240,9 @@ class _Reader:
 
     # --- boards
     def _handset_board(self, node: _Node) -> None:
-        board = node.value("BOARD_NUMBER")
-        hands = {}
-        for hand in node.every("HAND"):
-            seat = hand.value("DIRECTION")[:1].upper()
-            suits = (hand.value(s) for s in ("SPADES", "HEARTS", "DIAMONDS", "CLUBS"))
-            hands[seat] = ".".join(
-                s.replace("-", "").replace("10", "T") for s in suits
-            )  # "-": void
-        if (
-            board
-            and len(hands) == 4
-            and set(hands) == set(_SEATS_PBN)
-            and board not in self.handset
-        ):
-            dealer, vulnerable = board_dealer_vulnerability(board)
-            deal = "N:" + " ".join(hands[s] for s in _SEATS_PBN)
-            self.handset[board] = HandDeal(board, deal, dealer, vulnerable, line=node.line)
+        hand = _hand_deal(node)
+        if hand is not None and hand.board_no not in self.handset:
+            self.handset[hand.board_no] = hand
 
     def _board(self, node: _Node) -> None:
         board = node.value("BOARD_NUMBER")
@@ -268,6 +254,7 @@ class _Reader:
             round_no = match.value("ROUND_NUMBER")
             team, opponents = match.value("TEAM"), match.value("OPPOSING_TEAM")
         dealer, vulnerable = board_dealer_vulnerability(board)
+        own = _hand_deal(node)  # a BOARD may carry its own HANDs
         for line in node.every("TRAVELLER_LINE"):
             rec = RawRecord(
                 source_file=self.source,
@@ -300,6 +287,8 @@ class _Reader:
                 rec.contract = rec.declarer = rec.result = ""
             else:
                 rec.ns_score = score
+            if own is not None:
+                rec.deal, rec.bidstart = own.deal, own.dealer
             direction = line.value("DIRECTION").upper()
             if match is not None:
                 self._match_line(rec, node, direction, team, opponents)
@@ -373,6 +362,21 @@ class _Reader:
             across_field=across,
             mp_top=top,
         )
+
+
+def _hand_deal(board: _Node) -> HandDeal | None:
+    """The deal in a BOARD's four HAND elements (`<HEARTS>-</HEARTS>` is a void), or None."""
+    number = board.value("BOARD_NUMBER")
+    hands = {}
+    for hand in board.every("HAND"):
+        seat = hand.value("DIRECTION")[:1].upper()
+        suits = (hand.value(s) for s in ("SPADES", "HEARTS", "DIAMONDS", "CLUBS"))
+        hands[seat] = ".".join(s.replace("-", "").replace("10", "T") for s in suits)
+    if not number or set(hands) != set(_SEATS_PBN):
+        return None
+    dealer, vulnerable = board_dealer_vulnerability(number)
+    deal = "N:" + " ".join(hands[s] for s in _SEATS_PBN)
+    return HandDeal(number, deal, dealer, vulnerable, line=board.line)
 
 
 def _dates(text: str) -> tuple[str, str]:
