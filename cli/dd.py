@@ -99,7 +99,7 @@ def dd_command(
                     dask_address=dask_address,
                 )
         except StoreLockedError as exc:
-            console.print(f"[red]{exc}")
+            console.print(str(exc), style="red", markup=False, soft_wrap=True)
             raise typer.Exit(2) from exc
     summary["seconds_total"] = round(time.perf_counter() - started, 3)
     if as_json:

@@ -20,7 +20,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from cli.render import console, emit_json, friendly_errors, print_audit
+from cli.render import console, emit_json, friendly_errors, print_audit, tagged
 
 DbOpt = Annotated[Path, typer.Option("--db", help="DuckDB store to read and write.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable summary.")]
@@ -71,7 +71,7 @@ def register(app: typer.Typer) -> None:
             f"[bold]{total['new']:,} new[/], {total['duplicate']:,} already in the store."
         )
         for u in total["unreadable"][:20]:
-            console.print(f"[yellow]unreadable[/] {u['file']}:{u['line']}: {u['error']}")
+            console.print(tagged("unreadable", "yellow", f"{u['file']}:{u['line']}: {u['error']}"))
         if len(total["unreadable"]) > 20:
             console.print(f"... and {len(total['unreadable']) - 20} more (see `ddrank audit`)")
 
