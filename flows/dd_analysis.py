@@ -25,6 +25,7 @@ from tasks.dd import (
     build_player_stats,
     configure_worker,
     engine_version,
+    par_task,
     plan_dd_work,
     record_invalid,
     solve_partition,
@@ -157,6 +158,7 @@ def dd_analysis(
                     done += p.pending_boards
                     _report("solve", done, total)
         t2 = time.perf_counter()
+        par_rows = par_task(con)
         tallied = 0
         for p in plan.partitions:
             tallied += tally_partition(con, p.partition_id)
@@ -177,6 +179,7 @@ def dd_analysis(
             invalid_plays=len(plan.invalid_plays),
             invalid_boards=len(plan.invalid_boards),
             players=players,
+            par_computed=par_rows,
             seconds_plan=round(t1 - t0, 3),
             seconds_solve=round(t2 - t1, 3),
             seconds_tally=round(t3 - t2, 3),

@@ -19,6 +19,8 @@ from ddrank.regression.defaults import regress_flags
 from flows.dd_analysis import dd_analysis
 from flows.names import match_names
 from flows.regression import regression_report
+from flows.report import site_report
+from flows.scoring import score_and_rate
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
 from tasks import freshness
@@ -109,7 +111,11 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     audit = audit_task(s.db)
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
+    summary["scoring"] = score_and_rate(s)  # score → ratings → bid/play split
     publish_task(s.db, summary)
+    with stage("site"):
+        site = site_report(db=s.db, out=s.out, return_state=True)
+    summary["site"] = site.result() if site.is_completed() else {"failed": str(site.message)}
     if "failed" not in report:
         freshness.write_manifest(s, started, summary)
     return summary
@@ -171,6 +177,9 @@ def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
 
     if result.get("nothing_new"):
         console.print(freshness.Freshness(**result).message(settings.out), highlight=False)
+        site = Path(settings.out) / "site" / "index.html"
+        if site.is_file():
+            console.print(f"site: {site} (open it in a browser)", markup=False)
         return
     ing, dd = result["ingest"], result["dd"]
     console.print(
@@ -191,6 +200,36 @@ def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
     report = result["report"]
     console.print(
         f"regression report: {report.get('markdown', report.get('skipped', report.get('failed')))}"
+    )
+    show_outputs(result.get("site"), report)
+
+
+def show_outputs(site: dict[str, Any] | None, report: dict[str, Any]) -> None:
+    """The run's last lines: the top of the rating table, the model verdict, where files are."""
+    from rich.markup import escape
+
+    from cli.render import console
+    from ddrank.site.stats import regression_verdict
+
+    if not site or "failed" in site:
+        console.print(f"site: not written ({(site or {}).get('failed', 'no site stage')})",
+                      markup=False)  # fmt: skip
+        return
+    if site.get("ratings"):
+        top = "; ".join(f"{escape(r['player'])} {r['rating']:.1f}" for r in site["ratings"][:5])
+        console.print(f"top ratings: {top}")
+    else:
+        console.print("ratings: none in the store yet")
+    verdict = site.get("verdict") or regression_verdict(report)
+    console.print(f"model: {verdict}", markup=False)
+    out = Path(site["site"]).parent.parent
+    csvs = sorted(p for p in out.rglob("*.csv") if "site" not in p.relative_to(out).parts)
+    if csvs:
+        folders = sorted({str(p.parent) for p in csvs})
+        console.print(f"CSV files: {len(csvs)} in {', '.join(folders)}", markup=False)
+    console.print(
+        f"site: {site['events']} events, {site['players']:,} players → "
+        f"[bold]{escape(site['site'])}[/] (open it in a browser)"
     )
 
 
