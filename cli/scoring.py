@@ -200,7 +200,7 @@ def _show_events(summary: dict[str, Any]) -> None:
         console.print(f"ratings: {r.get('players', 0)} players over {r.get('periods', 0)} periods"
                       + (f", re-rated from {r['rerated_from']}" if r.get("rerated_from") else ""))  # fmt: skip
     for f in summary["files"]:
-        console.print(f"[dim]wrote[/] {f}")
+        console.print(Text.assemble(("wrote", "dim"), f" {f}"))
 
 
 def register(app: typer.Typer) -> None:
