@@ -174,7 +174,7 @@ def register(app: typer.Typer) -> None:
                 if json:
                     emit_json(fresh.as_dict())
                 else:
-                    console.print(fresh.message(settings.out), highlight=False)
+                    console.print(fresh.message(settings.out), highlight=False, soft_wrap=True)
                 return
             # The console shows progress bars and the summary; Prefect's own log lines (and its
             # copy of any error, which friendly_errors prints once) go to the Prefect UI.
@@ -200,6 +200,8 @@ STAGE_LABELS = {
     "solve": "DD solve (boards)",
     "tally": "DD tally (boards)",
     "regression": "regression report",
+    "prefect-api": "start Prefect API",
+    "scoring": "score and rate",
 }
 
 

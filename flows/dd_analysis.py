@@ -115,7 +115,7 @@ def dd_analysis(
             sum(len(p.job.tables) for p in work), sum(len(p.job.traces) for p in work),
         )  # fmt: skip
         done = total - sum(p.pending_boards for p in work)
-        _report("solve", done, total)
+        _report("solve", *((done, total) if total else (1, 1)))  # (1, 1): nothing to solve
         quarantined: list[str] = []
         tables = traces = runs = 0
         t1 = time.perf_counter()
