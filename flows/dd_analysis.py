@@ -163,6 +163,8 @@ def dd_analysis(
         for p in plan.partitions:
             tallied += tally_partition(con, p.partition_id)
             _report("tally", tallied, total)
+        if not total:
+            _report("tally", 1, 1)  # nothing to tally: finished
         players = build_player_stats(con)
         t3 = time.perf_counter()
         if quarantined:
