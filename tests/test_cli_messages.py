@@ -74,3 +74,22 @@ def test_a_missing_file_is_one_line_with_its_brackets(tmp_path: Path) -> None:
         assert done.stdout == ""
         lines = done.stderr.strip().splitlines()
         assert lines == [f"error: {missing}: no such file or folder"], done.stderr
+
+
+def test_report_states_where_its_thresholds_come_from() -> None:
+    from ddrank.regression.defaults import TABLE9_MINIMA
+    from ddrank.regression.report import _thresholds_origin
+
+    paper = {k: float(v) for k, v in TABLE9_MINIMA.items()}
+    assert _thresholds_origin(paper, "data/paper/dds_final_results.csv") == (
+        "These are the paper's Table 9 minima. `ddrank regress --input "
+        "data/paper/dds_final_results.csv --min-claims 362 --min-leads 100 --min-cards-declarer "
+        "1408 --min-cards-defender 1424 --min-auctions 392` reproduces this filter."
+    )
+    scaled = dict(zip(paper, (15.0, 4.0, 57.0, 57.0, 16.0), strict=True))
+    text = _thresholds_origin(scaled, "data/ddrank.duckdb:player_stats")
+    assert "scales each one by this store's boards / 190,622" in text
+    assert text.endswith(
+        "`ddrank regress --db data/ddrank.duckdb --min-claims 15 --min-leads 4 "
+        "--min-cards-declarer 57 --min-cards-defender 57 --min-auctions 16` reproduces this filter."
+    )
