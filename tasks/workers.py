@@ -38,6 +38,10 @@ _MAX_LINE = 1_000_000  # a longer line is not a hand record (a hostile or corrup
 class UnreadableFile(ValueError):
     """The file is not any format ddrank reads; the message says why, in plain words."""
 
+    def __init__(self, message: str, line: int = 1) -> None:
+        super().__init__(message)
+        self.line = line
+
 
 def detect_format(path: Path) -> str:
     """Tell a file's format from its first bytes: bws, sqlite, usebio, lin, pbn, dump or csv.
@@ -92,7 +96,8 @@ def _check_lines(text: str) -> None:
             line = text.count("\n", 0, start) + 1
             raise UnreadableFile(
                 f"line {line} is {end - start:,} characters long (limit {_MAX_LINE:,}): "
-                "not a hand record"
+                "not a hand record",
+                line,
             )
         start = end + 1
 
@@ -174,7 +179,8 @@ def read_parsed(path: Path) -> tuple[ParsedFile, list[RawRecord]]:
         companion = fmt == "pbn" and companion_of(path) is not None
         parsed = _read_by_format(path, fmt, companion)
     except UnreadableFile as exc:
-        return _unreadable(path, FORMATS.get(path.suffix.lower(), "unknown"), str(exc)), []
+        fmt = FORMATS.get(path.suffix.lower(), "unknown")
+        return _unreadable(path, fmt, str(exc), exc.line), []
     except (OSError, ValueError, MemoryError, RecursionError) as exc:
         return _unreadable(path, FORMATS.get(path.suffix.lower(), "unknown"),
                            f"{type(exc).__name__}: {exc}"), []  # fmt: skip

@@ -438,7 +438,7 @@ def _event_model(rec: RawRecord, tags: dict[str, str]) -> None:
     rec.round = tags.get("Round", "")
     section = tags.get("Section", "")
     if not section and (rec.home_team or rec.visit_team):
-        section = f"{rec.home_team} v {rec.visit_team}"
+        section = " v ".join(sorted((rec.home_team, rec.visit_team)))  # rooms swap home/visit
     rec.section = section
     rec.table_no = tags.get("Table", "")
     declarer_side = _SIDE_OF.get(rec.declarer.strip().upper(), "")
