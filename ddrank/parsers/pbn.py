@@ -189,13 +189,16 @@ _TAG_SYNTAX = {
 }
 
 
+_CONTROL = re.compile(r"[\x00-\x1f]")
+
+
 def _check_tags(game: _Game) -> list[str]:
     """Tag values that break the PBN standard, as "line N: ..." (the record is then unreadable:
     a value that cannot be read is never guessed)."""
     errors = []
     for name, value in game.tags.items():
         line = game.tag_lines.get(name, game.line)
-        if any(ord(ch) < 32 for ch in value):
+        if _CONTROL.search(value):
             errors.append(f"line {line}: control character in the {name} tag")
             continue
         syntax = _TAG_SYNTAX.get(name)
@@ -328,7 +331,7 @@ def _tables(
                     out.append(_score_row(base, row_line, row))
         elif name == "TotalScoreTable":
             standings.extend(_standing(base, row_line, row) for row_line, row in table.dicts())
-        elif name == "OptimumResultTable":
+        elif name == "OptimumResultTable" and "DoubleDummyTricks" not in tags:
             dd = dd_hex(table.dicts())
     return dd
 
@@ -413,14 +416,24 @@ def _standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
 
 def _names_from_standings(records: list[RawRecord], standings: list[RawStanding]) -> None:
     """ScoreTable rows without names take them from the TotalScoreTable (by pair number)."""
-    by_pair = {(st.section, st.pair): st.players for st in standings if st.pair and st.players}
-    by_pair.update({("", st.pair): st.players for st in standings if st.pair and st.players})
+    # a Mitchell numbers NS and EW pairs separately: match the direction when the ranking has it
+    by_pair: dict[tuple[str, str, str], str] = {}
+    for st in standings:
+        if st.pair and st.players:
+            direction = st.direction.upper().replace("-", "")
+            for key in ((st.section, direction, st.pair), (st.section, "", st.pair),
+                        ("", "", st.pair)):  # fmt: skip
+                by_pair.setdefault(key, st.players)
     for rec in records:
-        for pair, seats in ((rec.ns_pair, ("northname", "southname")),
-                            (rec.ew_pair, ("eastname", "westname"))):  # fmt: skip
+        for pair, direction, seats in ((rec.ns_pair, "NS", ("northname", "southname")),
+                                       (rec.ew_pair, "EW", ("eastname", "westname"))):  # fmt: skip
             if not pair or getattr(rec, seats[0]) or getattr(rec, seats[1]):
                 continue
-            names = by_pair.get((rec.section, pair)) or by_pair.get(("", pair))
+            names = (
+                by_pair.get((rec.section, direction, pair))
+                or by_pair.get((rec.section, "", pair))
+                or by_pair.get(("", "", pair))
+            )
             if names:
                 a, b = split_names(names)
                 setattr(rec, seats[0], a)
