@@ -5,7 +5,8 @@ For each format a real file is replicated into one large file of about `--record
 process (one core: no worker pool) twice: the reader alone (format detection + parse), and the
 whole ingest into an empty DuckDB store. The child reports its own peak RSS, once for a file of
 a quarter of the size and once for the full size, so the growth of memory with file size shows.
-Everything is written to a temporary folder; nothing goes into the repository.
+Everything is written to a temporary folder; nothing goes into the repository. The files under
+`../shared` are found beside the clone, or where `DDRANK_SHARED` points.
 
     .venv/bin/python bench/bench_ingest.py [--records 200000] [--formats pbn,scoretable,lin,usebio,bws]
 
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import resource
 import subprocess
@@ -36,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 SAMPLE = ROOT / "data" / "sample"
-EVENTS = ROOT.parent / "shared" / "data" / "events"
+EVENTS = Path(os.environ.get("DDRANK_SHARED", ROOT.parent / "shared")) / "data" / "events"
 SOURCES = {
     "pbn": SAMPLE / "pbn" / "worldclass-2012-example3.pbn",
     "pbn-dd": SAMPLE / "pbn" / "online-qualifier-2021-example2.pbn",
