@@ -41,6 +41,7 @@ def _open_brackets(text: str) -> int:
 _BOARD_TAGS = ("Event", "Site", "Date", "Stage", "Board", "Dealer", "Vulnerable", "Deal", "Scoring")
 _EVENT_TAGS = ("Event", "Site", "Date", "Stage", "Scoring", "HomeTeam", "VisitTeam", "Round")
 _SECTION_TAGS = ("Auction", "Play")
+_IDENTITY_TAGS = frozenset(_BOARD_TAGS + ("North", "East", "South", "West"))
 _SEATS = ("North", "East", "South", "West")
 
 
@@ -145,7 +146,7 @@ def _games(text: str) -> Iterator[_Game]:
                     continue
                 pending = None
             for name, value in found:
-                if name in game.tags and name in _BOARD_TAGS + ("North", "East", "South", "West"):
+                if name in _IDENTITY_TAGS and name in game.tags:
                     # a repeated identity tag without a blank line starts the next game
                     yield game
                     game = _Game(lineno)
@@ -196,14 +197,17 @@ def _check_tags(game: _Game) -> list[str]:
     """Tag values that break the PBN standard, as "line N: ..." (the record is then unreadable:
     a value that cannot be read is never guessed)."""
     errors = []
-    for name, value in game.tags.items():
+    tags = game.tags
+    if _CONTROL.search("".join(tags.values())):
+        for name, value in tags.items():
+            if _CONTROL.search(value):
+                line = game.tag_lines.get(name, game.line)
+                errors.append(f"line {line}: control character in the {name} tag")
+    for name in _TAG_SYNTAX.keys() & tags.keys():
+        value = tags[name]
         line = game.tag_lines.get(name, game.line)
-        if _CONTROL.search(value):
-            errors.append(f"line {line}: control character in the {name} tag")
-            continue
-        syntax = _TAG_SYNTAX.get(name)
         v = value.strip().removeprefix("##")  # "##" hides a value (PBN 2.0), it stays valid
-        if syntax is not None and v not in ("", "?", "#") and not syntax.match(v):
+        if v not in ("", "?", "#") and not _TAG_SYNTAX[name].match(v):
             errors.append(f"line {line}: {name} {value!r} is not a valid PBN {name}")
         elif name == "Result" and v.count(" ") == 3:
             tricks = [int(t) for t in v.split()[1::2]]
