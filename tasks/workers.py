@@ -55,6 +55,8 @@ def detect_format(path: Path) -> str:
         return "bws"
     if head.startswith(b"SQLite format 3\x00"):
         return "sqlite"
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark (Windows exports)
+        head = head.decode("utf-16", errors="replace").encode("utf-8")
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if b"\x00" in head:
         raise UnreadableFile("binary content, not a hand-record or results file")
@@ -79,6 +81,8 @@ def detect_format(path: Path) -> str:
 
 def _text(path: Path) -> str:
     data = path.read_bytes()
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return data.decode("utf-16", errors="replace")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:

@@ -235,3 +235,16 @@ def test_declarer_typo_in_a_file_that_writes_leading_passes_is_excluded(tmp_path
     ).fetchall()[0]
     assert repaired[0] > 3000 and "no auction of this file starts with a pass" in repaired[1]
     con.close()
+
+
+def test_utf16_pbn_is_read_and_latin1_too(tmp_path: Path) -> None:
+    """Windows tools write UTF-16 with a byte-order mark; older ones Latin-1 (Magic Contest)."""
+    text = Y2021.read_text()
+    wide = tmp_path / "wide.pbn"
+    wide.write_text(text, encoding="utf-16")
+    latin = tmp_path / "latin.pbn"
+    latin.write_bytes(text.replace("Knob", "Knöb").encode("latin-1", errors="replace"))
+    want = len(_read(Y2021).records)
+    assert len(read_parsed(wide)[0].records) == want
+    recs = read_parsed(latin)[0].records
+    assert len(recs) == want and any(r.northname.startswith("Markus Knöb") for r in recs)
