@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -20,8 +21,8 @@ import polars as pl
 from ddrank.cleaning import clean_record, has_table_result
 from ddrank.parsers.bridgedeals import parse_dump, record_from_row
 from ddrank.parsers.lin import parse_lin
-from ddrank.parsers.pbn import read_pbn
-from ddrank.raw import ParsedFile, RawRecord, number_repeats
+from ddrank.parsers.pbn import iter_pbn, read_pbn
+from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
 
 # Extensions `expand_paths` picks up inside a folder. The format itself is told by content
 # (`detect_format`), never by the extension.
@@ -212,6 +213,84 @@ def is_hand_record(rec: RawRecord) -> bool:
         and not rec.play.strip()
         and not any(n.strip() for n in (rec.northname, rec.eastname, rec.southname, rec.westname))
     )
+
+
+STREAM_BYTES = 16 * 2**20  # a PBN file larger than this is read and stored in batches
+
+
+def iter_lines(path: Path) -> Iterator[str]:
+    """The lines of a text file, one at a time, each decoded as UTF-8 or else Latin-1.
+
+    Memory holds one line; a line longer than the limit is refused (with its number) after
+    reading at most the limit.
+    """
+    with path.open("rb") as fh:
+        if fh.read(2) in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16: rare, small files
+            yield from _text(path).splitlines()
+            return
+        fh.seek(0)
+        lineno = 0
+        while raw := fh.readline(_MAX_LINE + 2):
+            lineno += 1
+            if len(raw) > _MAX_LINE and not raw.endswith(b"\n"):
+                raise UnreadableFile(
+                    f"line {lineno} is longer than {_MAX_LINE:,} characters: not a hand record",
+                    lineno,
+                )
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                line = raw.decode("latin-1")
+            yield line.rstrip("\r\n")
+
+
+@dataclass
+class StreamedFile:
+    """A large PBN file read as it is stored: records come in batches, the rest at the end."""
+
+    format: str
+    deals: list[RawRecord] = field(default_factory=list)
+    standings: list[RawStanding] = field(default_factory=list)
+    count: int = 0
+
+    def batches(self, path: Path, size: int = 20_000) -> Iterator[list[RawRecord]]:
+        """The file's table results in lists of `size`, identical records numbered as
+        `number_repeats` would; hand-record games go to `deals`; an unreadable line ends the
+        file with one unreadable record."""
+        companion = companion_of(path) is not None
+        self.format = "pbn-hands" if companion else "pbn"
+        seen: dict[str, int] = {}
+        batch: list[RawRecord] = []
+        records = iter_pbn(iter_lines(path), str(path), not companion, self.standings)
+        try:
+            for rec in records:
+                if (companion and not rec.parse_error) or (not companion and is_hand_record(rec)):
+                    self.deals.append(rec)
+                    continue
+                rid = rec.record_id
+                k = seen.get(rid, 0)
+                seen[rid] = k + 1
+                if k:
+                    rec.occurrence = k
+                    del rec.record_id
+                batch.append(rec)
+                if len(batch) >= size:
+                    self.count += len(batch)
+                    yield batch
+                    batch = []
+        except UnreadableFile as exc:
+            batch.append(RawRecord(str(path), exc.line, "pbn", parse_error=str(exc)))
+        self.count += len(batch)
+        if batch:
+            yield batch
+
+
+def streams(path: Path) -> bool:
+    """Whether `ingest` reads this file in batches (a PBN file over STREAM_BYTES)."""
+    try:
+        return path.stat().st_size > STREAM_BYTES and detect_format(path) == "pbn"
+    except (OSError, UnreadableFile):
+        return False
 
 
 def read_records(path: Path) -> tuple[str, list[RawRecord]]:

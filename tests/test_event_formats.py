@@ -248,3 +248,39 @@ def test_utf16_pbn_is_read_and_latin1_too(tmp_path: Path) -> None:
     assert len(read_parsed(wide)[0].records) == want
     recs = read_parsed(latin)[0].records
     assert len(recs) == want and any(r.northname.startswith("Markus Knöb") for r in recs)
+
+
+@pytest.mark.parametrize("source", [Y2012, COMPOSER], ids=["per-table", "scoretable"])
+def test_large_pbn_is_stored_in_batches_with_the_same_result(
+    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PBN file over STREAM_BYTES is read line by line and stored in batches; the store ends
+    up exactly as when the file is read whole."""
+    if not source.exists():
+        pytest.skip(f"{source} is not beside the clone")
+    import tasks.workers as workers
+
+    whole = connect(tmp_path / "whole.duckdb")
+    ingest_paths(whole, [source])
+    monkeypatch.setattr(workers, "STREAM_BYTES", 1000)
+    original = workers.StreamedFile.batches
+    sizes: list[int] = []
+
+    def small_batches(self: workers.StreamedFile, path: Path, size: int = 97):
+        for batch in original(self, path, size):
+            sizes.append(len(batch))
+            yield batch
+
+    monkeypatch.setattr(workers.StreamedFile, "batches", small_batches)
+    streamed = connect(tmp_path / "streamed.duckdb")
+    summary = ingest_paths(streamed, [source])
+    query = {
+        "raw_records": "SELECT * EXCLUDE (partition_id, ingested_at) FROM raw_records "
+        "ORDER BY record_id",
+        "deals": "SELECT * FROM deals ORDER BY deal_key",
+        "events": "SELECT * FROM events ORDER BY event_id",
+        "published_standings": "SELECT * FROM published_standings ORDER BY standing_id",
+    }
+    for table, sql in query.items():
+        assert streamed.execute(sql).fetchall() == whole.execute(sql).fetchall(), table
+    assert len(sizes) > 3 and sum(sizes) == summary.read  # it was read in batches

@@ -9,7 +9,7 @@ Text that cannot be read as a game becomes a record with `parse_error` set, neve
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from ddrank.parsers.pbn_tables import (
     Table,
@@ -90,13 +90,13 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
     return "".join(out), in_brace
 
 
-def _games(text: str) -> Iterator[_Game]:
+def _games(lines: Iterable[str]) -> Iterator[_Game]:
     game: _Game | None = None
     in_brace = False
     garbage_at: int | None = None
     pending: str | None = None  # a tag not closed yet on its first line
     pending_at = 0
-    for lineno, raw_line in enumerate(text.splitlines(), start=1):
+    for lineno, raw_line in enumerate(lines, start=1):
         if raw_line.startswith("%") and not in_brace:
             continue
         if (
@@ -226,15 +226,32 @@ def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
     """A PBN file as a ParsedFile: table results (games and `ScoreTable` rows), published
     rankings (`TotalScoreTable`) and events. `tables=False` reads the games alone (a companion
     hand record, whose results another file holds)."""
-    records: list[RawRecord] = []
     standings: list[RawStanding] = []
-    table_records: list[RawRecord] = []
+    records = list(iter_pbn(text.splitlines(), source_file, tables, standings))
+    return ParsedFile("pbn", number_repeats(records), standings)
+
+
+def iter_pbn(
+    lines: Iterable[str],
+    source_file: str,
+    tables: bool = True,
+    standings: list[RawStanding] | None = None,
+) -> Iterator[RawRecord]:
+    """The records of a PBN text, one at a time, from its lines (without line ends), so a large
+    file is read in bounded memory. Published rankings are appended to `standings`.
+
+    `ScoreTable` rows with pair numbers but no names wait for the `TotalScoreTable` (often at
+    the end of the file) that names the pairs; every other record is yielded at once. Identical
+    records are not numbered here (`number_repeats` or the caller's running count do that).
+    """
+    standings = standings if standings is not None else []
+    waiting: list[RawRecord] = []
     prev: dict[str, str] = {}
     # Exports name the players of each table once per match: the k-th table result of a board
     # inherits the names of the k-th table result of the previous board.
     names_by_table: dict[int, dict[str, str]] = {}
     table = -1
-    for game in _games(text):
+    for game in _games(lines):
         tags = dict(game.tags)
         # "#" means: same as the previous game.
         for name, value in list(tags.items()):
@@ -258,9 +275,7 @@ def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
             prev = tags
         game.errors.extend(_check_tags(game))
         if game.errors and not game.tags:
-            records.append(
-                RawRecord(source_file, game.line, "pbn", parse_error="; ".join(game.errors))
-            )
+            yield RawRecord(source_file, game.line, "pbn", parse_error="; ".join(game.errors))
             continue
         auction = " ".join(game.sections.get("Auction", []))
         play_tokens = " ".join(game.sections.get("Play", [])).split()
@@ -297,13 +312,21 @@ def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
             parse_error="; ".join(game.errors),
         )
         _event_model(rec, tags)
-        records.append(rec)
+        rows: list[RawRecord] = []
         if tables and game.tables:
-            dd = _tables(game, tags, rec, table_records, standings)
+            dd = _tables(game, tags, rec, rows, standings)
             if dd and not getattr(rec, "dd_tricks", ""):
                 rec.dd_tricks = dd  # type: ignore[attr-defined]
-    _names_from_standings(table_records, standings)
-    return ParsedFile("pbn", number_repeats(records + table_records), standings)
+        yield rec
+        for row in rows:
+            unnamed_ns = row.ns_pair and not (row.northname or row.southname)
+            unnamed_ew = row.ew_pair and not (row.eastname or row.westname)
+            if not row.parse_error and (unnamed_ns or unnamed_ew):
+                waiting.append(row)
+            else:
+                yield row
+    _names_from_standings(waiting, standings)
+    yield from waiting
 
 
 def _tables(
