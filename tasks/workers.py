@@ -18,7 +18,7 @@ from pathlib import Path
 
 import polars as pl
 
-from ddrank.cleaning import clean_record, has_table_result
+from ddrank.cleaning import Reject, clean_record, has_table_result, parse_deal
 from ddrank.parsers.bridgedeals import parse_dump, record_from_row
 from ddrank.parsers.lin import parse_lin
 from ddrank.parsers.pbn import iter_pbn, read_pbn
@@ -203,16 +203,27 @@ def read_parsed(path: Path) -> tuple[ParsedFile, list[RawRecord]]:
 
 
 def is_hand_record(rec: RawRecord) -> bool:
-    """A game with a deal and no table result at all: a hand record, not a result."""
-    return bool(
+    """A game with a valid deal and no table result at all: a hand record, not a result.
+
+    A deal that does not parse stays a record, so cleaning reports it with its reason and line.
+    """
+    if not (
         rec.deal.strip()
         and not rec.parse_error
         and not has_table_result(rec)
         and rec.result.strip() in ("", "?")
+        and rec.declarer.strip() in ("", "?")
+        and rec.lead.strip() in ("", "?")
         and not rec.auction.strip()
         and not rec.play.strip()
         and not any(n.strip() for n in (rec.northname, rec.eastname, rec.southname, rec.westname))
-    )
+    ):
+        return False
+    try:
+        parse_deal(rec.deal)
+    except Reject:
+        return False
+    return True
 
 
 STREAM_BYTES = 16 * 2**20  # a PBN file larger than this is read and stored in batches

@@ -116,7 +116,7 @@ def _games(lines: Iterable[str]) -> Iterator[_Game]:
         if not line:
             if raw_line.strip():
                 continue  # a line that held only a comment does not end the game
-            if game is not None and game.tags:
+            if game is not None and (game.tags or game.errors):
                 yield game
                 game = None
             continue
@@ -187,6 +187,8 @@ _TAG_SYNTAX = {
     "Result": re.compile(r"^(\^?\d{1,2}|(NS|EW) \d{1,2}( (NS|EW) \d{1,2})?)$"),
     "OptimumScore": re.compile(r"^(NS|EW)( [^;]+;)? ?[+-]?\d+$"),
     "Score": re.compile(r"^((NS|EW) )?[+-]?\d+$"),
+    "ScorePercentage": re.compile(r"^((NS|EW) )?\d+(\.\d*)?( (NS|EW) \d+(\.\d*)?)?$"),
+    "ScoreMP": re.compile(r"^((NS|EW) )?\d+(\.\d*)?( (NS|EW) \d+(\.\d*)?)?$"),
 }
 
 
