@@ -75,7 +75,9 @@ def print_audit(audit: dict[str, Any]) -> None:
         stages.add_column("Stage")
         stages.add_column("Results", justify="right")
         for row in audit["stages"]:
-            stages.add_row(row["description"], f"{row['count']:,}")
+            note = row["stage"].startswith("note:")
+            stages.add_row(("Note: " if note else "") + row["description"], f"{row['count']:,}",
+                           style="dim" if note else None)  # fmt: skip
         console.print(stages)
     if audit.get("repairs"):
         rep = ", ".join(f"{k}: {v:,}" for k, v in audit["repairs"].items())
