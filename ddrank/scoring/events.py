@@ -452,8 +452,12 @@ def wbf_vp(imp_margin: float, boards: int) -> float:
 
 
 def match_key(r: EventResult) -> tuple[str, str, str, frozenset[str]]:
-    """(event, session, section, teams): the two rooms of one match meet here."""
-    return r.event, r.session, r.section, frozenset((r.home_team, r.visit_team))
+    """(event, session, '', teams): the two rooms of one match meet here.
+
+    The section is left out: a reader may name each room's table after its own home team
+    ("A v B" and "B v A"), and the teams alone identify the match within a session.
+    """
+    return r.event, r.session, "", frozenset((r.home_team, r.visit_team))
 
 
 @dataclass
