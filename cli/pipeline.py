@@ -32,7 +32,9 @@ def register(app: typer.Typer) -> None:
         paths: Annotated[
             list[Path],
             typer.Argument(
-                help="PBN, LIN, bridgedeals dump (.sql), CSV or SQLite files, or folders of them."
+                help="Hand-record and results files (PBN, BBO LIN, USEBIO XML, Bridgemate .bws, "
+                "the paper's dump, CSV, SQLite), or folders of them. The format is told by "
+                "content, not by the extension."
             ),
         ],  # noqa: E501
         db: DbOpt = Path("data/ddrank.duckdb"),
@@ -48,8 +50,10 @@ def register(app: typer.Typer) -> None:
         with friendly_errors():
             files = expand_paths(list(paths))
             con = connect(db)
-            total = {"files": 0, "records_read": 0, "new": 0, "duplicate": 0, "unreadable": [],
-                     "per_file": [], "new_partitions": []}  # fmt: skip
+            counters = ("files", "records_read", "new", "duplicate", "hand_record_deals",
+                        "new_deals", "new_events", "new_standings")  # fmt: skip
+            total: dict = {k: 0 for k in counters}
+            total.update({"unreadable": [], "per_file": [], "new_partitions": []})
             with Progress(TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
                           TextColumn("{task.description}"), TimeElapsedColumn(),
                           console=console, disable=json, transient=True) as bar:  # fmt: skip
@@ -57,7 +61,7 @@ def register(app: typer.Typer) -> None:
                 for f in files:
                     bar.update(job, description=f.name)
                     part = ingest_paths(con, [f], partition_size).as_dict()
-                    for k in ("files", "records_read", "new", "duplicate"):
+                    for k in counters:
                         total[k] += part[k]
                     for k in ("unreadable", "per_file", "new_partitions"):
                         total[k] += part[k]
@@ -68,7 +72,10 @@ def register(app: typer.Typer) -> None:
             return
         console.print(
             f"{total['files']} file(s): {total['records_read']:,} records read, "
-            f"[bold]{total['new']:,} new[/], {total['duplicate']:,} already in the store."
+            f"[bold]{total['new']:,} new[/], {total['duplicate']:,} already in the store; "
+            f"hand-record deals: {total['hand_record_deals']:,} ({total['new_deals']:,} new); "
+            f"events: {total['new_events']:,} new; published ranking lines: "
+            f"{total['new_standings']:,} new."
         )
         for u in total["unreadable"][:20]:
             console.print(f"[yellow]unreadable[/] {u['file']}:{u['line']}: {u['error']}")

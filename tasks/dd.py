@@ -42,7 +42,7 @@ TABLE_COST = 13  # one DD table ~ 0.19 CPU-s ~ 13 play traces (measured, 2012 sa
 INVALID_FOR_DD = "invalid_for_dd"
 DD_PLAY_ISSUE = "dd_invalid_play"
 _PENDING = (
-    "SELECT b.* FROM boards b WHERE NOT EXISTS "
+    "SELECT b.* FROM boards b WHERE b.deal IS NOT NULL AND NOT EXISTS "
     "(SELECT 1 FROM player_board_stats s WHERE s.record_id = b.record_id)"
 )
 
