@@ -172,10 +172,10 @@ def load_store(db_path: str | Path, con: Any = None) -> Loaded:
     con = con or connect(path, read_only=True)
     try:
         rows = board_rows(con)
-        if rows and "date" not in rows[0] and "date" in _table_columns(con, "raw_records"):
+        if any(not r.get("date") for r in rows) and "date" in _table_columns(con, "raw_records"):
             dates = dict(con.sql("select record_id, date from raw_records").fetchall())
-            for r in rows:
-                r["date"] = dates.get(r["record_id"], "")
+            for r in rows:  # a store cleaned before boards had dates: the raw record has it
+                r["date"] = r.get("date") or dates.get(r["record_id"], "")
         matched: dict[tuple[str, str], str] = {}
         if _table_columns(con, "player_matches"):
             matched = {(c, n): m for n, c, m in con.sql(
