@@ -266,9 +266,7 @@ def event_infos(
     for r in results:
         by_event[r.event].append(r)
     for event in by_event:
-        f = given.get(event) or next(
-            (v for k, v in given.items() if event.startswith(k) or k.startswith(event)), {}
-        )
+        f = given.get(event) or {}
         top = parse_number(f.get("mp_top")) if f else None
         across = f.get("across_field") if f else False
         out[event] = EventInfo(
