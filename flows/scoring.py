@@ -134,6 +134,14 @@ def score_and_rate(
           f"{summary['results']:,} table results, {summary['errors']} left out; ratings of "
           f"{summary['ratings'].get('players', 0)} players over "
           f"{summary['ratings'].get('periods', 0)} periods")  # fmt: skip
+    for ev in summary["top"]:
+        lead = ev["lines"][0] if ev["lines"] else None
+        if lead:
+            print(f"  {ev['event']}: 1. {lead['pair']} ({lead['players']}) {lead['score']:.2f}"
+                  + ("" if lead["pct"] is None else f" = {lead['pct']:.2f}%"))  # fmt: skip
+    for r in summary["rating_table"][:10]:
+        print(f"  rating {r['rating']:6.2f} ± {r['std_error']:.2f}  {r['player']} "
+              f"({r['boards']} boards, last {r['last_period']})")  # fmt: skip
     _publish(summary)
     return summary
 
