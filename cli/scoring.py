@@ -215,6 +215,7 @@ def register(app: typer.Typer) -> None:
         divide_by: Annotated[DivideBy, typer.Option(help="--valet only: cross-IMPs per result (B) or per comparison (A).")] = DivideBy.results,
         drop_count: Annotated[int, typer.Option(help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
         drop_percent: Annotated[float | None, typer.Option(help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,
+        mp_top: Annotated[float | None, typer.Option(help="Matchpoints per result beaten, overriding what the events say: 2 (EBU, FFB) or 1 (ACBL). FILE... only.")] = None,
         min_boards: MinBoardsOpt = 30,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
@@ -243,7 +244,7 @@ def register(app: typer.Typer) -> None:
                     raise typer.Exit(2)
                 from tasks.event_scoring import score_files
 
-                summary = score_files([str(f) for f in files], str(out), mp_method.value)
+                summary = score_files([str(f) for f in files], str(out), mp_method.value, mp_top)
             else:
                 from tasks.event_scoring import score_store
 
