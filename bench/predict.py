@@ -27,7 +27,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
-import csv  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -40,11 +39,6 @@ import numpy as np  # noqa: E402
 
 from ddrank.ratings import lehman  # noqa: E402
 from ddrank.ratings import skill as sk  # noqa: E402
-from ddrank.scoring.crossimps import butler  # noqa: E402
-from ddrank.scoring.duplicate import duplicate_score  # noqa: E402
-from ddrank.scoring.results import TableResult  # noqa: E402
-from ddrank.scoring.tournament import score_field  # noqa: E402
-from ddrank.types import Card, Contract, Seat  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DDRANK = "ddrank"
@@ -74,105 +68,17 @@ class Dataset:
     has_dd: bool
 
 
-def _dd_facts(valet_dir: Path) -> tuple[dict, dict]:
-    tables: dict[tuple[int, int], tuple[int, ...]] = {}
-    leads: dict[tuple[int, int, str, str, str], tuple[int, int]] = {}
-    tpath, lpath = valet_dir / "dd_tables.csv", valet_dir / "dd_leads.csv"
-    if tpath.is_file():
-        with tpath.open() as fh:
-            for r in csv.DictReader(fh):
-                tables[int(r["round"]), int(r["board"])] = tuple(map(int, r["cells"].split()))
-    if lpath.is_file():
-        with lpath.open() as fh:
-            for r in csv.DictReader(fh):
-                key = (int(r["round"]), int(r["board"]), r["strain"], r["leader"], r["lead"])
-                leads[key] = (int(r["dd_before"]), int(r["dd_after"]))
-    return tables, leads
-
-
-def _signed_score(res: TableResult, contract: Contract | None, tricks: int) -> int:
-    if contract is None:
-        return 0
-    assert contract.declarer is not None
-    ns = contract.declarer.is_ns
-    vul = res.ns_vulnerable if ns else res.ew_vulnerable
-    s = duplicate_score(contract, tricks, vul, res.year)
-    return s if ns else -s
-
-
-def _card(text: str | None) -> str | None:
-    try:
-        return str(Card.parse(text)) if text else None
-    except ValueError:  # an unreadable lead is simply no lead evidence
-        return None
-
-
 def load_valet(name: str, valet_dir: Path, warmup: int) -> Dataset:
     """A Valet directory (Bermuda Bowl / Venice Cup 2013): one period per round."""
-    from ddrank.valet import parse_scores
-    from tasks.scoring import read_valet_dir
+    from tasks.skill import valet_skill_rows
 
-    loaded = read_valet_dir(valet_dir)
-    scores, _ = parse_scores((valet_dir / "scores.txt").read_text(), str(valet_dir / "scores.txt"))
-    lead_of = {f"{s.source}:{s.line}": (s.round, s.board, s.lead) for s in scores}
-    tables, leads = _dd_facts(valet_dir)
-    scored = score_field(loaded.boards)
-    by_board: dict[str, list] = defaultdict(list)
-    for s in scored:
-        by_board[s.result.board].append(s)
-    rows: list[Row] = []
-    for board in sorted(by_board):
-        group = by_board[board]
-        rnd, bno, _ = lead_of[group[0].result.table]
-        cells = tables.get((rnd, bno))
-        dd_scores: list[int] = []
-        facts: list[dict] = []
-        for s in group:
-            res = s.result
-            f: dict = {}
-            c = res.contract
-            if cells is not None:
-                if c is None:
-                    dd_scores.append(0)
-                else:
-                    assert c.declarer is not None
-                    decl = c.declarer
-                    lead = lead_of[res.table][2]
-                    found = None
-                    card = _card(lead)
-                    if card:
-                        for seat in (decl, decl.partner):  # the led card says who declared
-                            key = (rnd, bno, c.strain.letter, seat.lho.letter, card)
-                            if key in leads:
-                                found, decl = leads[key], seat
-                                break
-                    dd = cells[int(c.strain) * 4 + int(decl)]
-                    dd_scores.append(_signed_score(res, c, dd))
-                    f["declarer"] = res.names[decl]
-                    f["declarer_ns"] = decl.is_ns
-                    f["play_tricks"] = res.tricks - dd
-                    if found is not None:
-                        before, after = found
-                        f["play_tricks"] = res.tricks - after
-                        f["leader"] = res.names[decl.lho]
-                        f["lead_cost"] = float(after - before)
-            facts.append(f)
-        bid = butler(dd_scores) if cells is not None else [None] * len(group)
-        for s, f, b in zip(group, facts, bid, strict=True):
-            res = s.result
-            rows.append(
-                Row(
-                    rnd,
-                    board,
-                    res.ns_pair,
-                    res.ew_pair,
-                    res.ns_score,
-                    float(s.butler),
-                    sk.SkillBoard(res.ns_pair, res.ew_pair, float(s.butler), b, **f),
-                )
-            )
+    rows = [
+        Row(int(r.period), r.board, r.result.ns_pair, r.result.ew_pair, r.result.ns_score,
+            r.butler, r.skill)
+        for r in valet_skill_rows(valet_dir)
+    ]  # fmt: skip
     rows.sort(key=lambda r: (r.period, r.board))
-    return Dataset(name, rows, warmup, bool(tables))
+    return Dataset(name, rows, warmup, any(r.skill.declarer is not None for r in rows))
 
 
 def datasets(names: Sequence[str]) -> list[Dataset]:
@@ -208,8 +114,8 @@ def m_noskill(ds: Dataset) -> Predictions:
 
 def m_lehman(ds: Dataset) -> Predictions:
     out: Predictions = {}
-    for hw in (0.7, 0.9, 1.0):
-        for sw in (10.0, 100.0):
+    for hw in (0.5, 0.7, 0.9, 1.0):
+        for sw in (10.0, 50.0, 200.0):
             params = lehman.LehmanParams(history_weight=hw, start_weight=sw)
             states: dict = {}
             d = np.zeros(len(ds.rows))
@@ -278,7 +184,9 @@ def m_glicko2(ds: Dataset) -> Predictions:
         for rd0 in (50.0, 350.0):
             players: dict[str, glicko2.Player] = {}
 
-            def get(p: str, rd0: float = rd0, tau: float = tau) -> glicko2.Player:
+            def get(
+                p: str, rd0: float = rd0, tau: float = tau, players: dict = players
+            ) -> glicko2.Player:
                 if p not in players:
                     players[p] = glicko2.Player(rd=rd0)
                     players[p]._tau = tau
@@ -322,7 +230,7 @@ def m_openskill(ds: Dataset) -> Predictions:
             model.beta = model.beta * beta_scale
             ratings: dict = {}
 
-            def get(p: str, model=model) -> object:
+            def get(p: str, model=model, ratings: dict = ratings) -> object:
                 if p not in ratings:
                     ratings[p] = model.rating(name=p)
                 return ratings[p]
@@ -384,7 +292,7 @@ def m_dd_rates(ds: Dataset) -> Predictions:
         train = [i for _, idx in periods[:j] for i in idx]
         sums: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
 
-        def add(p: str, c: str, v: float) -> None:
+        def add(p: str, c: str, v: float, sums: dict = sums) -> None:
             sums[(p, c)][0] += v
             sums[(p, c)][1] += 1
 
@@ -398,7 +306,7 @@ def m_dd_rates(ds: Dataset) -> Predictions:
             if b.leader is not None and b.lead_cost is not None:
                 add(b.leader, "lead", -b.lead_cost)
 
-        def rate(p: str, c: str) -> float:
+        def rate(p: str, c: str, sums: dict = sums) -> float:
             s, n = sums.get((p, c), (0.0, 0.0))
             return s / (n + 5.0)  # five boards of shrinkage towards the field average
 
@@ -422,21 +330,26 @@ def m_ddrank(ds: Dataset) -> Predictions:
     base = sk.fit_params(warm, sk.SkillParams())
     out: Predictions = {}
     defaults = dict(sk.SkillParams().prior_sd)
-    for scale in (0.5, 1.0, 2.0):
-        for drift in (0.0, 0.1):
-            for pair_sd in (0.0, 0.3):
-                prior = {c: v * scale for c, v in defaults.items()}
-                prior[sk.PARTNERSHIP] = pair_sd * scale
-                params = replace(base, prior_sd=prior, drift_sd=drift)
-                states: sk.States = {}
-                d = np.zeros(len(ds.rows))
-                for period, idx in _by_period(ds):
-                    for i in idx:
-                        r = ds.rows[i]
-                        d[i] = sk.predict(states, r.ns, r.ew, params, period)[0]
-                    states = sk.update_period(states, [ds.rows[i].skill for i in idx], period,
-                                              params)  # fmt: skip
-                out[f"scale={scale},drift={drift},pairs={pair_sd > 0}"] = d
+    for bid_scale in (0.25, 0.5, 1.0, 2.0):
+        for play_scale in (0.5, 1.0, 2.0, 4.0):
+            for drift in (0.0, 0.1):
+                for pairs in (False, True):
+                    prior = {c: v * (bid_scale if c in ("bidding", sk.PARTNERSHIP) else play_scale)
+                             for c, v in defaults.items()}  # fmt: skip
+                    if not pairs:
+                        prior[sk.PARTNERSHIP] = 0.0
+                    params = replace(base, prior_sd=prior, drift_sd=drift)
+                    states: sk.States = {}
+                    d = np.zeros(len(ds.rows))
+                    for period, idx in _by_period(ds):
+                        for i in idx:
+                            r = ds.rows[i]
+                            d[i] = sk.predict(states, r.ns, r.ew, params, period)[0]
+                        states = sk.update_period(
+                            states, [ds.rows[i].skill for i in idx], period, params
+                        )
+                    label = f"bid*{bid_scale:g},play*{play_scale:g},drift={drift:g},pairs={pairs}"
+                    out[label] = d
     return out
 
 
@@ -472,7 +385,7 @@ def comparisons(ds: Dataset) -> tuple[Comparisons, np.ndarray, list[str]]:
     bidx = {b: k for k, b in enumerate(boards)}
     row_board = np.array([bidx[r.board] for r in ds.rows])
     by: dict[int, list[int]] = defaultdict(list)
-    for k, r in enumerate(ds.rows):
+    for k in range(len(ds.rows)):
         by[row_board[k]].append(k)
     ii, jj = [], []
     for rows in by.values():
@@ -638,7 +551,9 @@ def evaluate(
         for k, v in m.items():
             obj[k] = float(v[0])
             if k == "log_loss":
-                obj["log_loss_lo"], obj["log_loss_hi"] = map(float, np.percentile(v[1:], [2.5, 97.5]))
+                obj["log_loss_lo"], obj["log_loss_hi"] = map(
+                    float, np.percentile(v[1:], [2.5, 97.5])
+                )
             else:
                 obj[f"{k}_lo"], obj[f"{k}_hi"] = map(float, np.percentile(v[1:], [2.5, 97.5]))
         obj["chosen"] = sorted(set(held[name].chosen), key=held[name].chosen.index)
@@ -683,7 +598,9 @@ def table(results: list[dict]) -> str:
         )
     for r in results:
         if "delta_vs" in r:
-            lines.append(f"\n{r['dataset']}: ddrank log-loss minus other (95% CI; < 0 = ddrank better)")
+            lines.append(
+                f"\n{r['dataset']}: ddrank log-loss minus other (95% CI; < 0 = ddrank better)"
+            )
             for k, (lo, hi) in r["delta_vs"].items():
                 mark = "  better" if hi < 0 else "  worse" if lo > 0 else ""
                 lines.append(f"  vs {k:12} {r['delta'][k]:+.5f} [{lo:+.5f}, {hi:+.5f}]{mark}")

@@ -16,6 +16,7 @@ from prefect.cache_policies import NO_CACHE
 
 from flows.dd_analysis import dd_analysis
 from flows.names import match_names
+from flows.rate import rate
 from flows.regression import regression_report
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
@@ -80,6 +81,7 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
         dds_threads=s.dds_threads,
         dask_address=s.dask_address,
     )
+    rate(db_path=s.db)  # ddrank skill ratings -> skill_ratings
     thresholds, eligible = thresholds_task(s.db, s)
     if eligible >= MIN_REGRESSION_PLAYERS:
         report = regression_report(db_path=s.db, response=s.response, variables=s.variables,
