@@ -330,6 +330,19 @@ def predict(
     return mean, var
 
 
+def overall(states: Mapping[Key, SkillState], player: str, params: SkillParams) -> float:
+    """A player's expected IMPs per board over an average partner and field: his bidding plus
+    the IMP value of his play, weighted by how often he declares (1/4), defends (1/2) and leads
+    (1/4). The single number used to rank players."""
+
+    def m(c: str) -> float:
+        s = states.get((player, c))
+        return s.mean if s else 0.0
+
+    g = params.imps_per_trick
+    return m("bidding") + g * (m("declarer") / 4 + m("defence") / 2 + m("opening_lead") / 4)
+
+
 def player_rows(states: Mapping[Key, SkillState]) -> list[dict[str, float | int | str]]:
     """One row per (entity, component), as stored in `skill_ratings`."""
     return [
