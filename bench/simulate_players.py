@@ -11,7 +11,8 @@ table. The boards are written as PBN with their play and go through ddrank's own
 functions: ingest -> clean -> DD analysis (tables, traces, player stats) in a small store in /tmp.
 Then, on the first k rounds for growing k, three measures rank the players:
 
-* the ddrank skill rating (`overall`: expected IMPs per board from his components);
+* the ddrank skill rating (`overall` without bidding: the IMP value of his card play, from
+  the declarer, defence and opening-lead components; only card play differs here);
 * Lehman (ddrank's, IMP scale);
 * the DD mistake rate alone (weighted play and lead mistakes per card, from `player_board_stats`).
 
@@ -285,7 +286,9 @@ def measure(pbn: Path, args: argparse.Namespace, truth: dict[str, float], log) -
         keep = set(periods[:k])
         sub = [r for r in rows if r.period in keep]
         states, _, params = rate_rows(sub)
-        ddrank_score = np.array([sk.overall(states, n, params) for n in names])
+        # Only card play differs between simulated players (every table plays the real
+        # contract), so the ddrank measure compared is its card-play part.
+        ddrank_score = np.array([sk.overall(states, n, params, bidding=False) for n in names])
         lp = lehman.boards_by_period([s for s in scored if s.result.period in keep], "imps")
         lstates, _ = lehman.rate_periods(lp)
         lehman_score = np.array([lstates[n].rating if n in lstates else 50.0 for n in names])
@@ -303,16 +306,21 @@ def measure(pbn: Path, args: argparse.Namespace, truth: dict[str, float], log) -
         curve.append(point)
         log(f"{k} rounds, {boards_pp:.0f} boards/player: {point}")
     need = {}
+    from scipy.optimize import curve_fit
+
     for label in ("ddrank", "lehman", "dd-mistake-rate"):
         n = np.array([p["boards_per_player"] for p in curve])
-        r2 = np.clip(np.array([p[label] for p in curve]), 1e-3, 0.999) ** 2
-        # rho^2 = n / (n + c)  <=>  c = n (1 - rho^2) / rho^2; least squares on 1/rho^2 - 1 = c/n
-        y = 1 / r2 - 1
-        c = float(np.dot(1 / n, y) / np.dot(1 / n, 1 / n))
-        n90 = c * 0.81 / 0.19
-        simulated = any(p[label] >= 0.9 for p in curve)
+        rho = np.array([p[label] for p in curve])
+        # Spearman-Brown: an average of n noisy boards has reliability n / (n + c), and its
+        # correlation with the truth is the square root of that.
+        try:
+            (c,), _ = curve_fit(lambda x, c: np.sqrt(x / (x + c)), n, rho, p0=[n.mean()],
+                                bounds=(1e-6, 1e9))  # fmt: skip
+        except RuntimeError:
+            c = float("inf")
         first = next((p["boards_per_player"] for p in curve if p[label] >= 0.9), None)
-        need[label] = {"boards_for_0.9_fit": round(n90, 1), "reached_in_simulation": simulated,
+        need[label] = {"boards_for_0.9_fit": round(float(c) * 0.81 / 0.19, 1),
+                       "reached_in_simulation": first is not None,
                        "first_reached_at": first}  # fmt: skip
     return {"players": len(names), "rounds": len(periods), "table_results": len(rows),
             "curve": curve, "boards_for_0.9": need}  # fmt: skip

@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -171,18 +171,32 @@ def db_skill_rows(db_path: str | Path, event: str | None = None) -> list[SkillRo
         ).fetchall():
             c = cells.setdefault(deal_id, [0] * 20)
             c["CDHSN".index(strain) * 4 + "NESW".index(declarer)] = int(tricks)
-        traces = {
-            rid: (int(t[0]), int(t[1]))
-            for rid, t in con.sql("select record_id, trace from play_traces").fetchall()
-            if t is not None and len(t) >= 2
-        }
+        played = con.sql(
+            "select t.record_id, t.trace, b.play_seats from play_traces t join boards b "
+            "using (record_id)"
+        ).fetchall()
     finally:
         con.close()
+    traces = {rid: list(t) for rid, t, _ in played if t is not None and len(t) >= 2}
+    seats_of = {rid: list(ps) for rid, _, ps in played if ps}
 
     def lead_lookup(res: TableResult, decl: Seat) -> tuple[Seat, LeadDD | None]:
-        return decl, traces.get(res.table)
+        t = traces.get(res.table)
+        return decl, (int(t[0]), int(t[1])) if t else None
 
-    return skill_rows(score_field(loaded.boards), cells, lead_lookup)
+    rows = skill_rows(score_field(loaded.boards), cells, lead_lookup)
+    out = []
+    for r in rows:  # where the play is recorded, whose cards cost the tricks
+        t, ps = traces.get(r.result.table), seats_of.get(r.result.table)
+        c = r.result.contract
+        if t is None or ps is None or c is None or c.declarer is None:
+            out.append(r)
+            continue
+        decl_cost, defence = sk.play_costs(t, ps, int(c.declarer))
+        costs = tuple((r.result.names[Seat(s)], v) for s, v in sorted(defence.items()))
+        out.append(replace(r, skill=replace(r.skill, declarer_cost=decl_cost,
+                                            defence_costs=costs)))  # fmt: skip
+    return out
 
 
 def periods_of(rows: Sequence[SkillRow]) -> list[tuple[str, list[sk.SkillBoard]]]:
