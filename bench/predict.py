@@ -323,7 +323,9 @@ def m_openskill(ds: Dataset) -> Predictions:
     return out
 
 
-TTT_FITS = 20
+#: TrueSkill Through Time refits per dataset: every round on BB2013 (the headline comparison),
+#: at most 8 elsewhere (a refit of thousands of games takes minutes in pure Python).
+TTT_FITS = {"BB2013": 20}
 
 
 def m_ttt(ds: Dataset) -> Predictions:
@@ -334,9 +336,9 @@ def m_ttt(ds: Dataset) -> Predictions:
     periods = _by_period(ds)
     for sigma in (0.15, 0.5):  # prior skill sd, in units of one board's performance noise
         d = np.zeros(len(ds.rows))
-        # Refit at most TTT_FITS times (every period on BB2013/VC2013); between refits a period
-        # is predicted from the last fit, which still saw only earlier periods.
-        step = max(1, math.ceil((len(periods) - 1) / TTT_FITS))
+        # Between refits a period is predicted from the last fit, which saw only earlier periods.
+        fits = TTT_FITS.get(ds.name, 8)
+        step = max(1, math.ceil((len(periods) - 1) / fits))
         for j0 in range(1, len(periods), step):
             j = j0
             train = [i for _, idx in periods[:j] for i in idx]
