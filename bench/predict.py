@@ -688,6 +688,26 @@ def table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def markdown(results: list[dict]) -> str:
+    """The table as Markdown (for docs/ratings.md), with the ddrank log-loss deltas."""
+    lines = ["| dataset | method | held-out results | log-loss [95% CI] | Brier | RMSE (IMPs) | "
+             "Spearman [95% CI] | ddrank minus method [95% CI] |",
+             "|---|---|---:|---|---:|---:|---|---|"]  # fmt: skip
+    deltas = {r["dataset"]: r.get("delta_vs", {}) for r in results if r["method"] == DDRANK}
+    points = {r["dataset"]: r.get("delta", {}) for r in results if r["method"] == DDRANK}
+    for r in results:
+        d = deltas.get(r["dataset"], {}).get(r["method"])
+        dtext = (f"{points[r['dataset']][r['method']]:+.5f} [{d[0]:+.5f}, {d[1]:+.5f}]"
+                 if d else "")  # fmt: skip
+        lines.append(
+            f"| {r['dataset']} | {r['method']} | {r['n_results']} | {r['log_loss']:.4f} "
+            f"[{r['log_loss_lo']:.4f}, {r['log_loss_hi']:.4f}] | {r['brier']:.4f} | "
+            f"{r['rmse']:.2f} | {r['spearman']:.3f} [{r['spearman_lo']:.3f}, "
+            f"{r['spearman_hi']:.3f}] | {dtext} |"
+        )
+    return "\n".join(lines)
+
+
 def plot(results: list[dict], path: Path) -> None:
     import matplotlib
 
@@ -695,8 +715,9 @@ def plot(results: list[dict], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     names = list(dict.fromkeys(r["dataset"] for r in results))
-    fig, axes = plt.subplots(1, len(names), figsize=(5.5 * len(names), 4.5), squeeze=False)
-    for ax, dsn in zip(axes[0], names, strict=True):
+    fig, axes = plt.subplots(2, len(names), figsize=(5.2 * len(names), 8.5), squeeze=False)
+    for col, dsn in enumerate(names):
+        ax = axes[0][col]
         rs = [r for r in results if r["dataset"] == dsn]
         rs.sort(key=lambda r: r["log_loss"])
         y = np.arange(len(rs))
@@ -709,7 +730,26 @@ def plot(results: list[dict], path: Path) -> None:
         ax.set_yticks(y, [r["method"] for r in rs])
         ax.invert_yaxis()
         ax.set_title(f"{dsn}: {rs[0]['n_results']} held-out results")
-        ax.set_xlabel("held-out log-loss (lower is better), 95% bootstrap CI")
+        ax.set_xlabel("held-out log-loss (lower is better)")
+        ax.grid(axis="x", alpha=0.3)
+        # Paired differences: the intervals above overlap because every method shares the
+        # boards' luck; the paired bootstrap of the difference removes it.
+        ax = axes[1][col]
+        dd = next((r for r in rs if r["method"] == DDRANK), None)
+        if dd is None:
+            ax.set_axis_off()
+            continue
+        others = [r["method"] for r in rs if r["method"] != DDRANK]
+        y = np.arange(len(others))
+        pt = np.array([dd["delta"][m] for m in others])
+        lo = np.array([dd["delta_vs"][m][0] for m in others])
+        hi = np.array([dd["delta_vs"][m][1] for m in others])
+        ax.errorbar(pt, y, xerr=[pt - lo, hi - pt], fmt="o", color="tab:red", ecolor="grey",
+                    capsize=3)  # fmt: skip
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_yticks(y, [f"vs {m}" for m in others])
+        ax.invert_yaxis()
+        ax.set_xlabel("ddrank log-loss minus method\n(< 0: ddrank better), paired 95% CI")
         ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
