@@ -18,6 +18,7 @@ from prefect.cache_policies import NO_CACHE
 from ddrank.regression.defaults import regress_flags
 from flows.dd_analysis import dd_analysis
 from flows.names import match_names
+from flows.rate import rate
 from flows.regression import regression_report
 from flows.report import site_report
 from flows.scoring import score_and_rate
@@ -96,6 +97,7 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
         dds_threads=s.dds_threads,
         dask_address=s.dask_address,
     )
+    rate(db_path=s.db)  # ddrank skill ratings -> skill_ratings
     thresholds, eligible = thresholds_task(s.db, s)
     print(thresholds_line(thresholds, s.db))
     if eligible >= MIN_REGRESSION_PLAYERS:
