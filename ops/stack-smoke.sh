@@ -79,19 +79,27 @@ group_alive() { # group_alive PGID: a process of that group runs (zombies awaiti
 }
 
 stop_all() {
-  local i pid name t
+  local i pid name t how
   for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do
     pid=${PIDS[i]}
     name=${NAMES[i]}
     group_alive "$pid" || continue
     kill "-${SIGS[i]}" -- "-$pid" 2>/dev/null || kill "-${SIGS[i]}" "$pid" 2>/dev/null || true
-    for ((t = 0; t < 60; t++)); do group_alive "$pid" || break; sleep 0.5; done
+    how="SIG${SIGS[i]}"
+    for ((t = 0; t < 60; t++)); do
+      group_alive "$pid" || break
+      if ((t == 20)); then # still there after 10 s: signal again (a Prefect worker exits on the
+        # second interrupt; it ignores the first one for 20 s and more, even when idle)
+        kill "-${SIGS[i]}" "$pid" 2>/dev/null || true
+        how="$how twice"
+      fi
+      sleep 0.5
+    done
     if group_alive "$pid"; then
       kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
-      log "stopped $name (SIGKILL after 30 s)"
-    else
-      log "stopped $name"
+      how="SIGKILL after 30 s"
     fi
+    log "stopped $name ($how)"
     wait "$pid" 2>/dev/null || true
   done
   PIDS=()
