@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from tasks.db import DEFAULT_DB
+DEFAULT_DB = Path("data/ddrank.duckdb")  # tasks.db.DEFAULT_DB, without importing duckdb for --help
 
 RUNNERS = ("process", "thread", "dask")
 

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
-from contextlib import nullcontext
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from cli.render import console, emit_json, friendly_errors, print_audit
 
@@ -21,7 +32,9 @@ def register(app: typer.Typer) -> None:
         paths: Annotated[
             list[Path],
             typer.Argument(
-                help="PBN, LIN, bridgedeals dump (.sql), CSV or SQLite files, or folders of them."
+                help="Hand-record and results files (PBN, BBO LIN, USEBIO XML, Bridgemate .bws, "
+                "the paper's dump, CSV, SQLite), or folders of them. The format is told by "
+                "content, not by the extension."
             ),
         ],  # noqa: E501
         db: DbOpt = Path("data/ddrank.duckdb"),
@@ -37,8 +50,10 @@ def register(app: typer.Typer) -> None:
         with friendly_errors():
             files = expand_paths(list(paths))
             con = connect(db)
-            total = {"files": 0, "records_read": 0, "new": 0, "duplicate": 0, "unreadable": [],
-                     "per_file": [], "new_partitions": []}  # fmt: skip
+            counters = ("files", "records_read", "new", "duplicate", "hand_record_deals",
+                        "new_deals", "new_events", "new_standings")  # fmt: skip
+            total: dict = {k: 0 for k in counters}
+            total.update({"unreadable": [], "per_file": [], "new_partitions": []})
             with Progress(TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
                           TextColumn("{task.description}"), TimeElapsedColumn(),
                           console=console, disable=json, transient=True) as bar:  # fmt: skip
@@ -46,7 +61,7 @@ def register(app: typer.Typer) -> None:
                 for f in files:
                     bar.update(job, description=f.name)
                     part = ingest_paths(con, [f], partition_size).as_dict()
-                    for k in ("files", "records_read", "new", "duplicate"):
+                    for k in counters:
                         total[k] += part[k]
                     for k in ("unreadable", "per_file", "new_partitions"):
                         total[k] += part[k]
@@ -57,7 +72,10 @@ def register(app: typer.Typer) -> None:
             return
         console.print(
             f"{total['files']} file(s): {total['records_read']:,} records read, "
-            f"[bold]{total['new']:,} new[/], {total['duplicate']:,} already in the store."
+            f"[bold]{total['new']:,} new[/], {total['duplicate']:,} already in the store; "
+            f"hand-record deals: {total['hand_record_deals']:,} ({total['new_deals']:,} new); "
+            f"events: {total['new_events']:,} new; published ranking lines: "
+            f"{total['new_standings']:,} new."
         )
         for u in total["unreadable"][:20]:
             console.print(f"[yellow]unreadable[/] {u['file']}:{u['line']}: {u['error']}")
@@ -125,19 +143,85 @@ def register(app: typer.Typer) -> None:
             str | None, typer.Option(help="Dask scheduler, tcp://host:port.")
         ] = None,  # noqa: E501
         partition_size: Annotated[int | None, typer.Option(help="Boards per partition.")] = None,
+        force: Annotated[
+            bool,
+            typer.Option(
+                "--force",
+                help="Run every stage even when nothing is new since the last finished run.",
+            ),
+        ] = False,
+        verbose: Annotated[
+            bool, typer.Option("--verbose", "-v", help="Also print Prefect's log lines.")
+        ] = False,
         json: JsonOpt = False,
     ) -> None:
-        """Run the whole pipeline as a Prefect flow: ingest → clean → names → DD → stats → report."""
+        """Run the whole pipeline as a Prefect flow: ingest → clean → names → DD → stats → report.
+
+        When the inputs, the store, the settings and the outputs are the same as after the last finished run (recorded in OUT/.ddrank-run.json), it says so at once and starts nothing.
+        """  # noqa: E501
         from flows.settings import load_settings
+        from tasks import freshness
 
         with friendly_errors():
             settings = load_settings(
                 config, inputs=inputs or None, db=str(db) if db else None,
                 out=str(out) if out else None, workers=workers, runner=runner,
                 dask_address=dask_address, partition_size=partition_size,
+                force=force or None,
             )  # fmt: skip
+            fresh = freshness.check(settings)  # before Prefect is even imported
+            if fresh.nothing_new:
+                if json:
+                    emit_json(fresh.as_dict())
+                else:
+                    console.print(fresh.message(settings.out), highlight=False)
+                return
+            # The console shows progress bars and the summary; Prefect's own log lines (and its
+            # copy of any error, which friendly_errors prints once) go to the Prefect UI.
+            if not verbose:
+                os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
             from flows.pipeline import run_pipeline
 
-            result = run_pipeline(settings, show=not json)
+            with stage_progress(disable=json):
+                result = run_pipeline(settings, show=False)
         if json:
             emit_json(result)
+        else:
+            from flows.pipeline import show_summary
+
+            show_summary(result, settings)
+
+
+#: Labels of the pipeline's stages on the console; a stage not listed shows its own name.
+STAGE_LABELS = {
+    "ingest": "ingest",
+    "clean": "clean",
+    "names": "match names",
+    "solve": "DD solve (boards)",
+    "tally": "DD tally (boards)",
+    "regression": "regression report",
+}
+
+
+@contextmanager
+def stage_progress(disable: bool = False) -> Iterator[None]:
+    """One rich progress line per stage the flow reports (tasks.progress): a bar when the stage
+    knows its size (DD boards), a spinner with the elapsed time otherwise."""
+    from tasks.progress import reporting
+
+    columns = (SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
+               MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+               TimeRemainingColumn())  # fmt: skip
+    with Progress(*columns, console=console, disable=disable) as bar:
+        rows: dict[str, TaskID] = {}
+
+        def hook(stage: str, done: int, total: int) -> None:
+            if stage not in rows:
+                rows[stage] = bar.add_task(STAGE_LABELS.get(stage, stage), total=None)
+            if total:
+                bar.update(rows[stage], completed=done, total=total)
+            if total and done >= total:
+                bar.stop_task(rows[stage])
+
+        with reporting(hook):
+            yield

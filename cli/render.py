@@ -63,6 +63,13 @@ def print_audit(audit: dict[str, Any]) -> None:
             "Plays excluded",
         )  # fmt: skip
     )
+    if audit.get("stages"):
+        stages = Table(title="Which stage can use which kept result", title_justify="left")
+        stages.add_column("Stage")
+        stages.add_column("Results", justify="right")
+        for row in audit["stages"]:
+            stages.add_row(row["description"], f"{row['count']:,}")
+        console.print(stages)
     if audit.get("repairs"):
         rep = ", ".join(f"{k}: {v:,}" for k, v in audit["repairs"].items())
         console.print(f"Documented repairs applied while cleaning: {rep}")

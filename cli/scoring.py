@@ -46,6 +46,7 @@ FlowOpt = Annotated[
 
 class MpMethod(StrEnum):
     neuberg = "neuberg"
+    none = "none"
     mitchell1 = "mitchell1"
     mitchell1_bis = "mitchell1_bis"
     ascherman = "ascherman"
@@ -131,43 +132,107 @@ def _cell(v: str) -> str:
     return v if x.is_integer() and "." not in v else ("" if math.isnan(x) else f"{x:.2f}")
 
 
+def _score_valet(valet: Path, db: Path | None, event: str | None, out: Path, mp_method: MpMethod,
+                 divide_by: DivideBy, drop_count: int, drop_percent: float | None,
+                 min_boards: int, as_json: bool, via_flow: bool) -> None:  # fmt: skip
+    """The Valet layout (one field of rounds): per-table and per-player MP, cross-IMPs, Butler."""
+    from ddrank.scoring.tournament import ScoringOptions
+    from tasks.scoring import run_score
+
+    method = "neuberg" if mp_method.value == "none" else mp_method.value
+    frac = drop_percent / 100 if drop_percent is not None else None
+    opts = ScoringOptions(method, divide_by.value, drop_count, frac)  # type: ignore[arg-type]
+    kwargs = {"mp_method": method, "cross_imps_divide_by": divide_by.value,
+              "drop_count": drop_count, "drop_fraction": frac, "min_boards": min_boards}  # fmt: skip
+    summary = _run("score", valet, db, event, out, via_flow, kwargs,
+                   lambda loaded: run_score(loaded, out, opts, min_boards))  # fmt: skip
+    _show(summary, as_json, "Players", "score_players.csv",
+          ["players", "boards", "mp_pct", "cross_imps", "butler", "bastille"])  # fmt: skip
+
+
+def _show_events(summary: dict[str, Any]) -> None:
+    """The winners of each event, the published-value checks, and the files written."""
+    for ev in summary.get("top", []):
+        table = Table(title=f"{ev['event']} ({ev['scoring']})", title_justify="left")
+        for c in ("rank", "direction", "pair", "players", "boards", "score", "pct"):
+            table.add_column(
+                c, justify="left" if c in ("pair", "players", "direction") else "right"
+            )
+        for r in ev["lines"]:
+            table.add_row(str(r["rank"]), r["direction"], str(r["pair"]), r["players"],
+                          str(r["boards"]), f"{r['score']:.2f}",
+                          "" if r["pct"] is None else f"{r['pct']:.2f}")  # fmt: skip
+        console.print(table)
+    for c in summary.get("published", []):
+        console.print(f"published {c['what']}: {c['agree']} of {c['compared']} agree"
+                      + (f", [red]{c['disagree']} differ[/red]" if c["disagree"] else ""))  # fmt: skip
+    console.print(f"{summary['results']:,} table results in {summary['events']} events scored; "
+                  f"{summary['errors']} records left out (errors.csv), "
+                  f"{summary['duplicate_tables']} as duplicate tables; "
+                  f"{summary['fouled_boards']} fouled boards")  # fmt: skip
+    if "rescored" in summary:
+        console.print(f"rescored {len(summary['rescored'])} event(s), "
+                      f"{len(summary['unchanged'])} unchanged")  # fmt: skip
+    if summary.get("ratings"):
+        r = summary["ratings"]
+        console.print(f"ratings: {r.get('players', 0)} players over {r.get('periods', 0)} periods"
+                      + (f", re-rated from {r['rerated_from']}" if r.get("rerated_from") else ""))  # fmt: skip
+    for f in summary["files"]:
+        console.print(f"[dim]wrote[/] {f}")
+
+
 def register(app: typer.Typer) -> None:
     @app.command("score")
     def score(
-        valet: ValetOpt = None,
+        files: Annotated[list[Path] | None, typer.Argument(help="Event files to score directly, without a store (PBN, LIN, USEBIO, Bridgemate .bws, ...: read as `ddrank ingest` reads them). Folders are read recursively.", show_default=False)] = None,
         db: DbOpt = None,
+        valet: ValetOpt = None,
         event: EventOpt = None,
-        out: Annotated[Path, typer.Option(help="Directory for the CSV files and score_report.md.")] = Path("out/score"),
-        mp_method: Annotated[MpMethod, typer.Option(help="Fouled boards / missing results: how a group's matchpoints reach the field's top.")] = MpMethod.neuberg,
-        divide_by: Annotated[DivideBy, typer.Option(help="Cross-IMPs per result (B, De Wael's choice) or per comparison (A).")] = DivideBy.results,
-        drop_count: Annotated[int, typer.Option(help="Butler/Bastille datum: results dropped at each end.")] = 1,
-        drop_percent: Annotated[float | None, typer.Option(help="Instead of --drop-count: drop this percentage at each end, the last result in part (De Wael's fractional rule, e.g. 10).")] = None,
+        out: Annotated[Path, typer.Option(help="Directory for results.csv, ranking.csv, teams.csv, errors.csv and report.md.")] = Path("out/score"),
+        mp_method: Annotated[MpMethod, typer.Option(help="How a board played fewer times than the field (missing tables, adjusted scores, fouled groups) reaches the field's top: neuberg, mitchell1, mitchell1_bis, ascherman, or none (each board on its own top, as BriAn and some club scorers publish).")] = MpMethod.neuberg,
+        divide_by: Annotated[DivideBy, typer.Option(help="--valet only: cross-IMPs per result (B) or per comparison (A).")] = DivideBy.results,
+        drop_count: Annotated[int, typer.Option(help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
+        drop_percent: Annotated[float | None, typer.Option(help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,
         min_boards: MinBoardsOpt = 30,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
     ) -> None:  # fmt: skip
-        """Score every board: matchpoints (Neuberg etc. for fouled boards), cross-IMPs, Butler, Bastille.
+        """Score events as their directors publish them, and compare with what they published.
 
-        Writes score_tables.csv (one row per table), score_pairs.csv and score_players.csv
-        (players, boards, mp_pct, cross_imps, butler, bastille per board), errors.csv and
-        score_report.md with the top 20 by each measure.
+        Reads the store (--db, the default) or FILE... directly. Each event is scored by its own
+        rules: matchpoints (top 2 per result beaten, 1 in ACBL events) with percentages per
+        session and event and NS/EW rankings for two-winner Mitchells, cross-IMP or Butler pairs,
+        or teams (IMPs against the other room, WBF 20-VP scale, Butler for the pairs). Writes
+        results.csv (one row per table result), ranking.csv, teams.csv and butler.csv (teams
+        events), errors.csv and report.md, which says how many of our values agree with every
+        published matchpoint, IMP, percentage and place. With --db the scores and the Lehman
+        ratings (ratings.csv) are also kept in the store; only changed events are rescored.
         """
-        from ddrank.scoring.tournament import ScoringOptions
-        from tasks.scoring import run_score
+        if valet is not None:
+            _score_valet(valet, db, event, out, mp_method, divide_by, drop_count, drop_percent,
+                         min_boards, as_json, via_flow)  # fmt: skip
+            return
+        from tasks.db import StoreLockedError
 
-        frac = drop_percent / 100 if drop_percent is not None else None
-        opts = ScoringOptions(mp_method.value, divide_by.value, drop_count, frac)  # type: ignore[arg-type]
-        kwargs = {"mp_method": mp_method.value, "cross_imps_divide_by": divide_by.value,
-                  "drop_count": drop_count, "drop_fraction": frac, "min_boards": min_boards}  # fmt: skip
-        summary = _run("score", valet, db, event, out, via_flow, kwargs,
-                       lambda loaded: run_score(loaded, out, opts, min_boards))  # fmt: skip
-        _show(
-            summary,
-            as_json,
-            "Players",
-            "score_players.csv",
-            ["players", "boards", "mp_pct", "cross_imps", "butler", "bastille"],
-        )
+        try:
+            if files:
+                if db is not None:
+                    err.print("give either FILE... or --db, not both", markup=False)
+                    raise typer.Exit(2)
+                from tasks.event_scoring import score_files
+
+                summary = score_files([str(f) for f in files], str(out), mp_method.value)
+            else:
+                from tasks.event_scoring import score_store
+
+                summary = score_store(str(db or DEFAULT_DB), str(out), mp_method.value, event)
+        except (FileNotFoundError, StoreLockedError, ValueError) as exc:
+            err.print(f"error: {exc}", markup=False, soft_wrap=True)
+            raise typer.Exit(2) from None
+        if as_json:
+            print(json.dumps(summary, indent=2, default=str))
+            return
+        _show_events(summary)
 
     @app.command("split")
     def split(

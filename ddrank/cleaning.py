@@ -20,8 +20,10 @@ Deviations from the paper's code, each a bug fix (docs/methodology.md lists them
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ddrank.events import event_id_of, iso_date
 from ddrank.raw import RawRecord
 from ddrank.types import (
     RANKS,
@@ -33,8 +35,7 @@ from ddrank.types import (
 # Table 5: why a whole board is dropped (in precedence order).
 EXCLUSION_REASONS: dict[str, str] = {
     "unreadable": "The source text could not be read as a record.",
-    "missing_names": "All names are missing.",
-    "missing_deal": "Missing deal.",
+    "missing_deal": "Missing deal, and no table result to score either.",
     "malformed_deal": "deal is not a PBN deal (no seat prefix, not four hands of four suits).",
     "unbalanced_deal": "deal had a hand that did not have 13 cards.",
     "card_error": "A player had an invalid card in the deal, or a card appeared twice.",
@@ -57,6 +58,15 @@ AUCTION_ISSUES: dict[str, str] = {
     "by the side who bid the last contract, or before any contract bid.",
     "illegal_redouble": "A redouble was made where the contract was not doubled or already "
     "redoubled, by the side who did not bid the last contract, or before any contract bid.",
+}
+# The paper excluded these; a result without them is still a result for scoring, so they are
+# kept and only noted: the audit says which analysis stage can use which result.
+AUDIT_NOTES: dict[str, str] = {
+    "missing_names": "All names are missing (the paper excluded these): usable for scoring and "
+    "DD tables, not for player statistics or the regression.",
+    "missing_deal": "No deal (a scoring-only result): usable for scoring, not for DD analysis.",
+    "adjusted": "Adjusted score (no contract played): usable for scoring only.",
+    "phantom": "A phantom or sit-out pair sat at this table: its side is not players.",
 }
 # Table 7: why a kept board's play is unusable.
 PLAY_ISSUES: dict[str, str] = {
@@ -86,7 +96,7 @@ class CleanBoard:
     """One clean table result, column for column the `boards` table."""
 
     record_id: str
-    deal_id: str
+    deal_id: str | None  # None: no deal (a scoring-only result)
     event: str
     year: int
     board_no: str
@@ -100,7 +110,7 @@ class CleanBoard:
     ns_vulnerable: bool | None
     ew_vulnerable: bool | None
     dealer: str | None
-    deal: str
+    deal: str | None
     bidstart: str | None
     auction: str | None
     contract: str | None
@@ -111,6 +121,42 @@ class CleanBoard:
     claim_tricks: int | None
     result: int | None
     repairs: str | None = None
+    # --- event model: where the result was played, and what the source published for it
+    event_id: str | None = None
+    date: str | None = None  # ISO, or its known prefix ("2012-08")
+    scoring: str | None = None
+    organiser: str | None = None
+    session: str | None = None
+    section: str | None = None
+    round: str | None = None
+    table_no: str | None = None
+    ns_pair: str | None = None
+    ew_pair: str | None = None
+    north_id: str | None = None
+    east_id: str | None = None
+    south_id: str | None = None
+    west_id: str | None = None
+    ns_score: int | None = None  # North-South's score as published
+    adjusted: str | None = None  # "NS%/EW%" for an adjusted score (no contract played)
+    phantom: str | None = None  # "NS"/"EW": that side was a phantom or a sit-out
+    published_ns_mp: float | None = None
+    published_ew_mp: float | None = None
+    published_ns_pct: float | None = None
+    published_ew_pct: float | None = None
+    published_imps: float | None = None  # North-South's IMPs as published
+    par_score: int | None = None  # published par, North-South's sign
+    par_contract: str | None = None
+
+
+# Event-model text fields copied from the raw record as they are ("" becomes NULL).
+EVENT_TEXT_FIELDS = (
+    "organiser", "session", "section", "round", "table_no", "ns_pair", "ew_pair",
+    "north_id", "east_id", "south_id", "west_id", "adjusted", "phantom", "par_contract",
+)  # fmt: skip
+EVENT_NUMBER_FIELDS = (
+    "published_ns_mp", "published_ew_mp", "published_ns_pct", "published_ew_pct",
+    "published_imps",
+)  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -443,19 +489,48 @@ def _seat(text: str) -> int | None:
     return SEAT_LETTERS.index(t) if len(t) == 1 and t in SEAT_LETTERS else None
 
 
-def clean_record(rec: RawRecord, record_id: str | None = None) -> CleanResult:
-    """Apply every rule to one raw record. Never raises for bad data."""
+def has_table_result(rec: RawRecord) -> bool:
+    """The record says how the table scored: a contract, a score or an adjusted score."""
+    return bool(
+        rec.contract.strip() not in _BLANK
+        or rec.ns_score.strip()
+        or rec.adjusted.strip()
+        or any(getattr(rec, name).strip() for name in EVENT_NUMBER_FIELDS)
+    )
+
+
+def records_leading_passes(auctions: Iterable[str]) -> bool:
+    """Whether a source writes the passes before the opening bid: some auction starts with one.
+
+    The leading-pass repair is only sound for a source that never does (it drops them all).
+    """
+    for auction in auctions:
+        first = auction.split(maxsplit=1)[:1]
+        if first and clean_call_token(first[0])[:1] == ["P"]:
+            return True
+    return False
+
+
+def clean_record(
+    rec: RawRecord, record_id: str | None = None, restore_passes: bool = True
+) -> CleanResult:
+    """Apply every rule to one raw record. Never raises for bad data.
+
+    `restore_passes=False` when the record's source file writes leading passes (see
+    `records_leading_passes`): a declarer that disagrees with the auction is then a typo, not a
+    shifted auction, and the record is excluded rather than repaired.
+    """
     rid = record_id or rec.record_id
     result = CleanResult(rid)
     try:
-        result.board = _clean(rec, rid, result)
+        result.board = _clean(rec, rid, result, restore_passes)
     except Reject as r:
         result.exclusion = (r.reason, r.detail)
         result.auction_issue = result.play_issue = None
     return result
 
 
-def _clean(rec: RawRecord, rid: str, out: CleanResult) -> CleanBoard:
+def _clean(rec: RawRecord, rid: str, out: CleanResult, restore_passes: bool) -> CleanBoard:
     if rec.parse_error:
         raise Reject("unreadable", f"{rec.source_file}:{rec.source_line}: {rec.parse_error}")
     names = [
@@ -464,9 +539,16 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult) -> CleanBoard:
         rec.southname.strip(),
         rec.westname.strip(),
     ]
-    if not any(names):
-        raise Reject("missing_names")
-    hands, deal = parse_deal(rec.deal)
+    # A phantom or sit-out is not a player: its side's names are not taken for players.
+    phantom = rec.phantom.strip().upper()
+    for seat in (0, 2) if phantom == "NS" else (1, 3) if phantom == "EW" else ():
+        names[seat] = ""
+    hands: list[set[str]] | None
+    deal: str | None
+    if not rec.deal.strip() and has_table_result(rec):
+        hands, deal = None, None  # a scoring-only result: scored, never DD-analysed
+    else:
+        hands, deal = parse_deal(rec.deal)
 
     dealer = _seat(rec.dealer)
     bidstart = _seat(rec.bidstart)
@@ -509,10 +591,15 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult) -> CleanBoard:
             and derived != recorded_declarer
             and lead_agrees
         ):
-            calls, k = restore_leading_passes(calls, bidstart, recorded_declarer)  # type: ignore[arg-type]
+            k = 0
+            if restore_passes:
+                calls, k = restore_leading_passes(calls, bidstart, recorded_declarer)  # type: ignore[arg-type]
             if k:
                 derived = recorded_declarer
-                repairs.append(f"auction: {k} leading pass(es) restored")
+                repairs.append(
+                    f"auction: {k} leading pass(es) restored (no auction of this file starts "
+                    "with a pass, and the shift matches the recorded declarer)"
+                )
         if derived is None:  # passed out: the record must not name a declarer
             if recorded_declarer is not None:
                 raise Reject("declarer_contradiction", f"record {rec.declarer!r}, passed out")
@@ -545,9 +632,10 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult) -> CleanBoard:
     if contract == "P":
         if rec.play.strip():
             raise Reject("pass_play_contradiction", f"play {rec.play[:40]!r}")
-    elif not rec.play.strip() or lead is None or not contract or declarer is None:
+    elif not rec.play.strip() or lead is None or not contract or declarer is None or hands is None:
         missing = [n for n, v in (("play", rec.play.strip()), ("lead", lead is not None),
-                                  ("contract", contract), ("declarer", declarer is not None)) if not v]  # fmt: skip
+                                  ("contract", contract), ("declarer", declarer is not None),
+                                  ("deal", hands is not None)) if not v]  # fmt: skip
         out.play_issue = ("missing_play_info", "missing " + ", ".join(missing))
     else:
         column = rec.play_format != "sequence"
@@ -581,9 +669,9 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult) -> CleanBoard:
     result = _int_or_none(rec.result)
     ns_vul, ew_vul = vulnerability(rec.vulnerable)
     letter = SEAT_LETTERS.__getitem__
-    return CleanBoard(
+    board = CleanBoard(
         record_id=rid,
-        deal_id=deal_id_of(deal),
+        deal_id=deal_id_of(deal) if deal is not None else None,  # type: ignore[arg-type]
         event=rec.event,
         year=board_year(rec.date, rec.event),
         board_no=rec.board_no,
@@ -608,7 +696,26 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult) -> CleanBoard:
         claim_tricks=claim,
         result=result if result is not None and 0 <= result <= 13 else None,
         repairs="; ".join(repairs) or None,
+        event_id=event_id_of(rec.event, rec.date, rec.organiser),
+        date=iso_date(rec.date) or None,
+        scoring=rec.scoring.strip() or None,
+        ns_score=_int_or_none(rec.ns_score),
+        par_score=_int_or_none(rec.par_score),
     )
+    for name in EVENT_TEXT_FIELDS:
+        setattr(board, name, getattr(rec, name).strip() or None)
+    board.phantom = phantom or None
+    for name in EVENT_NUMBER_FIELDS:
+        setattr(board, name, _float_or_none(getattr(rec, name)))
+    return board
+
+
+def _float_or_none(text: str) -> float | None:
+    """A published number ("4.5", "56.25%", "-3"); None when absent or not a number."""
+    try:
+        return float(str(text).strip().rstrip("%").replace(",", "."))
+    except ValueError:
+        return None
 
 
 def _int_or_none(text: str) -> int | None:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from prefect import flow, get_run_logger
@@ -27,35 +25,18 @@ from tasks.dd import (
     build_player_stats,
     configure_worker,
     engine_version,
+    par_task,
     plan_dd_work,
     record_invalid,
     solve_partition,
     store_solution,
     tally_partition,
 )
+from tasks.progress import Progress, reporting  # noqa: F401 - re-exported for callers
+from tasks.progress import report as _report
 
-#: progress(stage, done_boards, total_boards); stage is "solve" or "tally".
-Progress = Callable[[str, int, int], None]
-_progress_hooks: list[Progress] = []
-
-
-@contextmanager
-def reporting_progress(hook: Progress) -> Iterator[None]:
-    """Call `hook` as boards finish, for a progress bar in the caller's process.
-
-    A hook, not a flow parameter: flow parameters travel to the pool workers with the run context,
-    and a live progress bar cannot be pickled.
-    """
-    _progress_hooks.append(hook)
-    try:
-        yield
-    finally:
-        _progress_hooks.remove(hook)
-
-
-def _report(stage: str, done: int, total: int) -> None:
-    for hook in list(_progress_hooks):
-        hook(stage, done, total)
+# progress(stage, done_boards, total_boards); stage is "solve" or "tally". Re-exported for callers.
+reporting_progress = reporting
 
 
 def default_split(workers: int | None, dds_threads: int | None) -> tuple[int, int]:
@@ -119,6 +100,7 @@ def dd_analysis(
     summary: dict[str, Any] = {"workers": n_workers, "dds_threads": threads, "runner": runner}
     try:
         t0 = time.perf_counter()
+        _report("solve", 0, 0)  # planning: size not known yet
         plan = plan_dd_work(con, partitions, table_batch, trace_batch)
         record_invalid(con, plan)
         # heaviest partitions first, so the last one to finish is a small one
@@ -176,6 +158,7 @@ def dd_analysis(
                     done += p.pending_boards
                     _report("solve", done, total)
         t2 = time.perf_counter()
+        par_rows = par_task(con)
         tallied = 0
         for p in plan.partitions:
             tallied += tally_partition(con, p.partition_id)
@@ -196,6 +179,7 @@ def dd_analysis(
             invalid_plays=len(plan.invalid_plays),
             invalid_boards=len(plan.invalid_boards),
             players=players,
+            par_computed=par_rows,
             seconds_plan=round(t1 - t0, 3),
             seconds_solve=round(t2 - t1, 3),
             seconds_tally=round(t3 - t2, 3),

@@ -7,6 +7,7 @@ deployment (`ddrank serve`) and watch it in the Prefect UI.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,14 +15,19 @@ from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
+from ddrank.regression.defaults import regress_flags
 from flows.dd_analysis import dd_analysis
 from flows.names import match_names
 from flows.regression import regression_report
+from flows.report import site_report
+from flows.scoring import score_and_rate
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
+from tasks import freshness
 from tasks.clean import clean_task
 from tasks.db import connect, store_lock
 from tasks.ingest import ingest_task
+from tasks.progress import stage
 from tasks.report import (
     MIN_REGRESSION_PLAYERS,
     audit_tables,
@@ -68,11 +74,21 @@ def publish_task(db: str, summary: dict[str, Any]) -> None:
 
 @flow(name="pipeline", log_prints=True)
 def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
-    """Ingest → clean → names → DD analysis → player stats → regression report → artifacts."""
+    """Ingest → clean → names → DD analysis → player stats → regression report → artifacts.
+
+    With nothing new since the last finished run (and `force` off) it returns at once."""
     s = settings or PipelineSettings()
-    ingested = ingest_task(s.db, s.inputs, s.partition_size)
-    cleaned = clean_task(s.db, s.workers)
-    names = match_names(rankings=s.rankings, db=s.db, aliases=s.aliases)
+    fresh = freshness.check(s)
+    if fresh.nothing_new:
+        print(fresh.message(s.out))
+        return fresh.as_dict()
+    started = time.time()
+    with stage("ingest"):
+        ingested = ingest_task(s.db, s.inputs, s.partition_size)
+    with stage("clean"):
+        cleaned = clean_task(s.db, s.workers)
+    with stage("names"):
+        names = match_names(rankings=s.rankings, db=s.db, aliases=s.aliases)
     dd = dd_analysis(
         db=s.db,
         workers=s.workers,
@@ -81,10 +97,12 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
         dask_address=s.dask_address,
     )
     thresholds, eligible = thresholds_task(s.db, s)
+    print(thresholds_line(thresholds, s.db))
     if eligible >= MIN_REGRESSION_PLAYERS:
-        report = regression_report(db_path=s.db, response=s.response, variables=s.variables,
-                                   out_dir=str(Path(s.out) / "regression"), thresholds=thresholds,
-                                   return_state=True)  # fmt: skip
+        with stage("regression"):
+            report = regression_report(db_path=s.db, response=s.response, variables=s.variables,
+                                       out_dir=str(Path(s.out) / "regression"),
+                                       thresholds=thresholds, return_state=True)  # fmt: skip
         report = report.result() if report.is_completed() else {"failed": str(report.message)}
     else:
         report = {"skipped": f"{eligible} players pass the opportunity thresholds; "
@@ -93,8 +111,23 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     audit = audit_task(s.db)
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
+    summary["scoring"] = score_and_rate(s)  # score → ratings → bid/play split
     publish_task(s.db, summary)
+    with stage("site"):
+        site = site_report(db=s.db, out=s.out, return_state=True)
+    summary["site"] = site.result() if site.is_completed() else {"failed": str(site.message)}
+    if "failed" not in report:
+        freshness.write_manifest(s, started, summary)
     return summary
+
+
+def thresholds_line(thresholds: dict[str, float], db: str) -> str:
+    """The scaled Table 9 minima in words, with the `ddrank regress` call that reproduces them."""
+    words = ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in thresholds.items())
+    return (
+        f"regression thresholds (Table 9 scaled to this store's size): {words}; "
+        f"reproduce with: ddrank regress --db {db} {regress_flags(thresholds)}"
+    )
 
 
 def summary_markdown(summary: dict[str, Any]) -> str:
@@ -124,18 +157,30 @@ def summary_markdown(summary: dict[str, Any]) -> str:
 
 
 def run_pipeline(settings: PipelineSettings, show: bool = True) -> dict[str, Any]:
-    """Run the flow with one Prefect API for the whole command, holding the store's lock."""
+    """Run the flow with one Prefect API for the whole command, holding the store's lock.
+
+    Nothing new since the last finished run: say so without starting any server."""
     os.environ.setdefault("DO_NOT_TRACK", "1")
-    with store_lock(settings.db), prefect_api():
-        result = pipeline(settings)
+    fresh = freshness.check(settings)
+    if fresh.nothing_new:
+        result = fresh.as_dict()
+    else:
+        with store_lock(settings.db), prefect_api():
+            result = pipeline(settings)
     if show:
-        show_summary(result)
+        show_summary(result, settings)
     return result
 
 
-def show_summary(result: dict[str, Any]) -> None:
+def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
     from cli.render import console, print_audit
 
+    if result.get("nothing_new"):
+        console.print(freshness.Freshness(**result).message(settings.out), highlight=False)
+        site = Path(settings.out) / "site" / "index.html"
+        if site.is_file():
+            console.print(f"site: {site} (open it in a browser)", markup=False)
+        return
     ing, dd = result["ingest"], result["dd"]
     console.print(
         f"ingest: {ing['records_read']:,} records read, [bold]{ing['new']:,} new[/], "
@@ -148,9 +193,43 @@ def show_summary(result: dict[str, Any]) -> None:
         f"double dummy: {dd.get('tables_computed', 0):,} tables, "
         f"{dd.get('traces_computed', 0):,} traces computed; {dd.get('players', 0):,} players"
     )
+    if dd.get("quarantined"):
+        console.print(f"{len(dd['quarantined']):,} board(s) quarantined (solver_crash): "
+                      f"{', '.join(dd['quarantined'][:5])}", markup=False)  # fmt: skip
+    console.print(thresholds_line(result["thresholds"], settings.db), markup=False)
     report = result["report"]
     console.print(
         f"regression report: {report.get('markdown', report.get('skipped', report.get('failed')))}"
+    )
+    show_outputs(result.get("site"), report)
+
+
+def show_outputs(site: dict[str, Any] | None, report: dict[str, Any]) -> None:
+    """The run's last lines: the top of the rating table, the model verdict, where files are."""
+    from rich.markup import escape
+
+    from cli.render import console
+    from ddrank.site.stats import regression_verdict
+
+    if not site or "failed" in site:
+        console.print(f"site: not written ({(site or {}).get('failed', 'no site stage')})",
+                      markup=False)  # fmt: skip
+        return
+    if site.get("ratings"):
+        top = "; ".join(f"{escape(r['player'])} {r['rating']:.1f}" for r in site["ratings"][:5])
+        console.print(f"top ratings: {top}")
+    else:
+        console.print("ratings: none in the store yet")
+    verdict = site.get("verdict") or regression_verdict(report)
+    console.print(f"model: {verdict}", markup=False)
+    out = Path(site["site"]).parent.parent
+    csvs = sorted(p for p in out.rglob("*.csv") if "site" not in p.relative_to(out).parts)
+    if csvs:
+        folders = sorted({str(p.parent) for p in csvs})
+        console.print(f"CSV files: {len(csvs)} in {', '.join(folders)}", markup=False)
+    console.print(
+        f"site: {site['events']} events, {site['players']:,} players → "
+        f"[bold]{escape(site['site'])}[/] (open it in a browser)"
     )
 
 

@@ -40,6 +40,8 @@ class PipelineSettings(BaseSettings):
     min_cards_declarer: int = 1408
     min_cards_defender: int = 1424
     min_auctions: int = 392
+    force: bool = Field(False, description="Run every stage even when nothing is new since the "
+                        "last finished run (see tasks/freshness.py).")  # fmt: skip
 
 
 def load_settings(config: str | Path | None = None, **overrides: Any) -> PipelineSettings:

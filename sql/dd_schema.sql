@@ -56,3 +56,17 @@ CREATE TABLE IF NOT EXISTS player_board_stats (
     weighted_passed_higher_contract                                DOUBLE NOT NULL DEFAULT 0,
     PRIMARY KEY (record_id, seat)
 );
+
+-- Double-dummy par per deal as dealt: par depends on the dealer and the vulnerability, so a deal
+-- replayed under another board number has its own row. Computed by DDS (DealerParBin) from the
+-- stored dd_tables row, with no second solve. par_score is North-South's score (+620, -100);
+-- par_contract lists every par contract as BridgeComposer's [ParContract] does: 'NS 4S+1',
+-- 'EW 6H=; EW 6S=', 'NS 4SX-1' (a doubled sacrifice), 'Pass'.
+CREATE TABLE IF NOT EXISTS dd_par (
+    deal_id      VARCHAR NOT NULL,
+    dealer       VARCHAR NOT NULL,    -- N, E, S, W
+    vulnerable   VARCHAR NOT NULL,    -- None, NS, EW, All
+    par_score    INTEGER NOT NULL,
+    par_contract VARCHAR NOT NULL,
+    PRIMARY KEY (deal_id, dealer, vulnerable)
+);

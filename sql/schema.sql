@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS raw_records (
 
 CREATE TABLE IF NOT EXISTS boards (
     record_id      VARCHAR PRIMARY KEY,
-    deal_id        VARCHAR NOT NULL,       -- hash of the canonical deal alone
+    deal_id        VARCHAR,                -- hash of the canonical deal alone; NULL: no deal
     partition_id   INTEGER NOT NULL,
     event          VARCHAR,
     year           INTEGER NOT NULL,       -- 0 when unknown
@@ -49,7 +49,7 @@ CREATE TABLE IF NOT EXISTS boards (
     ns_vulnerable  BOOLEAN,                -- NULL when the record did not say
     ew_vulnerable  BOOLEAN,
     dealer         VARCHAR,                -- N/E/S/W or NULL
-    deal           VARCHAR NOT NULL,       -- canonical PBN, 'N:...'
+    deal           VARCHAR,                -- canonical PBN, 'N:...'; NULL: scoring-only result
     bidstart       VARCHAR,                -- who made the first call, or NULL
     auction        VARCHAR,                -- cleaned calls 'P 1S X ...'; NULL when unusable
     contract       VARCHAR,                -- '4SX', 'P' (passed out), NULL unknown

@@ -16,6 +16,7 @@ import duckdb
 import polars as pl
 from prefect import task
 
+from ddrank.cleaning import records_leading_passes
 from tasks.db import connect
 from tasks.workers import (
     _RAW_FIELDS,
@@ -47,16 +48,27 @@ def clean_pending(con: duckdb.DuckDBPyConnection, workers: int | None = None) ->
         summary = CleanSummary()
         if n == 0:
             return summary
+        passes = files_with_leading_passes(con)
         if workers <= 1 or n < PARALLEL_THRESHOLD:
-            summary.add(clean_slice(source, 0, n, tmp, "0"))
+            summary.add(clean_slice(source, 0, n, tmp, "0", passes))
         else:
             size = -(-n // (workers * 2))
-            jobs = [(source, k, size, tmp, str(i)) for i, k in enumerate(range(0, n, size))]
+            jobs = [(source, k, size, tmp, str(i), passes) for i, k in enumerate(range(0, n, size))]
             with spawn_pool(workers) as pool:
                 for part in pool.map(clean_slice, *zip(*jobs, strict=True)):
                     summary.add(part)
         _load(con, tmp)
     return summary
+
+
+def files_with_leading_passes(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
+    """Source files with at least one auction that starts with a pass: they write leading
+    passes, so the leading-pass repair must not touch their records (issue 16)."""
+    firsts = con.execute(
+        "SELECT DISTINCT source_file, split_part(trim(auction), ' ', 1) FROM raw_records "
+        "WHERE auction IS NOT NULL AND trim(auction) <> ''"
+    ).fetchall()
+    return frozenset(f for f, first in firsts if records_leading_passes([first]))
 
 
 def _load(con: duckdb.DuckDBPyConnection, folder: str) -> None:

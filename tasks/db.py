@@ -14,7 +14,13 @@ import duckdb
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 DEFAULT_DB = Path("data/ddrank.duckdb")
 # Idempotent DDL, applied in this order on every read-write connect (later files may use earlier).
-DDL_FILES = ("schema.sql", "player_matches.sql", "dd_schema.sql", "scoring_schema.sql")
+DDL_FILES = (
+    "schema.sql",
+    "event_schema.sql",
+    "player_matches.sql",
+    "dd_schema.sql",
+    "scoring_schema.sql",
+)
 
 
 class StoreLockedError(RuntimeError):

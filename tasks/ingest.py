@@ -11,8 +11,9 @@ import duckdb
 import polars as pl
 from prefect import task
 
-from ddrank.raw import RAW_COLUMNS, RawRecord
+from ddrank.raw import RAW_COLUMNS, ParsedFile, RawRecord
 from tasks.db import connect
+from tasks.events_store import EventRows
 from tasks.workers import FORMATS, read_records, read_with_ids, spawn_pool
 
 __all__ = [
@@ -37,11 +38,17 @@ class IngestSummary:
     unreadable: list[dict[str, object]] = field(default_factory=list)
     per_file: list[dict[str, object]] = field(default_factory=list)
     partitions: list[int] = field(default_factory=list)
+    hand_record_deals: int = 0  # games with a deal and no table result: stored in `deals`
+    new_deals: int = 0
+    new_events: int = 0
+    new_standings: int = 0
 
     def as_dict(self) -> dict[str, object]:
         return {
             "files": self.files, "records_read": self.read, "new": self.new,
             "duplicate": self.duplicate, "unreadable": self.unreadable,
+            "hand_record_deals": self.hand_record_deals, "new_deals": self.new_deals,
+            "new_events": self.new_events, "new_standings": self.new_standings,
             "per_file": self.per_file, "new_partitions": self.partitions,
         }  # fmt: skip
 
@@ -59,7 +66,9 @@ def expand_paths(paths: list[str | Path]) -> list[Path]:
     return out
 
 
-def _parsed(files: list[Path], workers: int) -> Iterator[tuple[str, list[RawRecord], list[str]]]:
+def _parsed(
+    files: list[Path], workers: int
+) -> Iterator[tuple[ParsedFile, list[RawRecord], list[str]]]:
     """Parse files, several at a time in worker processes when there are many."""
     if workers <= 1 or len(files) < 4:
         yield from map(read_with_ids, files)
@@ -93,7 +102,11 @@ def ingest_paths(
         summary.per_file.append({"file": str(path), "format": "unchanged", "records": count,
                                  "new": 0})  # fmt: skip
     todo = [p for p in files if p not in unchanged]
-    for path, (fmt, records, ids) in zip(todo, _parsed(todo, workers), strict=True):
+    extras = EventRows()
+    for path, (parsed, deals, ids) in zip(todo, _parsed(todo, workers), strict=True):
+        fmt, records = parsed.format, parsed.records
+        extras.add(parsed, deals)
+        summary.hand_record_deals += len(deals)
         known = _known_ids(con, ids)
         fresh = 0
         for rec, rid in zip(records, ids, strict=True):
@@ -112,7 +125,8 @@ def ingest_paths(
         summary.files += 1
         summary.read += len(records)
         summary.per_file.append({"file": str(path), "format": fmt, "records": len(records),
-                                 "new": fresh})  # fmt: skip
+                                 "new": fresh, "hand_record_deals": len(deals),
+                                 "standings": len(parsed.standings)})  # fmt: skip
         sources.append([str(path), digests[path], fmt, len(records), fresh])
     summary.new = len(rows)
     con.execute("BEGIN TRANSACTION").fetchall()  # records and their files land together or not
@@ -130,6 +144,7 @@ def ingest_paths(
             names = ", ".join(cols)
             con.execute(f"INSERT INTO raw_records ({names}) SELECT {names} FROM new_raw").fetchall()
             con.unregister("new_raw")
+        summary.new_events, summary.new_standings, summary.new_deals = extras.store(con)
         for src in sources:
             con.execute(
                 "INSERT OR REPLACE INTO source_files (path, sha1, format, records, new_records) "

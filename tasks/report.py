@@ -6,7 +6,46 @@ from typing import Any
 
 import duckdb
 
-from ddrank.cleaning import AUCTION_ISSUES, EXCLUSION_REASONS, PLAY_ISSUES
+from ddrank.cleaning import AUCTION_ISSUES, AUDIT_NOTES, EXCLUSION_REASONS, PLAY_ISSUES
+
+# Which analysis stage can use which kept result (issue 12): a condition on `boards` each.
+STAGES: dict[str, tuple[str, str]] = {
+    "scoring": (
+        "Scoring (matchpoints, IMPs): a contract and tricks, a passed-out board, a published "
+        "score or an adjusted score.",
+        "(contract = 'P' OR (contract IS NOT NULL AND result IS NOT NULL) "
+        "OR ns_score IS NOT NULL OR adjusted IS NOT NULL)",
+    ),
+    "dd_table": ("DD table (par, DD tricks of the contract): the deal.", "deal IS NOT NULL"),
+    "dd_play": (
+        "DD play analysis (lead, declarer and defender mistakes): the deal and a usable play.",
+        "deal IS NOT NULL AND play IS NOT NULL",
+    ),
+    "auction": ("Auction analysis: a usable auction.", "auction IS NOT NULL"),
+    "players": (
+        "Player statistics and the regression: at least one name (the paper's rule).",
+        "coalesce(northname, '') || coalesce(eastname, '') || coalesce(southname, '') "
+        "|| coalesce(westname, '') <> ''",
+    ),
+}
+_NOTES_SQL = {
+    "missing_names": "NOT (" + STAGES["players"][1] + ")",
+    "missing_deal": "deal IS NULL",
+    "adjusted": "adjusted IS NOT NULL",
+    "phantom": "phantom IS NOT NULL",
+}
+
+
+def stage_counts(con: duckdb.DuckDBPyConnection) -> list[dict[str, object]]:
+    """How many kept results each stage can use, and the audit notes (kept, not excluded)."""
+    rows: list[dict[str, object]] = []
+    for stage, (description, cond) in STAGES.items():
+        n = con.execute(f"SELECT count(*) FROM boards WHERE {cond}").fetchall()[0][0]
+        rows.append({"stage": stage, "description": description, "count": n})
+    for note, cond in _NOTES_SQL.items():
+        n = con.execute(f"SELECT count(*) FROM boards WHERE {cond}").fetchall()[0][0]
+        rows.append({"stage": f"note:{note}", "description": AUDIT_NOTES[note], "count": n})
+    return rows
 
 
 def _counts(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, int]:
@@ -43,6 +82,7 @@ def audit_tables(con: duckdb.DuckDBPyConnection) -> dict[str, object]:
         "table5_exclusions": table(EXCLUSION_REASONS, excluded, raw),
         "table6_auction": table(AUCTION_ISSUES, auction, kept),
         "table7_play": table(PLAY_ISSUES, play, kept),
+        "stages": stage_counts(con),
         "repairs": dict(
             con.execute(
                 "SELECT split_part(unnest(string_split(repairs, '; ')), ':', 1) AS kind, count(*) "

@@ -7,6 +7,7 @@ and return records or write parquet files.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -16,14 +17,60 @@ from pathlib import Path
 
 import polars as pl
 
-from ddrank.cleaning import clean_record
+from ddrank.cleaning import clean_record, has_table_result
 from ddrank.parsers.bridgedeals import parse_dump, record_from_row
 from ddrank.parsers.lin import parse_lin
-from ddrank.parsers.pbn import parse_pbn
-from ddrank.raw import RawRecord, number_repeats
+from ddrank.parsers.pbn import read_pbn
+from ddrank.raw import ParsedFile, RawRecord, number_repeats
 
+# Extensions `expand_paths` picks up inside a folder. The format itself is told by content
+# (`detect_format`), never by the extension.
 FORMATS = {".pbn": "pbn", ".lin": "lin", ".sql": "dump", ".dump": "dump", ".csv": "csv",
-           ".db": "sqlite", ".sqlite": "sqlite", ".sqlite3": "sqlite"}  # fmt: skip
+           ".db": "sqlite", ".sqlite": "sqlite", ".sqlite3": "sqlite", ".xml": "usebio",
+           ".bws": "bws"}  # fmt: skip
+_SNIFF = 65_536  # bytes read to tell the format
+_LIN_START = re.compile(rb"^\s*(?:[a-zA-Z]{2}\|)")
+_PBN_START = re.compile(rb"^\s*(?:%|\[[A-Za-z]\w*\s+\")", re.MULTILINE)
+_DUMP_START = re.compile(rb"^\s*(?:INSERT\s+INTO|CREATE\s+TABLE|--)", re.IGNORECASE)
+_MAX_LINE = 1_000_000  # a longer line is not a hand record (a hostile or corrupted file)
+
+
+class UnreadableFile(ValueError):
+    """The file is not any format ddrank reads; the message says why, in plain words."""
+
+
+def detect_format(path: Path) -> str:
+    """Tell a file's format from its first bytes: bws, sqlite, usebio, lin, pbn, dump or csv.
+
+    Extensions lie (a `.xml` that is HTML, a `.pbn` that is a LIN): content decides. Raises
+    `UnreadableFile` for anything else, binary junk included, after reading at most 64 KiB.
+    """
+    with path.open("rb") as fh:
+        head = fh.read(_SNIFF)
+    if head[4:19] == b"Standard Jet DB" or head[4:19] == b"Standard ACE DB":
+        return "bws"
+    if head.startswith(b"SQLite format 3\x00"):
+        return "sqlite"
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if b"\x00" in head:
+        raise UnreadableFile("binary content, not a hand-record or results file")
+    if text.startswith(b"<"):
+        if b"<USEBIO" in text[:4096]:
+            return "usebio"
+        raise UnreadableFile("XML or HTML that is not USEBIO (no <USEBIO> element)")
+    if _LIN_START.match(text):
+        return "lin"
+    if _PBN_START.match(text) or _PBN_START.search(text[:4096]):
+        return "pbn"
+    if _DUMP_START.match(text):
+        return "dump"
+    first = text.split(b"\n", 1)[0].lower()
+    if b"," in first and (b"deal" in first or b"contract" in first):
+        return "csv"
+    raise UnreadableFile(
+        "not a format ddrank reads (PBN, BBO LIN, USEBIO XML, Bridgemate .bws, the paper's "
+        "dump, CSV or SQLite)"
+    )
 
 
 def _text(path: Path) -> str:
@@ -34,39 +81,138 @@ def _text(path: Path) -> str:
         return data.decode("latin-1")  # old hand records are often Windows-1252/Latin-1
 
 
-def read_records(path: Path) -> tuple[str, list[RawRecord]]:
-    """Parse one file by its extension; unreadable content becomes records with parse_error."""
-    fmt = FORMATS.get(path.suffix.lower(), "pbn")
+def _check_lines(text: str) -> None:
+    """Refuse a text with an absurdly long line before a parser spends time on it."""
+    start = 0
+    n = len(text)
+    while start < n:
+        end = text.find("\n", start)
+        end = n if end < 0 else end
+        if end - start > _MAX_LINE:
+            line = text.count("\n", 0, start) + 1
+            raise UnreadableFile(
+                f"line {line} is {end - start:,} characters long (limit {_MAX_LINE:,}): "
+                "not a hand record"
+            )
+        start = end + 1
+
+
+def _unreadable(path: Path, fmt: str, why: str, line: int = 1) -> ParsedFile:
+    return ParsedFile(fmt, [RawRecord(str(path), line, fmt, parse_error=why)])
+
+
+def companion_of(path: Path) -> Path | None:
+    """The results file a hand-record PBN belongs to: `X.bws` beside `X.pbn`, or `X.usebio.xml`
+    beside `X.hands.pbn`. Its deals are joined to those results by their reader."""
+    name = path.name
+    if name.lower().endswith(".hands.pbn"):
+        stem = name[: -len(".hands.pbn")]
+        for cand in (f"{stem}.usebio.xml", f"{stem}.xml"):
+            if (path.parent / cand).exists():
+                return path.parent / cand
+    if path.suffix.lower() == ".pbn":
+        for ext in (".bws", ".BWS"):
+            if path.with_suffix(ext).exists():
+                return path.with_suffix(ext)
+    return None
+
+
+def _read_by_format(path: Path, fmt: str, companion: bool = False) -> ParsedFile:
     name = str(path)
+    if fmt == "bws":
+        try:
+            from tasks.bridgemate_io import read_bws
+        except ImportError as exc:
+            raise UnreadableFile(f"the Bridgemate .bws reader is not installed ({exc})") from exc
+        return read_bws(path)
     if fmt == "sqlite":
         try:
             with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
                 db.row_factory = sqlite3.Row
                 rows = db.execute("SELECT * FROM bridgedeals").fetchall()
-            return fmt, number_repeats(
+            return ParsedFile(fmt, number_repeats(
                 [record_from_row(dict(r), name, k + 1) for k, r in enumerate(rows)]
-            )
+            ))  # fmt: skip
         except sqlite3.DatabaseError as exc:
-            return fmt, [RawRecord(name, 1, "bridgedeals", parse_error=f"not readable: {exc}")]
-    text = _text(path)
+            return _unreadable(path, fmt, f"not readable: {exc}")
+    if fmt == "usebio":
+        try:
+            from ddrank.parsers.usebio import parse_usebio
+        except ImportError as exc:
+            raise UnreadableFile(f"the USEBIO reader is not installed ({exc})") from exc
+        return parse_usebio(path.read_bytes(), name)
     if fmt == "csv":
         try:
             df = pl.read_csv(path, infer_schema=False, truncate_ragged_lines=False)
         except (pl.exceptions.PolarsError, OSError) as exc:
-            return fmt, [RawRecord(name, 1, "bridgedeals", parse_error=f"bad CSV: {exc}")]
-        return fmt, number_repeats(
+            return _unreadable(path, fmt, f"bad CSV: {exc}")
+        return ParsedFile(fmt, number_repeats(
             [record_from_row(r, name, k + 2) for k, r in enumerate(df.iter_rows(named=True))]
-        )
+        ))  # fmt: skip
+    text = _text(path)
+    _check_lines(text)
     if fmt == "lin":
-        return fmt, parse_lin(text, name)
+        try:
+            from ddrank.parsers.lin import parse_lin_file
+        except ImportError:  # before the readers branch: the vugraph reader alone
+            return ParsedFile(fmt, parse_lin(text, name))
+        return parse_lin_file(text, name)
     if fmt == "dump":
-        return fmt, parse_dump(text, name)
-    return fmt, parse_pbn(text, name)
+        return ParsedFile(fmt, parse_dump(text, name))
+    return read_pbn(text, name, tables=not companion)
 
 
-def read_with_ids(path: Path) -> tuple[str, list[RawRecord], list[str]]:
-    fmt, records = read_records(path)
-    return fmt, records, [r.record_id for r in records]
+def read_parsed(path: Path) -> tuple[ParsedFile, list[RawRecord]]:
+    """Parse one file, its format told by content. Returns the file's results and its
+    hand-record deals (games with a deal and no table result; a whole companion hand record).
+
+    Unreadable content becomes records with `parse_error` (file, line, problem), never an
+    exception, so one bad file does not stop an ingest.
+    """
+    try:
+        fmt = detect_format(path)
+        companion = fmt == "pbn" and companion_of(path) is not None
+        parsed = _read_by_format(path, fmt, companion)
+    except UnreadableFile as exc:
+        return _unreadable(path, FORMATS.get(path.suffix.lower(), "unknown"), str(exc)), []
+    except (OSError, ValueError, MemoryError, RecursionError) as exc:
+        return _unreadable(path, FORMATS.get(path.suffix.lower(), "unknown"),
+                           f"{type(exc).__name__}: {exc}"), []  # fmt: skip
+    if parsed.format != "pbn":
+        return parsed, []
+    if companion:
+        deals = [r for r in parsed.records if not r.parse_error]
+        parsed.records = [r for r in parsed.records if r.parse_error]
+        parsed.format = "pbn-hands"
+        return parsed, deals
+    deals = [r for r in parsed.records if is_hand_record(r)]
+    if deals:
+        parsed.records = [r for r in parsed.records if not is_hand_record(r)]
+    return parsed, deals
+
+
+def is_hand_record(rec: RawRecord) -> bool:
+    """A game with a deal and no table result at all: a hand record, not a result."""
+    return bool(
+        rec.deal.strip()
+        and not rec.parse_error
+        and not has_table_result(rec)
+        and rec.result.strip() in ("", "?")
+        and not rec.auction.strip()
+        and not rec.play.strip()
+        and not any(n.strip() for n in (rec.northname, rec.eastname, rec.southname, rec.westname))
+    )
+
+
+def read_records(path: Path) -> tuple[str, list[RawRecord]]:
+    """The table results of one file (format told by content), for callers that need no more."""
+    parsed, _ = read_parsed(path)
+    return parsed.format, parsed.records
+
+
+def read_with_ids(path: Path) -> tuple[ParsedFile, list[RawRecord], list[str]]:
+    parsed, deals = read_parsed(path)
+    return parsed, deals, [r.record_id for r in parsed.records]
 
 
 _RAW_FIELDS = list(RawRecord.__dataclass_fields__)
@@ -78,6 +224,13 @@ BOARD_SCHEMA = {
     "bidstart": pl.Utf8, "auction": pl.Utf8, "contract": pl.Utf8, "declarer": pl.Utf8,
     "opening_leader": pl.Utf8, "play": pl.List(pl.Utf8), "play_seats": pl.List(pl.Int8),
     "claim_tricks": pl.Int8, "result": pl.Int8, "repairs": pl.Utf8,
+    "event_id": pl.Utf8, "date": pl.Utf8, "scoring": pl.Utf8, "organiser": pl.Utf8,
+    "session": pl.Utf8, "section": pl.Utf8, "round": pl.Utf8, "table_no": pl.Utf8,
+    "ns_pair": pl.Utf8, "ew_pair": pl.Utf8, "north_id": pl.Utf8, "east_id": pl.Utf8,
+    "south_id": pl.Utf8, "west_id": pl.Utf8, "ns_score": pl.Int32, "adjusted": pl.Utf8,
+    "phantom": pl.Utf8, "published_ns_mp": pl.Float64, "published_ew_mp": pl.Float64,
+    "published_ns_pct": pl.Float64, "published_ew_pct": pl.Float64,
+    "published_imps": pl.Float64, "par_score": pl.Int32, "par_contract": pl.Utf8,
 }  # fmt: skip
 _ISSUE_SCHEMA = {"record_id": pl.Utf8, "reason": pl.Utf8, "detail": pl.Utf8}
 _EXCLUSION_SCHEMA = {**_ISSUE_SCHEMA, "source_file": pl.Utf8, "source_line": pl.Int32}
@@ -108,15 +261,22 @@ class CleanSummary:
         }  # fmt: skip
 
 
-def clean_slice(source: str, offset: int, length: int, out_dir: str, tag: str) -> CleanSummary:
-    """Clean rows [offset, offset+length) of the pending-records parquet file into parquet files."""
+def clean_slice(
+    source: str, offset: int, length: int, out_dir: str, tag: str,
+    files_with_leading_passes: frozenset[str] = frozenset(),
+) -> CleanSummary:  # fmt: skip
+    """Clean rows [offset, offset+length) of the pending-records parquet file into parquet files.
+
+    `files_with_leading_passes`: source files that write the passes before an opening bid; the
+    leading-pass repair is not applied to their records (ddrank.cleaning.records_leading_passes).
+    """
     rows = pl.read_parquet(source).slice(offset, length).to_dicts()
     summary = CleanSummary(cleaned=len(rows))
     out: dict[str, list[dict[str, object]]] = {name: [] for name in _OUTPUTS}
     for row in rows:
         rid = str(row.pop("record_id"))
         rec = RawRecord(**{k: ("" if v is None else v) for k, v in row.items()})  # type: ignore[arg-type]
-        res = clean_record(rec, rid)
+        res = clean_record(rec, rid, rec.source_file not in files_with_leading_passes)
         if res.exclusion:
             reason, detail = res.exclusion
             summary.excluded[reason] += 1

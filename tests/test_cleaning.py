@@ -9,6 +9,7 @@ import pytest
 
 from ddrank.cleaning import (
     AUCTION_ISSUES,
+    AUDIT_NOTES,
     EXCLUSION_REASONS,
     PLAY_ISSUES,
     Reject,
@@ -75,8 +76,10 @@ def test_every_exclusion_reason_has_an_example(real: dict) -> None:
     board1 = real[2]
     examples = {
         "unreadable": mutate(board1, parse_error="malformed tag"),
-        "missing_names": mutate(board1, northname="", eastname="", southname="", westname=""),
-        "missing_deal": mutate(board1, deal=""),
+        # no deal and nothing to score: a deal-less record needs a table result to be kept
+        "missing_deal": mutate(
+            board1, deal="", contract="", declarer="", result="", auction="", play="", lead=""
+        ),  # fmt: skip
         "malformed_deal": mutate(board1, deal="X:" + board1.deal[2:]),
         "unbalanced_deal": seed_record(deal=SEED_DEAL.replace("AK75", "AK7")),
         "card_error": seed_record(deal=SEED_DEAL.replace("AK75", "AK7Z")),
@@ -91,6 +94,35 @@ def test_every_exclusion_reason_has_an_example(real: dict) -> None:
     for expected, rec in examples.items():
         assert reason(rec) == expected, expected
     assert set(examples) == set(EXCLUSION_REASONS) - {"solver_crash"}
+
+
+def test_result_without_names_is_kept_for_scoring_and_noted(real: dict) -> None:
+    """Issue 12: the paper's "All names are missing" exclusion dropped every result of a
+    federation file that names pairs only in its ranking; such a result is still scored."""
+    res = clean_record(mutate(real[2], northname="", eastname="", southname="", westname=""))
+    assert res.exclusion is None
+    assert (res.board.contract, res.board.declarer, res.board.result) == ("5C", "E", 12)
+    assert "missing_names" in AUDIT_NOTES
+
+
+def test_scoring_only_result_without_deal_is_kept_without_deal(real: dict) -> None:
+    """A terminal's result line without its hand record: scored, never DD-analysed."""
+    res = clean_record(mutate(real[2], deal=""))
+    assert res.exclusion is None
+    assert res.board.deal is None and res.board.deal_id is None
+    assert res.play_issue == ("missing_play_info", "missing deal")
+
+
+def test_adjusted_and_phantom_results_are_kept_flagged(real: dict) -> None:
+    adjusted = mutate(real[2], contract="", declarer="", result="", auction="", play="",
+                      lead="", adjusted="60/40", northname="", southname="")  # fmt: skip
+    res = clean_record(adjusted)
+    assert res.exclusion is None and res.board.adjusted == "60/40"
+    assert res.board.contract is None
+    phantom = clean_record(mutate(real[2], phantom="EW", eastname="PHANTOM", westname="PHANTOM"))
+    assert phantom.board.phantom == "EW"
+    assert (phantom.board.eastname, phantom.board.westname) == ("", "")  # not players
+    assert phantom.board.northname == "Balicki"
 
 
 def test_duplicate_card_in_deal() -> None:

@@ -83,8 +83,9 @@ def test_pipeline_end_to_end(uninterrupted: Path) -> None:
 
 
 def test_rerun_adds_and_computes_nothing(uninterrupted: Path, tmp_path: Path) -> None:
+    """Forced (every stage runs), a rerun on the same inputs adds and computes nothing."""
     before = _snapshot(uninterrupted)
-    env = _env(uninterrupted.parent, "full")
+    env = {**_env(uninterrupted.parent, "full"), "DDRANK_FORCE": "true"}
     out = subprocess.run(
         [sys.executable, "-c",
          "import json\nfrom flows.pipeline import run_pipeline\nfrom flows.settings import load_settings\n"
@@ -97,6 +98,24 @@ def test_rerun_adds_and_computes_nothing(uninterrupted: Path, tmp_path: Path) ->
     line = next(x for x in out.stdout.splitlines() if x.startswith("RESULT"))
     assert line == 'RESULT {"new": 0, "tables": 0, "traces": 0, "cleaned": 0}'
     assert _snapshot(uninterrupted) == before
+
+
+def test_run_with_nothing_new_starts_no_server(uninterrupted: Path) -> None:
+    """`ddrank run` after a finished run: one line, and Prefect is never imported."""
+    env = _env(uninterrupted.parent, "full")
+    probe = (
+        "import sys\nfrom typer.main import get_command\nimport cli.main\n"
+        "try:\n    get_command(cli.main.app).main(['run'], prog_name='ddrank')\n"
+        "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
+        "print('PREFECT', 'prefect' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env={**env, "COLUMNS": "300"},
+                         capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    lines = out.stdout.splitlines()
+    assert lines[-1] == "PREFECT False"
+    assert len(lines) == 2 and lines[0].startswith("nothing new since ")
+    assert f"1 file(s) unchanged; results in {env['DDRANK_OUT']}/" in lines[0]
 
 
 def test_second_run_on_a_locked_store_is_refused(tmp_path: Path) -> None:

@@ -6,34 +6,45 @@ screening (:mod:`.vif`), SAS PROC REG selection (:mod:`.selection`), fits and th
 (:mod:`.analysis`), Figures 1-2 (:mod:`.plots`) and the report text (:mod:`.report`).
 """
 
-from ddrank.regression.analysis import (
-    FinalChoice,
-    ProcedureOutcome,
-    RegressionAnalysis,
-    SelectionSettings,
-    analyse,
-    choose_final_model,
-    predicted_ranking,
-)
-from ddrank.regression.models import FittedModel, fit_model, format_p_value, model_equation
-from ddrank.regression.selection import (
-    PROCEDURES,
-    backward_elimination,
-    forward_selection,
-    partial_f_test,
-    stepwise_selection,
-)
-from ddrank.regression.variables import (
-    COUNTERS,
-    DENOMINATORS,
-    RATE_VARIABLES,
-    Exclusion,
-    PreparedDataset,
-    Thresholds,
-    prepare_dataset,
-    rate_variables,
-)
-from ddrank.regression.vif import screen_by_vif, variance_inflation_factors
+# Lazy exports: importing a submodule (say `ddrank.regression.defaults` for the CLI's option
+# defaults) must not pull in statsmodels, scipy and scikit-learn through this package.
+_EXPORTS: dict[str, str] = {
+    "COUNTERS": "ddrank.regression.variables",
+    "DENOMINATORS": "ddrank.regression.variables",
+    "Exclusion": "ddrank.regression.variables",
+    "FinalChoice": "ddrank.regression.analysis",
+    "FittedModel": "ddrank.regression.models",
+    "PROCEDURES": "ddrank.regression.selection",
+    "PreparedDataset": "ddrank.regression.variables",
+    "ProcedureOutcome": "ddrank.regression.analysis",
+    "RATE_VARIABLES": "ddrank.regression.variables",
+    "RegressionAnalysis": "ddrank.regression.analysis",
+    "SelectionSettings": "ddrank.regression.analysis",
+    "Thresholds": "ddrank.regression.variables",
+    "analyse": "ddrank.regression.analysis",
+    "backward_elimination": "ddrank.regression.selection",
+    "choose_final_model": "ddrank.regression.analysis",
+    "fit_model": "ddrank.regression.models",
+    "format_p_value": "ddrank.regression.models",
+    "forward_selection": "ddrank.regression.selection",
+    "model_equation": "ddrank.regression.models",
+    "partial_f_test": "ddrank.regression.selection",
+    "predicted_ranking": "ddrank.regression.analysis",
+    "prepare_dataset": "ddrank.regression.variables",
+    "rate_variables": "ddrank.regression.variables",
+    "screen_by_vif": "ddrank.regression.vif",
+    "stepwise_selection": "ddrank.regression.selection",
+    "variance_inflation_factors": "ddrank.regression.vif",
+}
+
+
+def __getattr__(name: str) -> object:
+    if name in _EXPORTS:
+        import importlib
+
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "COUNTERS",

@@ -17,10 +17,8 @@ from scipy import stats
 from sklearn.model_selection import KFold
 from statsmodels.stats.diagnostic import het_breuschpagan
 
+from ddrank.regression.defaults import DEFAULT_CV_SEED  # noqa: F401 - callers import it here
 from ddrank.regression.models import INTERCEPT, design_matrix, ols
-
-#: The fixed seed of the cross-validation folds, so every report is reproducible.
-DEFAULT_CV_SEED = 20240
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from ddrank.regression.defaults import TABLE9_MINIMA
+
 #: The 33 counters of Table 3, in the order of dds_final_results.csv.
 COUNTERS: tuple[str, ...] = (
     "claims",
@@ -144,11 +146,11 @@ class Thresholds:
     same with >= or > because the smallest kept counts are exactly one above each minimum.
     """
 
-    claims: float = 362
-    leads: float = 100
-    cards_played_as_declarer: float = 1408
-    cards_played_as_defender: float = 1424
-    auctions_analyzed: float = 392
+    claims: float = TABLE9_MINIMA["claims"]
+    leads: float = TABLE9_MINIMA["leads"]
+    cards_played_as_declarer: float = TABLE9_MINIMA["cards_played_as_declarer"]
+    cards_played_as_defender: float = TABLE9_MINIMA["cards_played_as_defender"]
+    auctions_analyzed: float = TABLE9_MINIMA["auctions_analyzed"]
 
     def as_dict(self) -> dict[str, float]:
         """Denominator name to minimum, in Table 9 order."""

@@ -1,0 +1,48 @@
+"""The event model's keys: which event a result belongs to, and its date in ISO form.
+
+Pure functions, no I/O. An event is identified by its name, its (start) date and its organiser, so
+one file may hold several events (the 2012 sample holds five) and the same event read from two
+files (a PBN hand record and its USEBIO results) gets one key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+_ISO = re.compile(r"^(\d{4})[-./](\d{1,2}|\?\?)(?:[-./](\d{1,2}|\?\?))?")
+_DMY = re.compile(r"^(\d{1,2})[-./](\d{1,2})[-./](\d{4})$")
+
+
+def iso_date(text: str) -> str:
+    """A source date as ISO `yyyy-mm-dd`, or its known prefix (`2012-08` for PBN "2012.08.??").
+
+    PBN writes `yyyy.mm.dd` with `??` for unknown parts; USEBIO and Bridgemate write ISO or
+    `dd/mm/yyyy`. Returns "" when no year can be read.
+    """
+    t = text.strip()
+    m = _ISO.match(t)
+    if m:
+        year, month, day = m.group(1), m.group(2), m.group(3)
+        if month is None or "?" in month:
+            return year
+        if day is None or "?" in day:
+            return f"{year}-{int(month):02d}"
+        return f"{year}-{int(month):02d}-{int(day):02d}"
+    m = _DMY.match(t)
+    if m:
+        return f"{m.group(3)}-{int(m.group(2)):02d}-{int(m.group(1)):02d}"
+    return ""
+
+
+def event_id_of(event: str, date: str, organiser: str = "") -> str:
+    """Stable key of an event: a slug of its name, plus a short hash of name, date and organiser.
+
+    Readable in SQL output (`spingold-2012-07-3f2a9c1b`) and unique across events of the same
+    name (weekly club sessions differ by date, federations by organiser).
+    """
+    name = " ".join(event.split())
+    day = iso_date(date)
+    h = hashlib.sha1(f"{name.casefold()}\x1f{day}\x1f{organiser.strip().casefold()}".encode())
+    slug = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:40] or "event"
+    return f"{slug}-{day or 'undated'}-{h.hexdigest()[:8]}"

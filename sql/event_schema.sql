@@ -1,0 +1,77 @@
+-- The event model (issue 12): events, their published rankings, hand-record deals, and the
+-- event-model columns of `boards`. Idempotent; a store made before the event model gains the
+-- columns in place (ALTER ... IF NOT EXISTS) and keeps its rows.
+
+-- A scoring-only result (a Bridgemate line without its hand record) has no deal: DD skips it.
+ALTER TABLE boards ALTER COLUMN deal DROP NOT NULL;
+ALTER TABLE boards ALTER COLUMN deal_id DROP NOT NULL;
+
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS event_id VARCHAR;    -- events.event_id
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS date VARCHAR;        -- ISO, or its known prefix
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS scoring VARCHAR;     -- as the source says (MP, IMP)
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS organiser VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS session VARCHAR;     -- session / stage / segment
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS section VARCHAR;     -- section, or the KO match
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS round VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS table_no VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS ns_pair VARCHAR;     -- pair (or team) numbers
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS ew_pair VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS north_id VARCHAR;    -- player ids the source carries
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS east_id VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS south_id VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS west_id VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS ns_score INTEGER;    -- NS score as published
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS adjusted VARCHAR;    -- 'NS%/EW%', no contract played
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS phantom VARCHAR;     -- 'NS'/'EW' phantom or sit-out
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS published_ns_mp DOUBLE;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS published_ew_mp DOUBLE;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS published_ns_pct DOUBLE;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS published_ew_pct DOUBLE;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS published_imps DOUBLE;  -- NS's IMPs as published
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS par_score INTEGER;   -- published par, NS's sign
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS par_contract VARCHAR;
+
+-- What a source says about an event as a whole (ddrank.raw.RawEvent). One row per event_id;
+-- a later file about the same event fills in what an earlier one left empty.
+CREATE TABLE IF NOT EXISTS events (
+    event_id     VARCHAR PRIMARY KEY,      -- ddrank.events.event_id_of(name, date, organiser)
+    name         VARCHAR,
+    organiser    VARCHAR,
+    date_start   VARCHAR,                  -- ISO, or its known prefix ("2012-08")
+    date_end     VARCHAR,
+    scoring      VARCHAR,                  -- MP | IMP | BUTLER | BAM | TEAMS | as published
+    movement     VARCHAR,                  -- howell | mitchell | NULL
+    across_field BOOLEAN,
+    mp_top       VARCHAR,                  -- '2' per result beaten (EBU, FFB), '1' (ACBL)
+    source_file  VARCHAR
+);
+
+-- Published rankings (PBN TotalScoreTable, USEBIO participants), kept as published.
+CREATE TABLE IF NOT EXISTS published_standings (
+    standing_id     VARCHAR PRIMARY KEY,   -- hash of the line's content (re-ingest adds nothing)
+    event_id        VARCHAR,
+    source_file     VARCHAR,
+    source_line     INTEGER,
+    event VARCHAR, date VARCHAR, session VARCHAR, section VARCHAR, direction VARCHAR,
+    pair VARCHAR, team_name VARCHAR, players VARCHAR, player_ids VARCHAR,
+    published_mp VARCHAR, published_pct VARCHAR, published_imps VARCHAR, published_vp VARCHAR,
+    published_place VARCHAR,
+    phantom         BOOLEAN
+);
+
+-- Hand-record deals with no table result (a Bridgemate or USEBIO companion hand record, a PBN
+-- game with a deal and nothing played): the readers join them to their results; not results.
+CREATE TABLE IF NOT EXISTS deals (
+    deal_key      VARCHAR PRIMARY KEY,     -- hash of source file, board and deal
+    event_id      VARCHAR,
+    source_file   VARCHAR,
+    source_line   INTEGER,
+    session VARCHAR, section VARCHAR,
+    board_no      VARCHAR,
+    deal          VARCHAR,                 -- as written (PBN)
+    dealer        VARCHAR,
+    vulnerable    VARCHAR,
+    par_score     VARCHAR,                 -- OptimumScore / par as written
+    par_contract  VARCHAR,
+    dd_tricks     VARCHAR                  -- DoubleDummyTricks tag, 20 hex digits, as written
+);

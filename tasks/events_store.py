@@ -1,0 +1,140 @@
+"""Store what readers say beyond table results: events, published rankings, hand-record deals.
+
+Every row is keyed by its content (event_id, a hash of a ranking line or of a deal), so
+re-ingesting a file adds nothing, and a second file about the same event only fills in what the
+first left empty.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+
+import duckdb
+import polars as pl
+
+from ddrank.events import event_id_of, iso_date
+from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding
+
+EVENT_COLUMNS = ("event_id", "name", "organiser", "date_start", "date_end", "scoring",
+                 "movement", "across_field", "mp_top", "source_file")  # fmt: skip
+STANDING_COLUMNS = ("standing_id", "event_id", "source_file", "source_line", "event", "date",
+                    "session", "section", "direction", "pair", "team_name", "players",
+                    "player_ids", "published_mp", "published_pct", "published_imps",
+                    "published_vp", "published_place", "phantom")  # fmt: skip
+DEAL_COLUMNS = ("deal_key", "event_id", "source_file", "source_line", "session", "section",
+                "board_no", "deal", "dealer", "vulnerable", "par_score", "par_contract",
+                "dd_tricks")  # fmt: skip
+
+
+def _hash(*parts: object) -> str:
+    return hashlib.sha1("\x1f".join(str(p) for p in parts).encode("utf-8", "replace")).hexdigest()[
+        :20
+    ]
+
+
+def event_row(ev: RawEvent) -> dict[str, object]:
+    """A reader's RawEvent as an `events` row (dates in ISO)."""
+    start = iso_date(ev.date_start)
+    return {
+        "event_id": event_id_of(ev.event, ev.date_start, ev.organiser),
+        "name": ev.event, "organiser": ev.organiser, "date_start": start,
+        "date_end": iso_date(ev.date_end) or start, "scoring": ev.scoring,
+        "movement": ev.movement, "across_field": ev.across_field, "mp_top": ev.mp_top,
+        "source_file": ev.source_file,
+    }  # fmt: skip
+
+
+@dataclass
+class EventRows:
+    """Rows for `events`, `published_standings` and `deals`, gathered file by file."""
+
+    events: dict[str, dict[str, object]] = field(default_factory=dict)
+    standings: dict[str, dict[str, object]] = field(default_factory=dict)
+    deals: dict[str, dict[str, object]] = field(default_factory=dict)
+
+    def add(self, parsed: ParsedFile, deals: list[RawRecord]) -> None:
+        for ev in parsed.events:
+            self._merge(event_row(ev))
+        # Every event a table result or deal names exists in `events`, said by a reader or not.
+        for rec in [*parsed.records, *deals]:
+            if rec.parse_error:
+                continue
+            self._merge({
+                "event_id": event_id_of(rec.event, rec.date, rec.organiser), "name": rec.event,
+                "organiser": rec.organiser, "date_start": iso_date(rec.date),
+                "date_end": iso_date(rec.date), "scoring": rec.scoring, "movement": "",
+                "across_field": None, "mp_top": "", "source_file": rec.source_file,
+            })  # fmt: skip
+        for st in parsed.standings:
+            self._standing(st)
+        for rec in deals:
+            self._deal(rec)
+
+    def _merge(self, row: dict[str, object]) -> None:
+        have = self.events.get(str(row["event_id"]))
+        if have is None:
+            self.events[str(row["event_id"])] = row
+            return
+        for k, v in row.items():
+            if have.get(k) in ("", None) and v not in ("", None):
+                have[k] = v
+
+    def _standing(self, st: RawStanding) -> None:
+        row = asdict(st)
+        row["event_id"] = event_id_of(st.event, st.date, "")
+        content = [row[c] for c in STANDING_COLUMNS[1:] if c not in ("source_file", "source_line")]
+        row["standing_id"] = _hash(*content)
+        self.standings.setdefault(str(row["standing_id"]), row)
+
+    def _deal(self, rec: RawRecord) -> None:
+        eid = event_id_of(rec.event, rec.date, rec.organiser)
+        row = {
+            "deal_key": _hash(eid, rec.session, rec.section, rec.board_no, rec.deal),
+            "event_id": eid, "source_file": rec.source_file, "source_line": rec.source_line,
+            "session": rec.session, "section": rec.section, "board_no": rec.board_no,
+            "deal": rec.deal, "dealer": rec.dealer, "vulnerable": rec.vulnerable,
+            "par_score": rec.par_score, "par_contract": rec.par_contract,
+            "dd_tricks": getattr(rec, "dd_tricks", ""),
+        }  # fmt: skip
+        self.deals.setdefault(str(row["deal_key"]), row)
+
+    def store(self, con: duckdb.DuckDBPyConnection) -> tuple[int, int, int]:
+        """Insert what the store lacks (inside the caller's transaction); returns new counts of
+        events, standings and deals."""
+        counts = []
+        for table, key, cols, rows in (
+            ("events", "event_id", EVENT_COLUMNS, self.events),
+            ("published_standings", "standing_id", STANDING_COLUMNS, self.standings),
+            ("deals", "deal_key", DEAL_COLUMNS, self.deals),
+        ):
+            if not rows:
+                counts.append(0)
+                continue
+            schema = {c: pl.Utf8 for c in cols}
+            schema.update({"source_line": pl.Int64, "across_field": pl.Boolean,
+                           "phantom": pl.Boolean})  # fmt: skip
+            frame = pl.DataFrame(
+                [{c: r.get(c) for c in cols} for r in rows.values()],
+                schema={c: schema[c] for c in cols},
+            )
+            con.register("new_rows", frame)
+            names = ", ".join(cols)
+            before = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
+            if table == "events":  # fill in what an earlier file left empty
+                fill = ", ".join(
+                    f"{c} = coalesce(nullif(CAST(events.{c} AS VARCHAR), ''), "
+                    f"CAST(excluded.{c} AS VARCHAR))"
+                    for c in cols
+                    if c not in (key, "across_field", "source_file")
+                )
+                conflict = f"DO UPDATE SET {fill}"
+            else:
+                conflict = "DO NOTHING"
+            con.execute(
+                f"INSERT INTO {table} ({names}) SELECT {names} FROM new_rows "
+                f"ON CONFLICT ({key}) {conflict}"
+            ).fetchall()
+            con.unregister("new_rows")
+            counts.append(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0] - before)
+        return counts[0], counts[1], counts[2]
