@@ -56,6 +56,7 @@ NAMES=()
 PIDS=()
 STARTED_PIDS=()
 SIGS=()
+SECRETS=() # masked in what the script prints
 PG_STARTED=0
 
 as_pg() { # run a PostgreSQL server binary as an unprivileged user (initdb/postgres refuse root)
@@ -71,7 +72,10 @@ start() { # start NAME CMD...: in its own session (so its whole process tree can
   SIGS+=("$sig")
   PIDS+=("$!")
   STARTED_PIDS+=("$!")
-  log "started $name (pid $!): $*"
+  disown "$!" # stopped by stop_all through its process group; no job notices from bash
+  local shown="$*" secret
+  for secret in "${SECRETS[@]}"; do shown=${shown//"$secret"/***}; done
+  log "started $name (pid ${PIDS[-1]}): $shown"
 }
 
 group_alive() { # group_alive PGID: a process of that group runs (zombies awaiting reaping don't)
@@ -100,7 +104,6 @@ stop_all() {
       how="SIGKILL after 30 s"
     fi
     log "stopped $name ($how)"
-    wait "$pid" 2>/dev/null || true
   done
   PIDS=()
   NAMES=()
@@ -165,6 +168,7 @@ log "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $NF}'), $PY_VERSION
 # --- postgres ---------------------------------------------------------------------------------
 PG_PORT=$(free_port)
 PG_PASSWORD=$("$PYTHON" -c 'import secrets; print(secrets.token_hex(24))')
+SECRETS+=("$PG_PASSWORD")
 mkdir -p "$PGDATA" "$PGSOCK"
 printf '%s\n' "$PG_PASSWORD" >"$TMP/pg-superuser-password"
 if [[ $EUID -eq 0 ]]; then chown postgres: "$PGDATA" "$PGSOCK" "$TMP/pg-superuser-password" "$LOGS"; fi
@@ -189,6 +193,7 @@ wait_for 30 "postgres" "$PG_BIN/pg_isready" -h 127.0.0.1 -p "$PG_PORT" -U prefec
 API_PORT=$(free_port)
 WORKER_PORT=$(free_port)
 AUTH="admin:$("$PYTHON" -c 'import secrets; print(secrets.token_hex(24))')"
+SECRETS+=("${AUTH#admin:}")
 API=http://127.0.0.1:$API_PORT/api
 export PYTHONPATH=$REPO${PYTHONPATH:+:$PYTHONPATH}
 export DO_NOT_TRACK=1 PREFECT_SERVER_ANALYTICS_ENABLED=false PYTHONUNBUFFERED=1
@@ -300,12 +305,23 @@ for _ in range(40):
 out["hourly_runs"] = len(scheduled)
 out["hourly_next"] = [r["expected_start_time"][:16] for r in scheduled[:2]]
 if run:
+    ids, level = [run["id"]], [run["id"]]
+    for _ in range(3):  # the pipeline subflow and its own subflows (dd_analysis, ...)
+        try:
+            level = [r["id"] for r in call("/flow_runs/filter", {
+                "limit": 50, "offset": 0, "sort": "START_TIME_ASC",
+                "flow_runs": {"parent_flow_run_id": {"any_": level}}})]
+        except Exception:  # the filter is not essential: the parent's log is enough
+            break
+        ids += level
     logs = call("/logs/filter", {"limit": 200, "offset": 0, "sort": "TIMESTAMP_ASC",
-                                 "logs": {"flow_run_id": {"any_": [run["id"]]}}})
-    key = ("new file(s)", "no new hand records", "store", "records", "pending boards")
+                                 "logs": {"flow_run_id": {"any_": ids}}})
+    key = ("new file(s)", "no new hand records", "store-busy", "ingest", "pending boards",
+           "partition 0", "regression")
     out.update(name=run["name"], state=run["state_type"], parameters=run["parameters"],
                triggered_by=(run.get("created_by") or {}).get("type"),
-               log=[l["message"] for l in logs if any(k in l["message"] for k in key)][:8])
+               log=[l["message"].splitlines()[0][:160] for l in logs
+                    if any(k in l["message"] for k in key)][:8])
 print(json.dumps(out))
 PY
 ) || die "could not poll the API for the event-triggered run"
