@@ -102,9 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         w = csv.writer(fh)
         w.writerow(["round", "board", "strain", "leader", "lead", "dd_before", "dd_after"])
         for k, tr in zip(sorted(wanted), traces, strict=True):
-            w.writerow(
-                [k[0], k[1], Strain(k[2]).letter, Seat(k[3]).letter, k[4], tr[0], tr[1]]
-            )
+            w.writerow([k[0], k[1], Strain(k[2]).letter, Seat(k[3]).letter, k[4], tr[0], tr[1]])
     print(
         f"{len(reqs)} distinct leads traced in {time.perf_counter() - t0:.1f} s; "
         f"{swapped} leads came from the recorded declarer's partner's side; {bad} unusable"

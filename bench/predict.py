@@ -27,8 +27,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
-import csv  # noqa: E402
 import json  # noqa: E402
+import math  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from collections import defaultdict  # noqa: E402
@@ -40,11 +40,6 @@ import numpy as np  # noqa: E402
 
 from ddrank.ratings import lehman  # noqa: E402
 from ddrank.ratings import skill as sk  # noqa: E402
-from ddrank.scoring.crossimps import butler  # noqa: E402
-from ddrank.scoring.duplicate import duplicate_score  # noqa: E402
-from ddrank.scoring.results import TableResult  # noqa: E402
-from ddrank.scoring.tournament import score_field  # noqa: E402
-from ddrank.types import Card, Contract, Seat  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DDRANK = "ddrank"
@@ -74,105 +69,80 @@ class Dataset:
     has_dd: bool
 
 
-def _dd_facts(valet_dir: Path) -> tuple[dict, dict]:
-    tables: dict[tuple[int, int], tuple[int, ...]] = {}
-    leads: dict[tuple[int, int, str, str, str], tuple[int, int]] = {}
-    tpath, lpath = valet_dir / "dd_tables.csv", valet_dir / "dd_leads.csv"
-    if tpath.is_file():
-        with tpath.open() as fh:
-            for r in csv.DictReader(fh):
-                tables[int(r["round"]), int(r["board"])] = tuple(map(int, r["cells"].split()))
-    if lpath.is_file():
-        with lpath.open() as fh:
-            for r in csv.DictReader(fh):
-                key = (int(r["round"]), int(r["board"]), r["strain"], r["leader"], r["lead"])
-                leads[key] = (int(r["dd_before"]), int(r["dd_after"]))
-    return tables, leads
-
-
-def _signed_score(res: TableResult, contract: Contract | None, tricks: int) -> int:
-    if contract is None:
-        return 0
-    assert contract.declarer is not None
-    ns = contract.declarer.is_ns
-    vul = res.ns_vulnerable if ns else res.ew_vulnerable
-    s = duplicate_score(contract, tricks, vul, res.year)
-    return s if ns else -s
-
-
-def _card(text: str | None) -> str | None:
-    try:
-        return str(Card.parse(text)) if text else None
-    except ValueError:  # an unreadable lead is simply no lead evidence
-        return None
-
-
 def load_valet(name: str, valet_dir: Path, warmup: int) -> Dataset:
     """A Valet directory (Bermuda Bowl / Venice Cup 2013): one period per round."""
-    from ddrank.valet import parse_scores
-    from tasks.scoring import read_valet_dir
+    from tasks.skill import valet_skill_rows
 
-    loaded = read_valet_dir(valet_dir)
-    scores, _ = parse_scores((valet_dir / "scores.txt").read_text(), str(valet_dir / "scores.txt"))
-    lead_of = {f"{s.source}:{s.line}": (s.round, s.board, s.lead) for s in scores}
-    tables, leads = _dd_facts(valet_dir)
-    scored = score_field(loaded.boards)
-    by_board: dict[str, list] = defaultdict(list)
-    for s in scored:
-        by_board[s.result.board].append(s)
-    rows: list[Row] = []
-    for board in sorted(by_board):
-        group = by_board[board]
-        rnd, bno, _ = lead_of[group[0].result.table]
-        cells = tables.get((rnd, bno))
-        dd_scores: list[int] = []
-        facts: list[dict] = []
-        for s in group:
-            res = s.result
-            f: dict = {}
-            c = res.contract
-            if cells is not None:
-                if c is None:
-                    dd_scores.append(0)
-                else:
-                    assert c.declarer is not None
-                    decl = c.declarer
-                    lead = lead_of[res.table][2]
-                    found = None
-                    card = _card(lead)
-                    if card:
-                        for seat in (decl, decl.partner):  # the led card says who declared
-                            key = (rnd, bno, c.strain.letter, seat.lho.letter, card)
-                            if key in leads:
-                                found, decl = leads[key], seat
-                                break
-                    dd = cells[int(c.strain) * 4 + int(decl)]
-                    dd_scores.append(_signed_score(res, c, dd))
-                    f["declarer"] = res.names[decl]
-                    f["declarer_ns"] = decl.is_ns
-                    f["play_tricks"] = res.tricks - dd
-                    if found is not None:
-                        before, after = found
-                        f["play_tricks"] = res.tricks - after
-                        f["leader"] = res.names[decl.lho]
-                        f["lead_cost"] = float(after - before)
-            facts.append(f)
-        bid = butler(dd_scores) if cells is not None else [None] * len(group)
-        for s, f, b in zip(group, facts, bid, strict=True):
-            res = s.result
-            rows.append(
-                Row(
-                    rnd,
-                    board,
-                    res.ns_pair,
-                    res.ew_pair,
-                    res.ns_score,
-                    float(s.butler),
-                    sk.SkillBoard(res.ns_pair, res.ew_pair, float(s.butler), b, **f),
-                )
-            )
+    rows = [
+        Row(int(r.period), r.board, r.result.ns_pair, r.result.ew_pair, r.result.ns_score,
+            r.butler, r.skill)
+        for r in valet_skill_rows(valet_dir)
+    ]  # fmt: skip
     rows.sort(key=lambda r: (r.period, r.board))
-    return Dataset(name, rows, warmup, bool(tables))
+    return Dataset(name, rows, warmup, any(r.skill.declarer is not None for r in rows))
+
+
+_STAGES = ("qual", "rr", "r64", "r32", "r16", "qtrf", "semif", "final")
+
+
+def _stage_key(stage: str) -> tuple[int, int]:
+    """'QtrF:3' -> (5, 3): knock-out stages in playing order, segments by number."""
+    kind, _, seg = stage.partition(":")
+    k = kind.strip().lower()
+    return (_STAGES.index(k) if k in _STAGES else len(_STAGES), int(seg) if seg.isdigit() else 0)
+
+
+def load_pbn(name: str, path: Path, warmup: int, by_board: bool = False) -> Dataset:
+    """A PBN file read and cleaned by ddrank (`parse_pbn`, `clean_record`), results only.
+
+    Periods are the file's segments in date order (date, then stage and segment number), or,
+    for a single session (`by_board`), the board numbers in playing order.
+    """
+    from ddrank.cleaning import clean_record
+    from ddrank.parsers.pbn import parse_pbn
+    from ddrank.scoring.results import TableResult, group_boards, make_result
+    from ddrank.scoring.tournament import score_field
+    from tasks.skill import skill_rows
+
+    records = parse_pbn(path.read_text(encoding="latin-1"), str(path))
+    results = []
+    order: dict[tuple, str] = {}
+    for rec in records:
+        b = clean_record(rec).board
+        if b is None:
+            continue
+        if by_board:
+            key: tuple = (int(b.board_no),)
+        else:
+            key = (rec.date, _stage_key(rec.stage), b.event)
+        made = make_result(
+            board=f"{b.event}|{rec.stage}|{b.deal_id}",
+            deal=b.deal_id,
+            table=b.record_id,
+            names=(b.northname, b.eastname, b.southname, b.westname),
+            contract_text=b.contract,
+            declarer_text=b.declarer,
+            tricks=b.result,
+            ns_vulnerable=b.ns_vulnerable,
+            ew_vulnerable=b.ew_vulnerable,
+            period=repr(key),
+            year=b.year,
+        )
+        if isinstance(made, TableResult):
+            results.append((key, made))
+            order[key] = made.period
+    index = {order[k]: i + 1 for i, k in enumerate(sorted(order))}
+    boards, _ = group_boards(r for _, r in results)
+    rows = [
+        Row(index[r.period], r.board, r.result.ns_pair, r.result.ew_pair, r.result.ns_score,
+            r.butler, r.skill)
+        for r in skill_rows(score_field(boards), {})
+    ]  # fmt: skip
+    rows.sort(key=lambda r: (r.period, r.board))
+    return Dataset(name, rows, warmup, False)
+
+
+DATASETS = ("BB2013", "VC2013", "WC2012", "OQ2021")
 
 
 def datasets(names: Sequence[str]) -> list[Dataset]:
@@ -182,8 +152,14 @@ def datasets(names: Sequence[str]) -> list[Dataset]:
             out.append(load_valet("BB2013", ROOT / "data/valet/2013-world-men", warmup=5))
         elif n == "VC2013":
             out.append(load_valet("VC2013", ROOT / "data/valet/2013-world-women", warmup=5))
+        elif n == "WC2012":
+            path = ROOT / "data/sample/pbn/worldclass-2012-example3.pbn"
+            out.append(load_pbn("WC2012", path, warmup=20))
+        elif n == "OQ2021":
+            path = ROOT / "data/sample/pbn/online-qualifier-2021-example2.pbn"
+            out.append(load_pbn("OQ2021", path, warmup=4, by_board=True))
         else:
-            raise SystemExit(f"error: unknown dataset {n!r} (known: BB2013, VC2013)")
+            raise SystemExit(f"error: unknown dataset {n!r} (known: {', '.join(DATASETS)})")
     return out
 
 
@@ -208,8 +184,8 @@ def m_noskill(ds: Dataset) -> Predictions:
 
 def m_lehman(ds: Dataset) -> Predictions:
     out: Predictions = {}
-    for hw in (0.7, 0.9, 1.0):
-        for sw in (10.0, 100.0):
+    for hw in (0.5, 0.7, 0.9, 1.0):
+        for sw in (10.0, 50.0, 200.0):
             params = lehman.LehmanParams(history_weight=hw, start_weight=sw)
             states: dict = {}
             d = np.zeros(len(ds.rows))
@@ -278,7 +254,9 @@ def m_glicko2(ds: Dataset) -> Predictions:
         for rd0 in (50.0, 350.0):
             players: dict[str, glicko2.Player] = {}
 
-            def get(p: str, rd0: float = rd0, tau: float = tau) -> glicko2.Player:
+            def get(
+                p: str, rd0: float = rd0, tau: float = tau, players: dict = players
+            ) -> glicko2.Player:
                 if p not in players:
                     players[p] = glicko2.Player(rd=rd0)
                     players[p]._tau = tau
@@ -322,7 +300,7 @@ def m_openskill(ds: Dataset) -> Predictions:
             model.beta = model.beta * beta_scale
             ratings: dict = {}
 
-            def get(p: str, model=model) -> object:
+            def get(p: str, model=model, ratings: dict = ratings) -> object:
                 if p not in ratings:
                     ratings[p] = model.rating(name=p)
                 return ratings[p]
@@ -345,6 +323,11 @@ def m_openskill(ds: Dataset) -> Predictions:
     return out
 
 
+#: TrueSkill Through Time refits per dataset: every round on BB2013 (the headline comparison),
+#: at most 8 elsewhere (a refit of thousands of games takes minutes in pure Python).
+TTT_FITS = {"BB2013": 20}
+
+
 def m_ttt(ds: Dataset) -> Predictions:
     """TrueSkill Through Time (`trueskillthroughtime`), refitted on all earlier periods each time."""
     import trueskillthroughtime as ttt
@@ -353,7 +336,11 @@ def m_ttt(ds: Dataset) -> Predictions:
     periods = _by_period(ds)
     for sigma in (0.15, 0.5):  # prior skill sd, in units of one board's performance noise
         d = np.zeros(len(ds.rows))
-        for j in range(1, len(periods)):
+        # Between refits a period is predicted from the last fit, which saw only earlier periods.
+        fits = TTT_FITS.get(ds.name, 8)
+        step = max(1, math.ceil((len(periods) - 1) / fits))
+        for j0 in range(1, len(periods), step):
+            j = j0
             train = [i for _, idx in periods[:j] for i in idx]
             comp = [[list(ds.rows[i].ns), list(ds.rows[i].ew)] for i in train]
             res = []
@@ -365,9 +352,10 @@ def m_ttt(ds: Dataset) -> Predictions:
                             gamma=0.02 * sigma, p_draw=0.15)  # fmt: skip
             h.convergence(iterations=3, verbose=False)
             last = {p: curve[-1][1].mu for p, curve in h.learning_curves().items()}
-            for i in periods[j][1]:
-                r = ds.rows[i]
-                d[i] = sum(last.get(p, 0.0) for p in r.ns) - sum(last.get(p, 0.0) for p in r.ew)
+            for _, idx in periods[j : j + step]:
+                for i in idx:
+                    r = ds.rows[i]
+                    d[i] = sum(last.get(p, 0.0) for p in r.ns) - sum(last.get(p, 0.0) for p in r.ew)
         out[f"sigma={sigma},gamma={0.02 * sigma:g}"] = d
     return out
 
@@ -384,7 +372,7 @@ def m_dd_rates(ds: Dataset) -> Predictions:
         train = [i for _, idx in periods[:j] for i in idx]
         sums: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0.0])
 
-        def add(p: str, c: str, v: float) -> None:
+        def add(p: str, c: str, v: float, sums: dict = sums) -> None:
             sums[(p, c)][0] += v
             sums[(p, c)][1] += 1
 
@@ -398,7 +386,7 @@ def m_dd_rates(ds: Dataset) -> Predictions:
             if b.leader is not None and b.lead_cost is not None:
                 add(b.leader, "lead", -b.lead_cost)
 
-        def rate(p: str, c: str) -> float:
+        def rate(p: str, c: str, sums: dict = sums) -> float:
             s, n = sums.get((p, c), (0.0, 0.0))
             return s / (n + 5.0)  # five boards of shrinkage towards the field average
 
@@ -422,21 +410,27 @@ def m_ddrank(ds: Dataset) -> Predictions:
     base = sk.fit_params(warm, sk.SkillParams())
     out: Predictions = {}
     defaults = dict(sk.SkillParams().prior_sd)
-    for scale in (0.5, 1.0, 2.0):
-        for drift in (0.0, 0.1):
-            for pair_sd in (0.0, 0.3):
-                prior = {c: v * scale for c, v in defaults.items()}
-                prior[sk.PARTNERSHIP] = pair_sd * scale
-                params = replace(base, prior_sd=prior, drift_sd=drift)
-                states: sk.States = {}
-                d = np.zeros(len(ds.rows))
-                for period, idx in _by_period(ds):
-                    for i in idx:
-                        r = ds.rows[i]
-                        d[i] = sk.predict(states, r.ns, r.ew, params, period)[0]
-                    states = sk.update_period(states, [ds.rows[i].skill for i in idx], period,
-                                              params)  # fmt: skip
-                out[f"scale={scale},drift={drift},pairs={pair_sd > 0}"] = d
+    for bid_scale in (0.25, 0.5, 1.0, 2.0):
+        # Without DD facts the play components are not identified apart from bidding: one scale.
+        for play_scale in (0.5, 1.0, 2.0, 4.0) if ds.has_dd else (1.0,):
+            for drift in (0.0, 0.1):
+                for pairs in (False, True):
+                    prior = {c: v * (bid_scale if c in ("bidding", sk.PARTNERSHIP) else play_scale)
+                             for c, v in defaults.items()}  # fmt: skip
+                    if not pairs:
+                        prior[sk.PARTNERSHIP] = 0.0
+                    params = replace(base, prior_sd=prior, drift_sd=drift)
+                    states: sk.States = {}
+                    d = np.zeros(len(ds.rows))
+                    for period, idx in _by_period(ds):
+                        for i in idx:
+                            r = ds.rows[i]
+                            d[i] = sk.predict(states, r.ns, r.ew, params, period)[0]
+                        states = sk.update_period(
+                            states, [ds.rows[i].skill for i in idx], period, params
+                        )
+                    label = f"bid*{bid_scale:g},play*{play_scale:g},drift={drift:g},pairs={pairs}"
+                    out[label] = d
     return out
 
 
@@ -472,7 +466,7 @@ def comparisons(ds: Dataset) -> tuple[Comparisons, np.ndarray, list[str]]:
     bidx = {b: k for k, b in enumerate(boards)}
     row_board = np.array([bidx[r.board] for r in ds.rows])
     by: dict[int, list[int]] = defaultdict(list)
-    for k, r in enumerate(ds.rows):
+    for k in range(len(ds.rows)):
         by[row_board[k]].append(k)
     ii, jj = [], []
     for rows in by.values():
@@ -638,7 +632,9 @@ def evaluate(
         for k, v in m.items():
             obj[k] = float(v[0])
             if k == "log_loss":
-                obj["log_loss_lo"], obj["log_loss_hi"] = map(float, np.percentile(v[1:], [2.5, 97.5]))
+                obj["log_loss_lo"], obj["log_loss_hi"] = map(
+                    float, np.percentile(v[1:], [2.5, 97.5])
+                )
             else:
                 obj[f"{k}_lo"], obj[f"{k}_hi"] = map(float, np.percentile(v[1:], [2.5, 97.5]))
         obj["chosen"] = sorted(set(held[name].chosen), key=held[name].chosen.index)
@@ -683,10 +679,32 @@ def table(results: list[dict]) -> str:
         )
     for r in results:
         if "delta_vs" in r:
-            lines.append(f"\n{r['dataset']}: ddrank log-loss minus other (95% CI; < 0 = ddrank better)")
+            lines.append(
+                f"\n{r['dataset']}: ddrank log-loss minus other (95% CI; < 0 = ddrank better)"
+            )
             for k, (lo, hi) in r["delta_vs"].items():
                 mark = "  better" if hi < 0 else "  worse" if lo > 0 else ""
                 lines.append(f"  vs {k:12} {r['delta'][k]:+.5f} [{lo:+.5f}, {hi:+.5f}]{mark}")
+    return "\n".join(lines)
+
+
+def markdown(results: list[dict]) -> str:
+    """The table as Markdown (for docs/ratings.md), with the ddrank log-loss deltas."""
+    lines = ["| dataset | method | held-out results | log-loss [95% CI] | Brier | RMSE (IMPs) | "
+             "Spearman [95% CI] | ddrank minus method [95% CI] |",
+             "|---|---|---:|---|---:|---:|---|---|"]  # fmt: skip
+    deltas = {r["dataset"]: r.get("delta_vs", {}) for r in results if r["method"] == DDRANK}
+    points = {r["dataset"]: r.get("delta", {}) for r in results if r["method"] == DDRANK}
+    for r in results:
+        d = deltas.get(r["dataset"], {}).get(r["method"])
+        dtext = (f"{points[r['dataset']][r['method']]:+.5f} [{d[0]:+.5f}, {d[1]:+.5f}]"
+                 if d else "")  # fmt: skip
+        lines.append(
+            f"| {r['dataset']} | {r['method']} | {r['n_results']} | {r['log_loss']:.4f} "
+            f"[{r['log_loss_lo']:.4f}, {r['log_loss_hi']:.4f}] | {r['brier']:.4f} | "
+            f"{r['rmse']:.2f} | {r['spearman']:.3f} [{r['spearman_lo']:.3f}, "
+            f"{r['spearman_hi']:.3f}] | {dtext} |"
+        )
     return "\n".join(lines)
 
 
@@ -697,8 +715,9 @@ def plot(results: list[dict], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     names = list(dict.fromkeys(r["dataset"] for r in results))
-    fig, axes = plt.subplots(1, len(names), figsize=(5.5 * len(names), 4.5), squeeze=False)
-    for ax, dsn in zip(axes[0], names, strict=True):
+    fig, axes = plt.subplots(2, len(names), figsize=(5.2 * len(names), 8.5), squeeze=False)
+    for col, dsn in enumerate(names):
+        ax = axes[0][col]
         rs = [r for r in results if r["dataset"] == dsn]
         rs.sort(key=lambda r: r["log_loss"])
         y = np.arange(len(rs))
@@ -711,7 +730,26 @@ def plot(results: list[dict], path: Path) -> None:
         ax.set_yticks(y, [r["method"] for r in rs])
         ax.invert_yaxis()
         ax.set_title(f"{dsn}: {rs[0]['n_results']} held-out results")
-        ax.set_xlabel("held-out log-loss (lower is better), 95% bootstrap CI")
+        ax.set_xlabel("held-out log-loss (lower is better)")
+        ax.grid(axis="x", alpha=0.3)
+        # Paired differences: the intervals above overlap because every method shares the
+        # boards' luck; the paired bootstrap of the difference removes it.
+        ax = axes[1][col]
+        dd = next((r for r in rs if r["method"] == DDRANK), None)
+        if dd is None:
+            ax.set_axis_off()
+            continue
+        others = [r["method"] for r in rs if r["method"] != DDRANK]
+        y = np.arange(len(others))
+        pt = np.array([dd["delta"][m] for m in others])
+        lo = np.array([dd["delta_vs"][m][0] for m in others])
+        hi = np.array([dd["delta_vs"][m][1] for m in others])
+        ax.errorbar(pt, y, xerr=[pt - lo, hi - pt], fmt="o", color="tab:red", ecolor="grey",
+                    capsize=3)  # fmt: skip
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_yticks(y, [f"vs {m}" for m in others])
+        ax.invert_yaxis()
+        ax.set_xlabel("ddrank log-loss minus method\n(< 0: ddrank better), paired 95% CI")
         ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -721,7 +759,7 @@ def plot(results: list[dict], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Held-out chronological prediction benchmark.")
     ap.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
-    ap.add_argument("--datasets", default="BB2013,VC2013", help="comma-separated dataset names")
+    ap.add_argument("--datasets", default=",".join(DATASETS), help="comma-separated dataset names")
     ap.add_argument("--methods", default=",".join(METHODS), help="comma-separated method names")
     ap.add_argument("--boot", type=int, default=1000, help="bootstrap resamples")
     ap.add_argument("--plot", type=Path, default=ROOT / "docs/img/predict_logloss.png")

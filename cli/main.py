@@ -32,6 +32,7 @@ _COMMAND_MODULES = (
     "cli.estimate",  # dd-estimate
     "cli.ops",  # serve, watch
     "cli.report",  # report, player, event
+    "cli.rate",  # rate
 )
 
 

@@ -18,6 +18,7 @@ from prefect.cache_policies import NO_CACHE
 from ddrank.regression.defaults import regress_flags
 from flows.dd_analysis import dd_analysis
 from flows.names import match_names
+from flows.rate import rate
 from flows.regression import regression_report
 from flows.report import site_report
 from flows.scoring import score_and_rate
@@ -96,6 +97,7 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
         dds_threads=s.dds_threads,
         dask_address=s.dask_address,
     )
+    rate(db_path=s.db)  # ddrank skill ratings -> skill_ratings
     thresholds, eligible = thresholds_task(s.db, s)
     print(thresholds_line(thresholds, s.db))
     if eligible >= MIN_REGRESSION_PLAYERS:
@@ -111,13 +113,14 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     audit = audit_task(s.db)
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
-    summary["scoring"] = score_and_rate(s)  # score → ratings → bid/play split
+    with stage("scoring"):
+        summary["scoring"] = score_and_rate(s)  # score → ratings → bid/play split
     publish_task(s.db, summary)
     with stage("site"):
         site = site_report(db=s.db, out=s.out, return_state=True)
     summary["site"] = site.result() if site.is_completed() else {"failed": str(site.message)}
-    if "failed" not in report:
-        freshness.write_manifest(s, started, summary)
+    if not any(isinstance(v, dict) and "failed" in v for v in summary.values()):
+        freshness.write_manifest(s, started, summary)  # a failed stage must run again
     return summary
 
 
@@ -176,7 +179,8 @@ def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
     from cli.render import console, print_audit
 
     if result.get("nothing_new"):
-        console.print(freshness.Freshness(**result).message(settings.out), highlight=False)
+        console.print(freshness.Freshness(**result).message(settings.out), highlight=False,
+                      soft_wrap=True)  # fmt: skip
         site = Path(settings.out) / "site" / "index.html"
         if site.is_file():
             console.print(f"site: {site} (open it in a browser)", markup=False)
@@ -196,7 +200,7 @@ def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
     if dd.get("quarantined"):
         console.print(f"{len(dd['quarantined']):,} board(s) quarantined (solver_crash): "
                       f"{', '.join(dd['quarantined'][:5])}", markup=False)  # fmt: skip
-    console.print(thresholds_line(result["thresholds"], settings.db), markup=False)
+    console.print(thresholds_line(result["thresholds"], settings.db), markup=False, soft_wrap=True)
     report = result["report"]
     console.print(
         f"regression report: {report.get('markdown', report.get('skipped', report.get('failed')))}"

@@ -20,6 +20,7 @@ DDL_FILES = (
     "player_matches.sql",
     "dd_schema.sql",
     "scoring_schema.sql",
+    "skill_schema.sql",
 )
 
 

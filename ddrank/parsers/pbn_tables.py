@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 _SPEC_ITEM = re.compile(r"^[+-]?([A-Za-z][A-Za-z0-9_]*)(?:\\(\d+)([LR]?))?$")
 _CELL = re.compile(r'"[^"]*"|\S+')
-_FORBIDDEN = set("%[]{};")
+_FORBIDDEN = re.compile(r"[%\[\]{};]")
 
 
 @dataclass
@@ -64,12 +64,13 @@ def add_row(table: Table, line: int, raw: str) -> None:
     text = raw.strip()
     if not text or text[0] in "{;%":
         return
-    outside = re.sub(r'"[^"]*"', "", text)
-    if any(ch in _FORBIDDEN for ch in outside):
-        bad = next(ch for ch in outside if ch in _FORBIDDEN)
-        table.errors.append(f"line {line}: {bad!r} is not allowed in a {table.name} row")
+    quoted = '"' in text
+    outside = re.sub(r'"[^"]*"', "", text) if quoted else text
+    bad = _FORBIDDEN.search(outside)
+    if bad:
+        table.errors.append(f"line {line}: {bad.group()!r} is not allowed in a {table.name} row")
         return
-    cells = split_cells(text)
+    cells = split_cells(text) if quoted else text.split()
     if table.columns and len(cells) != len(table.columns):
         table.errors.append(
             f"line {line}: {len(cells)} cells for the {len(table.columns)} columns of {table.name}"

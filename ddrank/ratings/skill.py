@@ -58,10 +58,19 @@ class SkillParams:
     drift_sd: float = 0.02  # per period, as a fraction of each component's prior sd
     imps_per_trick: float = 2.0  # converts trick skills to IMPs in the board prediction
     noise_sd: Mapping[str, float] = field(
-        default_factory=lambda: {"bid": 5.0, "play": 0.8, "lead": 0.6, "result": 6.0}
+        default_factory=lambda: {
+            "bid": 5.0,
+            "play": 0.8,
+            "lead": 0.6,
+            "result": 6.0,
+            "declarer_cost": 0.5,
+            "defence_cost": 0.5,
+        }  # fmt: skip
     )
     play_mean: float = 0.0  # average tricks above DD after the lead (removed before rating)
     lead_mean: float = 0.0  # average DD cost of an opening lead in tricks
+    declarer_cost_mean: float = 0.0  # average DD tricks a declarer's own cards cost
+    defence_cost_mean: float = 0.0  # average DD tricks one defender's cards cost after the lead
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +86,9 @@ class SkillBoard:
     play_tricks: float | None = None  # declarer's tricks minus DD tricks after the lead
     leader: str | None = None
     lead_cost: float | None = None  # DD tricks the opening lead gave the declarer (>= 0)
+    # With the play recorded: DD tricks each side's own mistakes cost after the lead, per player.
+    declarer_cost: float | None = None
+    defence_costs: tuple[tuple[str, float], ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +135,15 @@ def fit_params(boards: Sequence[SkillBoard], params: SkillParams) -> SkillParams
     )
     out = replace(params, play_mean=play_mean, lead_mean=lead_mean,
                   imps_per_trick=fit_imps_per_trick(boards, params.imps_per_trick))  # fmt: skip
+    dec_mean, dec_sd = moments(
+        [b.declarer_cost for b in boards if b.declarer_cost is not None],
+        params.noise_sd.get("declarer_cost", 0.5),
+    )
+    def_mean, def_sd = moments(
+        [c for b in boards if b.defence_costs for _, c in b.defence_costs],
+        params.noise_sd.get("defence_cost", 0.5),
+    )
+    out = replace(out, declarer_cost_mean=dec_mean, defence_cost_mean=def_mean)
     residual = []
     for b in boards:
         total = _tricks_over_dd(b, out)
@@ -131,7 +152,8 @@ def fit_params(boards: Sequence[SkillBoard], params: SkillParams) -> SkillParams
             residual.append(b.result_imps - sign * out.imps_per_trick * total)
     _, bid_sd = moments(residual, params.noise_sd["bid"])
     _, res_sd = moments([b.result_imps for b in boards], params.noise_sd["result"])
-    noise = {"bid": bid_sd, "play": play_sd, "lead": lead_sd, "result": res_sd}
+    noise = {"bid": bid_sd, "play": play_sd, "lead": lead_sd, "result": res_sd,
+             "declarer_cost": dec_sd, "defence_cost": def_sd}  # fmt: skip
     return replace(out, noise_sd=noise)
 
 
@@ -215,7 +237,24 @@ def _observations(
         obs.append((x, b.result_imps, params.noise_sd["result"]))
     if b.declarer is not None and b.declarer_ns is not None:
         defenders = b.ew if b.declarer_ns else b.ns
-        if b.play_tricks is not None:
+        if b.declarer_cost is not None and b.defence_costs is not None:
+            # The play record says whose cards cost the tricks: one observation per player.
+            obs.append(
+                (
+                    {(b.declarer, "declarer"): 1.0},
+                    params.declarer_cost_mean - b.declarer_cost,
+                    params.noise_sd["declarer_cost"],
+                )
+            )
+            for d, cost in b.defence_costs:
+                obs.append(
+                    (
+                        {(d, "defence"): 1.0},
+                        params.defence_cost_mean - cost,
+                        params.noise_sd["defence_cost"],
+                    )
+                )
+        elif b.play_tricks is not None:
             x = {(b.declarer, "declarer"): 1.0}
             for d in defenders:
                 x[(d, "defence")] = -1.0
@@ -328,6 +367,40 @@ def predict(
         mean += v * m
         var += v * v * s2
     return mean, var
+
+
+def play_costs(
+    trace: Sequence[int], seats: Sequence[int], declarer: int
+) -> tuple[float, dict[int, float]]:
+    """DD tricks lost by the declaring side's own cards, and conceded by each defender's cards
+    after the opening lead, from a DD trace (declaring side's tricks before/after each card)."""
+    declaring = {declarer, (declarer + 2) % 4}
+    decl = 0.0
+    defence: dict[int, float] = {(declarer + 1) % 4: 0.0, (declarer + 3) % 4: 0.0}
+    for k in range(1, min(len(trace), len(seats) + 1)):
+        diff = trace[k] - trace[k - 1]
+        seat = seats[k - 1]
+        if seat in declaring:
+            decl += max(-diff, 0)
+        elif k > 1:
+            defence[seat] += max(diff, 0)
+    return decl, defence
+
+
+def overall(
+    states: Mapping[Key, SkillState], player: str, params: SkillParams, bidding: bool = True
+) -> float:
+    """A player's expected IMPs per board over an average partner and field: his bidding plus
+    the IMP value of his play, weighted by how often he declares (1/4), defends (1/2) and leads
+    (1/4). The single number used to rank players; `bidding=False` keeps the card play only."""
+
+    def m(c: str) -> float:
+        s = states.get((player, c))
+        return s.mean if s else 0.0
+
+    g = params.imps_per_trick
+    play = g * (m("declarer") / 4 + m("defence") / 2 + m("opening_lead") / 4)
+    return (m("bidding") if bidding else 0.0) + play
 
 
 def player_rows(states: Mapping[Key, SkillState]) -> list[dict[str, float | int | str]]:

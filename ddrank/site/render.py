@@ -34,8 +34,14 @@ from ddrank.site.stats import regression_verdict
 
 #: Boards per traveller page: keeps a page of a 1,000-board event small enough to open at once.
 BOARDS_PER_PAGE = 32
-#: Players with at least this many boards are listed first and get a rating chart.
+#: Players with at least this many boards are listed first and get a rating chart...
 MIN_BOARDS_LISTED = 30
+#: ... when they were rated in at least this many periods (one period is a point, shown as text).
+MIN_PERIODS_CHARTED = 2
+#: At most this many charts (players with the most boards first): matplotlib takes 0.1-0.5 s per
+#: chart on a busy 2-core machine, and the whole report must stay well under 30 s. Every other
+#: player page shows the same numbers as a table (rating ± SE and boards after each period).
+MAX_CHARTS = 40
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "N": "NT"}
 STATIC = Path(__file__).resolve().parent / "static"
 #: Columns of the scoring stage's `rankings` and of `published_standings` the event page shows.
@@ -150,7 +156,8 @@ class Players:
             if r.get("player"):
                 self.skill[r["player"]].append(r)
         names = set(self.totals) | set(self.events)
-        self.names = sorted(names, key=lambda n: (-self.boards(n), n.casefold()))
+        self.label = data.label
+        self.names = sorted(names, key=lambda n: (-self.boards(n), self.label(n).casefold()))
 
     def boards(self, name: str) -> int:
         return int((self.totals.get(name) or {}).get("boards") or sum(self.events[name].values()))
@@ -175,7 +182,7 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
     events = build_events(data)
     players = Players(data, events)
     verdict = regression_verdict(data.regression)
-    common = {"verdict": verdict, "has": set(data.optional)}
+    common = {"verdict": verdict, "has": set(data.optional), "label": data.label}
 
     def write(rel: str, template: str, **ctx: Any) -> None:
         root = "../" * rel.count("/")
@@ -188,22 +195,25 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
     pages = 0
     for ev in events:
         pages += write_event(ev, data, players, write)
-    charts = 0
-    from ddrank.site.charts import rating_chart
-
+    jobs = []
     for name in players.names:
         chart = None
-        hist = players.history.get(name)
-        if hist and players.boards(name) >= MIN_BOARDS_LISTED:
+        hist = players.history.get(name, [])
+        if (len(hist) >= MIN_PERIODS_CHARTED and players.boards(name) >= MIN_BOARDS_LISTED
+                and len(jobs) < MAX_CHARTS):  # fmt: skip
             chart = f"img/{slug(name, 'p')}-rating.svg"
-            rating_chart(name, hist, site_dir / "players" / chart)
-            charts += 1
+            jobs.append((name, hist, str(site_dir / "players" / chart)))
         write(players.page(name), "player.html", name=name, p=players, chart=chart,
               lines=profile(players.totals.get(name, {}), players.field),
-              totals=players.totals.get(name, {}),
+              totals=players.totals.get(name, {}), history=sorted(hist, key=_period_order),
               costly=sorted(players.costly[name], key=lambda c: -c["cost"])[:10],
               rating=players.ratings.get(name), skill=players.skill.get(name, []),
               event_of={e.event_id: e for e in events}, categories=CATEGORIES)  # fmt: skip
+    charts = 0
+    if jobs:
+        from ddrank.site.charts import rating_charts
+
+        charts = rating_charts(jobs)
     copied = copy_regression(data.regression_dir, site_dir / "model")
     write("model/index.html", "model.html", report=data.regression, copied=copied)
     return {
@@ -217,6 +227,13 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
         "ratings": ranked[:10],
         "seconds_render": round(time.perf_counter() - t0, 3),
     }
+
+
+def _period_order(row: Row) -> float:
+    try:
+        return float(row.get("period_index") or 0)
+    except (TypeError, ValueError):
+        return 0.0
 
 
 def ratings_table(data: SiteData, players: Players) -> list[Row]:
