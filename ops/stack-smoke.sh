@@ -109,8 +109,11 @@ stop_all() {
   NAMES=()
   SIGS=()
   if [[ $PG_STARTED == 1 ]]; then
-    as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w -t 60 stop >>"$LOGS/pg_ctl.log" 2>&1 &&
-      log "stopped postgres" || log "postgres did not stop cleanly (see $LOGS/pg_ctl.log)"
+    if as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w -t 60 stop >>"$LOGS/pg_ctl.log" 2>&1; then
+      log "stopped postgres"
+    else
+      log "postgres did not stop cleanly (see $LOGS/pg_ctl.log)"
+    fi
     PG_STARTED=0
   fi
 }
@@ -161,7 +164,7 @@ if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
   apt-get update -qq >"$LOGS/apt.log" 2>&1
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >>"$LOGS/apt.log" 2>&1
 fi
-PG_BIN=$(dirname "$(ls -1 /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
+PG_BIN=$(dirname "$(printf '%s\n' /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
 PY_VERSIONS=$("$PYTHON" -c 'import prefect, asyncpg, fastapi; print(f"prefect {prefect.__version__}, asyncpg {asyncpg.__version__}, fastapi {fastapi.__version__}")')
 log "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $NF}'), $PY_VERSIONS"
 
@@ -206,7 +209,6 @@ start prefect-server env \
   PREFECT_SERVER_API_AUTH_STRING="$AUTH" \
   PREFECT_UI_API_URL="$API" \
   "$PYTHON" -m prefect server start --host 127.0.0.1 --port "$API_PORT"
-SERVER_PID=${PIDS[-1]}
 wait_for 180 "prefect server (GET $API/health)" curl -fsS --max-time 5 "$API/health"
 log "prefect server answers on $API"
 
@@ -240,10 +242,8 @@ check "deployments registered" "$([[ $registered == 3 ]] && echo 0 || echo 1)" \
 start worker --stop-signal=INT env PREFECT_WORKER_WEBSERVER_HOST=127.0.0.1 PREFECT_WORKER_WEBSERVER_PORT="$WORKER_PORT" \
   PREFECT_WORKER_QUERY_SECONDS=2 \
   "$PYTHON" -m prefect worker start --pool "$POOL" --type process --with-healthcheck --install-policy never
-WORKER_PID=${PIDS[-1]}
 wait_for 120 "worker (GET /health on 127.0.0.1:$WORKER_PORT)" curl -fsS --max-time 5 "http://127.0.0.1:$WORKER_PORT/health"
 start watcher "$PYTHON" -m cli.main watch --poll 2
-WATCHER_PID=${PIDS[-1]}
 wait_for 60 "watcher" grep -q "watching" "$LOGS/watcher.log"
 
 # --- the API refuses a request without the auth string ----------------------------------------
