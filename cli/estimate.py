@@ -116,7 +116,10 @@ def _load_models(models_dir: Path, names: list[str] | None) -> list[Any]:
 
     paths = [models_dir / f"{n}.joblib" for n in names] if names else saved_models(models_dir)
     if not paths:
-        raise typer.BadParameter(f"no models in {models_dir}: run `ddrank dd-estimate train`")
+        raise FileNotFoundError(f"no models in {models_dir}: run `ddrank dd-estimate train`")
+    for p in paths:
+        if not p.is_file():
+            raise FileNotFoundError(f"{p}: no such model (saved models: {models_dir}/*.joblib)")
     return [load_model(p) for p in paths]
 
 
@@ -188,19 +191,37 @@ def evaluate(
             "DD-table states), random_play (played-out random deals). Repeatable."
         ),  # fmt: skip
     ] = None,
+    states: Annotated[
+        Path | None,
+        typer.Option(
+            help="States file to score. Default: the training cache's held-out deals if "
+            "`train` has run, else the shipped set data/estimator/evalset.parquet."
+        ),  # fmt: skip
+    ] = None,
     cache_dir: CacheOpt = Path("data/cache/estimator"),
     models_dir: ModelsOpt = Path("models"),
     as_json: JsonOpt = False,
 ) -> None:
-    """Score saved models on the held-out deals: accuracy, within ±1, MAE per hand size,
-    next to the seed's softmax accuracies (its Table 2)."""
-    from ddrank.estimate.metrics import seed_softmax_best
-    from tasks.estimate import evaluate_model, load_dataset
+    """Score saved models on held-out deals: accuracy, within ±1, MAE per hand size, next to the seed's softmax accuracies (its Table 2).
 
-    states = load_dataset(cache_dir)
+    Works on a fresh clone: without a training cache it scores the small evaluation set shipped in data/estimator/ (held-out deals labelled by DDS), in seconds.
+    """  # noqa: E501
+    from ddrank.estimate.metrics import seed_softmax_best
+    from tasks.estimate import evaluate_model, evaluation_states
+
+    err = Console(stderr=True)
+    try:
+        frame, what = evaluation_states(cache_dir, states)
+        models = _load_models(models_dir, model)
+    except FileNotFoundError as exc:
+        err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
+    err.print(
+        f"scoring {len(models)} model(s) on {what}", markup=False, highlight=False, soft_wrap=True
+    )
     rows: list[dict[str, Any]] = []
-    for m in _load_models(models_dir, model):
-        rows += evaluate_model(m, states, source or ())
+    for m in models:
+        rows += evaluate_model(m, frame, source or ())
     if as_json:
         out = [
             {k: r[k] for k in ("model", "hand_size", "accuracy", "within_one", "mae", "n")}
@@ -224,8 +245,9 @@ def predict(
     position: Annotated[
         str,
         typer.Argument(
-            help="Cards still held, PBN deal syntax of any hand size, e.g. "
-            "'N:AK.. Q2.. ...' (seat first, then four hands clockwise)."
+            help="Cards still held, PBN deal syntax of any hand size: the first seat, then four "
+            "hands clockwise, each as spades.hearts.diamonds.clubs (three dots), e.g. "
+            "'N:AKQ... 432... JT9... 876...'."
         ),  # fmt: skip
     ],
     strain: Annotated[str, typer.Option(help="Contract strain: C, D, H, S or N.")],
@@ -244,6 +266,9 @@ def predict(
         expected, dist = tricks(position, s, who, load_model(model, models_dir))
     except DomainError as exc:
         raise typer.BadParameter(str(exc)) from exc
+    except FileNotFoundError as exc:
+        Console(stderr=True).print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2) from None
     if as_json:
         print(json.dumps({"expected_ns_tricks": expected, "distribution": dist}))
         return

@@ -31,6 +31,8 @@ _COMMAND_MODULES = (
     "cli.scoring",  # score, lehman, split
     "cli.estimate",  # dd-estimate
     "cli.ops",  # serve, watch
+    "cli.report",  # report, player, event
+    "cli.rate",  # rate
 )
 
 

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ddrank.regression.defaults import DEFAULT_CV_SEED, TABLE9_MINIMA
+from ddrank.regression.defaults import DEFAULT_CV_SEED, TABLE9_MINIMA, regress_flags
 
 
 class Response(StrEnum):
@@ -111,7 +111,7 @@ def regress(
     """
     console = Console(stderr=True)
     if (input_path is None) == (db is None):
-        console.print("[red]give exactly one of --input CSV or --db DUCKDB[/red]", soft_wrap=True)
+        console.print("give exactly one of --input CSV or --db DUCKDB", style="red", soft_wrap=True)
         raise typer.Exit(2)
     thresholds = {
         "claims": min_claims,
@@ -154,14 +154,41 @@ def regress(
 
             run_regression_report(**params)
     except (ValueError, FileNotFoundError, RuntimeError) as exc:
-        console.print(f"[red]ddrank regress: {exc}[/red]", soft_wrap=True)
-        raise typer.Exit(1) from exc
+        console.print(f"ddrank regress: {exc}", style="red", markup=False, soft_wrap=True)
+        if "players left" in str(exc):
+            console.print(_too_few_players_hint(db), markup=False, soft_wrap=True)
+        raise typer.Exit(1) from None
 
     payload = json.loads((out / "report.json").read_text(encoding="utf-8"))
     if as_json:
         typer.echo(json.dumps(payload, indent=2))
         return
     _print_summary(payload, out)
+
+
+def _too_few_players_hint(db: Path | None) -> str:
+    """Table 9's minima suit the paper's 190,622 boards; a smaller store needs lower ones."""
+    flags = "--min-claims, --min-leads, --min-cards-declarer, --min-cards-defender, --min-auctions"
+    hint = f"hint: lower the opportunity thresholds with {flags}."
+    if db is None:
+        return hint
+    from flows.settings import PipelineSettings
+    from tasks.db import connect
+    from tasks.report import scaled_thresholds
+
+    try:  # best effort: the hint must never hide the error it explains
+        con = connect(db, read_only=True)
+        try:
+            boards = con.execute("SELECT count(*) FROM boards").fetchall()[0][0]
+            scaled = scaled_thresholds(con, PipelineSettings())
+        finally:
+            con.close()
+    except Exception:  # noqa: BLE001
+        return hint
+    return (
+        f"{hint} Scaled to this store's {boards:,} boards as `ddrank run` does: "
+        f"ddrank regress --db {db} {regress_flags(scaled)}"
+    )
 
 
 def _print_summary(payload: dict, out: Path) -> None:

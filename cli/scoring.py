@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,6 +15,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 console = Console()
 err = Console(stderr=True)
@@ -46,6 +50,7 @@ FlowOpt = Annotated[
 
 class MpMethod(StrEnum):
     neuberg = "neuberg"
+    none = "none"
     mitchell1 = "mitchell1"
     mitchell1_bis = "mitchell1_bis"
     ascherman = "ascherman"
@@ -86,19 +91,34 @@ def _run(measure: str, valet: Path | None, db: Path | None, event: str | None, o
             return summary[measure]
         from tasks.scoring import load_field
 
-        loaded = load_field(valet_dir, db_path, event)
+        with _quiet("ddrank.scoring"):  # its warnings repeat the records listed just below
+            loaded = load_field(valet_dir, db_path, event)
         for e in loaded.errors[:10]:
-            err.print(f"[yellow]left out[/] {e}", soft_wrap=True, markup=False)
+            err.print(Text.assemble(("left out ", "yellow"), str(e)), soft_wrap=True)
         if len(loaded.errors) > 10:
             err.print(f"... and {len(loaded.errors) - 10} more in {out / 'errors.csv'}")
         return direct(loaded)
     except (FileNotFoundError, StoreLockedError, ValueError) as exc:
-        err.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        err.print(Text.assemble(("error:", "bold red"), f" {exc}"), soft_wrap=True)
         raise typer.Exit(2) from None
 
 
+@contextmanager
+def _quiet(logger_name: str) -> Iterator[None]:
+    """Keep a logger's records off the terminal while the CLI reports the same facts itself."""
+    log = logging.getLogger(logger_name)
+    saved, null = log.propagate, logging.NullHandler()
+    log.propagate = False
+    log.addHandler(null)
+    try:
+        yield
+    finally:
+        log.removeHandler(null)
+        log.propagate = saved
+
+
 def _show(summary: dict[str, Any], as_json: bool, title: str, csv_name: str,
-          columns: list[str]) -> None:  # fmt: skip
+          columns: list[str], min_boards: int = 0) -> None:  # fmt: skip
     if as_json:
         print(json.dumps(summary, indent=2, default=str))
         return
@@ -111,14 +131,17 @@ def _show(summary: dict[str, Any], as_json: bool, title: str, csv_name: str,
         key = columns[2] if len(columns) > 2 else columns[-1]
         rows = [r for r in rows if r.get(key) not in ("", None)]
         rows.sort(key=lambda r: -float(r[key]))
-        table = Table(title=f"{title}: top 10 by {key}", title_justify="left")
+        enough = [r for r in rows if int(r.get("boards") or 0) >= min_boards]
+        note = f", {min_boards}+ boards" if enough and min_boards else ""
+        rows = enough or rows  # as the report does: nobody qualifies, so show everyone
+        table = Table(title=f"{title}: top 10 by {key}{note}", title_justify="left")
         for c in columns:
             table.add_column(c, justify="left" if c in ("players", "player", "period") else "right")
         for r in rows[:10]:
             table.add_row(*[_cell(r.get(c, "")) for c in columns])
         console.print(table)
     for f in summary["files"]:
-        console.print(f"[dim]wrote[/] {f}")
+        console.print(Text.assemble(("wrote", "dim"), f" {f}"))
     if summary.get("errors"):
         console.print(f"[yellow]{summary['errors']} record(s) left out, see errors.csv[/yellow]")
 
@@ -131,43 +154,108 @@ def _cell(v: str) -> str:
     return v if x.is_integer() and "." not in v else ("" if math.isnan(x) else f"{x:.2f}")
 
 
+def _score_valet(valet: Path, db: Path | None, event: str | None, out: Path, mp_method: MpMethod,
+                 divide_by: DivideBy, drop_count: int, drop_percent: float | None,
+                 min_boards: int, as_json: bool, via_flow: bool) -> None:  # fmt: skip
+    """The Valet layout (one field of rounds): per-table and per-player MP, cross-IMPs, Butler."""
+    from ddrank.scoring.tournament import ScoringOptions
+    from tasks.scoring import run_score
+
+    method = "neuberg" if mp_method.value == "none" else mp_method.value
+    frac = drop_percent / 100 if drop_percent is not None else None
+    opts = ScoringOptions(method, divide_by.value, drop_count, frac)  # type: ignore[arg-type]
+    kwargs = {"mp_method": method, "cross_imps_divide_by": divide_by.value,
+              "drop_count": drop_count, "drop_fraction": frac, "min_boards": min_boards}  # fmt: skip
+    summary = _run("score", valet, db, event, out, via_flow, kwargs,
+                   lambda loaded: run_score(loaded, out, opts, min_boards))  # fmt: skip
+    _show(summary, as_json, "Players", "score_players.csv",
+          ["players", "boards", "mp_pct", "cross_imps", "butler", "bastille"], min_boards)  # fmt: skip
+
+
+def _show_events(summary: dict[str, Any]) -> None:
+    """The winners of each event, the published-value checks, and the files written."""
+    for ev in summary.get("top", []):
+        table = Table(title=f"{ev['event']} ({ev['scoring']})", title_justify="left")
+        for c in ("rank", "direction", "pair", "players", "boards", "score", "pct"):
+            table.add_column(
+                c, justify="left" if c in ("pair", "players", "direction") else "right"
+            )
+        for r in ev["lines"]:
+            table.add_row(str(r["rank"]), r["direction"], str(r["pair"]), r["players"],
+                          str(r["boards"]), f"{r['score']:.2f}",
+                          "" if r["pct"] is None else f"{r['pct']:.2f}")  # fmt: skip
+        console.print(table)
+    for c in summary.get("published", []):
+        console.print(f"published {c['what']}: {c['agree']} of {c['compared']} agree"
+                      + (f", [red]{c['disagree']} differ[/red]" if c["disagree"] else ""))  # fmt: skip
+    console.print(f"{summary['results']:,} table results in {summary['events']} events scored; "
+                  f"{summary['errors']} records left out (errors.csv), "
+                  f"{summary['duplicate_tables']} as duplicate tables; "
+                  f"{summary['fouled_boards']} fouled boards")  # fmt: skip
+    if "rescored" in summary:
+        console.print(f"rescored {len(summary['rescored'])} event(s), "
+                      f"{len(summary['unchanged'])} unchanged")  # fmt: skip
+    if summary.get("ratings"):
+        r = summary["ratings"]
+        console.print(f"ratings: {r.get('players', 0)} players over {r.get('periods', 0)} periods"
+                      + (f", re-rated from {r['rerated_from']}" if r.get("rerated_from") else ""))  # fmt: skip
+    for f in summary["files"]:
+        console.print(Text.assemble(("wrote", "dim"), f" {f}"))
+
+
 def register(app: typer.Typer) -> None:
     @app.command("score")
     def score(
-        valet: ValetOpt = None,
+        files: Annotated[list[Path] | None, typer.Argument(help="Event files to score directly, without a store (PBN, LIN, USEBIO, Bridgemate .bws, ...: read as `ddrank ingest` reads them). Folders are read recursively.", show_default=False)] = None,
         db: DbOpt = None,
+        valet: ValetOpt = None,
         event: EventOpt = None,
-        out: Annotated[Path, typer.Option(help="Directory for the CSV files and score_report.md.")] = Path("out/score"),
-        mp_method: Annotated[MpMethod, typer.Option(help="Fouled boards / missing results: how a group's matchpoints reach the field's top.")] = MpMethod.neuberg,
-        divide_by: Annotated[DivideBy, typer.Option(help="Cross-IMPs per result (B, De Wael's choice) or per comparison (A).")] = DivideBy.results,
-        drop_count: Annotated[int, typer.Option(help="Butler/Bastille datum: results dropped at each end.")] = 1,
-        drop_percent: Annotated[float | None, typer.Option(help="Instead of --drop-count: drop this percentage at each end, the last result in part (De Wael's fractional rule, e.g. 10).")] = None,
+        out: Annotated[Path, typer.Option(help="Directory for results.csv, ranking.csv, teams.csv, errors.csv and report.md.")] = Path("out/score"),
+        mp_method: Annotated[MpMethod, typer.Option(help="How a board played fewer times than the field (missing tables, adjusted scores, fouled groups) reaches the field's top: neuberg, mitchell1, mitchell1_bis, ascherman, or none (each board on its own top, as BriAn and some club scorers publish).")] = MpMethod.neuberg,
+        divide_by: Annotated[DivideBy, typer.Option(help="--valet only: cross-IMPs per result (B) or per comparison (A).")] = DivideBy.results,
+        drop_count: Annotated[int, typer.Option(help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
+        drop_percent: Annotated[float | None, typer.Option(help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,
+        mp_top: Annotated[float | None, typer.Option(help="Matchpoints per result beaten, overriding what the events say: 2 (EBU, FFB) or 1 (ACBL). FILE... only.")] = None,
         min_boards: MinBoardsOpt = 30,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
     ) -> None:  # fmt: skip
-        """Score every board: matchpoints (Neuberg etc. for fouled boards), cross-IMPs, Butler, Bastille.
+        """Score events as their directors publish them, and compare with what they published.
 
-        Writes score_tables.csv (one row per table), score_pairs.csv and score_players.csv
-        (players, boards, mp_pct, cross_imps, butler, bastille per board), errors.csv and
-        score_report.md with the top 20 by each measure.
+        Reads the store (--db, the default) or FILE... directly. Each event is scored by its own
+        rules: matchpoints (top 2 per result beaten, 1 in ACBL events) with percentages per
+        session and event and NS/EW rankings for two-winner Mitchells, cross-IMP or Butler pairs,
+        or teams (IMPs against the other room, WBF 20-VP scale, Butler for the pairs). Writes
+        results.csv (one row per table result), ranking.csv, teams.csv and butler.csv (teams
+        events), errors.csv and report.md, which says how many of our values agree with every
+        published matchpoint, IMP, percentage and place. With --db the scores and the Lehman
+        ratings (ratings.csv) are also kept in the store; only changed events are rescored.
         """
-        from ddrank.scoring.tournament import ScoringOptions
-        from tasks.scoring import run_score
+        if valet is not None:
+            _score_valet(valet, db, event, out, mp_method, divide_by, drop_count, drop_percent,
+                         min_boards, as_json, via_flow)  # fmt: skip
+            return
+        from tasks.db import StoreLockedError
 
-        frac = drop_percent / 100 if drop_percent is not None else None
-        opts = ScoringOptions(mp_method.value, divide_by.value, drop_count, frac)  # type: ignore[arg-type]
-        kwargs = {"mp_method": mp_method.value, "cross_imps_divide_by": divide_by.value,
-                  "drop_count": drop_count, "drop_fraction": frac, "min_boards": min_boards}  # fmt: skip
-        summary = _run("score", valet, db, event, out, via_flow, kwargs,
-                       lambda loaded: run_score(loaded, out, opts, min_boards))  # fmt: skip
-        _show(
-            summary,
-            as_json,
-            "Players",
-            "score_players.csv",
-            ["players", "boards", "mp_pct", "cross_imps", "butler", "bastille"],
-        )
+        try:
+            if files:
+                if db is not None:
+                    err.print("give either FILE... or --db, not both", markup=False)
+                    raise typer.Exit(2)
+                from tasks.event_scoring import score_files
+
+                summary = score_files([str(f) for f in files], str(out), mp_method.value, mp_top)
+            else:
+                from tasks.event_scoring import score_store
+
+                summary = score_store(str(db or DEFAULT_DB), str(out), mp_method.value, event)
+        except (FileNotFoundError, StoreLockedError, ValueError) as exc:
+            err.print(f"error: {exc}", markup=False, soft_wrap=True)
+            raise typer.Exit(2) from None
+        if as_json:
+            print(json.dumps(summary, indent=2, default=str))
+            return
+        _show_events(summary)
 
     @app.command("split")
     def split(
@@ -195,6 +283,7 @@ def register(app: typer.Typer) -> None:
             "Players",
             "players.csv",
             ["players", "boards", "butler", "bid", "play", "defence", "luck"],
+            min_boards,
         )
         if not as_json:
             console.print(
@@ -230,7 +319,7 @@ def register(app: typer.Typer) -> None:
         try:
             params = LehmanParams(**overrides)
         except ValueError as exc:
-            err.print(f"[bold red]error:[/] {exc}")
+            err.print(Text.assemble(("error:", "bold red"), f" {exc}"), soft_wrap=True)
             raise typer.Exit(2) from None
         summary = _run("lehman", valet, db, event, out, via_flow,
                        {"scale": scale.value, "lehman": overrides, "min_boards": min_boards},
@@ -251,4 +340,4 @@ def register(app: typer.Typer) -> None:
             )
         console.print(table)
         for f in summary["files"]:
-            console.print(f"[dim]wrote[/] {f}")
+            console.print(Text.assemble(("wrote", "dim"), f" {f}"))

@@ -15,9 +15,13 @@ from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
+from ddrank.regression.defaults import regress_flags
 from flows.dd_analysis import dd_analysis
 from flows.names import match_names
+from flows.rate import rate
 from flows.regression import regression_report
+from flows.report import site_report
+from flows.scoring import score_and_rate
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
 from tasks import freshness
@@ -93,6 +97,7 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
         dds_threads=s.dds_threads,
         dask_address=s.dask_address,
     )
+    rate(db_path=s.db)  # ddrank skill ratings -> skill_ratings
     thresholds, eligible = thresholds_task(s.db, s)
     print(thresholds_line(thresholds, s.db))
     if eligible >= MIN_REGRESSION_PLAYERS:
@@ -108,30 +113,24 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     audit = audit_task(s.db)
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
+    with stage("scoring"):
+        summary["scoring"] = score_and_rate(s)  # score → ratings → bid/play split
     publish_task(s.db, summary)
-    if "failed" not in report:
-        freshness.write_manifest(s, started, summary)
+    with stage("site"):
+        site = site_report(db=s.db, out=s.out, return_state=True)
+    summary["site"] = site.result() if site.is_completed() else {"failed": str(site.message)}
+    if not any(isinstance(v, dict) and "failed" in v for v in summary.values()):
+        freshness.write_manifest(s, started, summary)  # a failed stage must run again
     return summary
 
 
 def thresholds_line(thresholds: dict[str, float], db: str) -> str:
     """The scaled Table 9 minima in words, with the `ddrank regress` call that reproduces them."""
-    flags = " ".join(f"--{_REGRESS_FLAGS[k]} {v:g}" for k, v in thresholds.items())
     words = ", ".join(f"{k.replace('_', ' ')} {v:g}" for k, v in thresholds.items())
     return (
         f"regression thresholds (Table 9 scaled to this store's size): {words}; "
-        f"reproduce with: ddrank regress --db {db} {flags}"
+        f"reproduce with: ddrank regress --db {db} {regress_flags(thresholds)}"
     )
-
-
-#: Threshold column → `ddrank regress` option (cli/regress.py).
-_REGRESS_FLAGS = {
-    "claims": "min-claims",
-    "leads": "min-leads",
-    "cards_played_as_declarer": "min-cards-declarer",
-    "cards_played_as_defender": "min-cards-defender",
-    "auctions_analyzed": "min-auctions",
-}
 
 
 def summary_markdown(summary: dict[str, Any]) -> str:
@@ -180,7 +179,11 @@ def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
     from cli.render import console, print_audit
 
     if result.get("nothing_new"):
-        console.print(freshness.Freshness(**result).message(settings.out), highlight=False)
+        console.print(freshness.Freshness(**result).message(settings.out), highlight=False,
+                      soft_wrap=True)  # fmt: skip
+        site = Path(settings.out) / "site" / "index.html"
+        if site.is_file():
+            console.print(f"site: {site} (open it in a browser)", markup=False)
         return
     ing, dd = result["ingest"], result["dd"]
     console.print(
@@ -197,10 +200,40 @@ def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
     if dd.get("quarantined"):
         console.print(f"{len(dd['quarantined']):,} board(s) quarantined (solver_crash): "
                       f"{', '.join(dd['quarantined'][:5])}", markup=False)  # fmt: skip
-    console.print(thresholds_line(result["thresholds"], settings.db), markup=False)
+    console.print(thresholds_line(result["thresholds"], settings.db), markup=False, soft_wrap=True)
     report = result["report"]
     console.print(
         f"regression report: {report.get('markdown', report.get('skipped', report.get('failed')))}"
+    )
+    show_outputs(result.get("site"), report)
+
+
+def show_outputs(site: dict[str, Any] | None, report: dict[str, Any]) -> None:
+    """The run's last lines: the top of the rating table, the model verdict, where files are."""
+    from rich.markup import escape
+
+    from cli.render import console
+    from ddrank.site.stats import regression_verdict
+
+    if not site or "failed" in site:
+        console.print(f"site: not written ({(site or {}).get('failed', 'no site stage')})",
+                      markup=False)  # fmt: skip
+        return
+    if site.get("ratings"):
+        top = "; ".join(f"{escape(r['player'])} {r['rating']:.1f}" for r in site["ratings"][:5])
+        console.print(f"top ratings: {top}")
+    else:
+        console.print("ratings: none in the store yet")
+    verdict = site.get("verdict") or regression_verdict(report)
+    console.print(f"model: {verdict}", markup=False)
+    out = Path(site["site"]).parent.parent
+    csvs = sorted(p for p in out.rglob("*.csv") if "site" not in p.relative_to(out).parts)
+    if csvs:
+        folders = sorted({str(p.parent) for p in csvs})
+        console.print(f"CSV files: {len(csvs)} in {', '.join(folders)}", markup=False)
+    console.print(
+        f"site: {site['events']} events, {site['players']:,} players → "
+        f"[bold]{escape(site['site'])}[/] (open it in a browser)"
     )
 
 

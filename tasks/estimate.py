@@ -27,6 +27,8 @@ from rich.progress import (
 CACHE_DIR = Path("data/cache/estimator")
 MODELS_DIR = Path("models")
 DATASET_FILE = "states.parquet"
+#: The small held-out evaluation set shipped with the code (data/estimator/make_evalset.py).
+EVALSET = Path(__file__).resolve().parent.parent / "data" / "estimator" / "evalset.parquet"
 DEFAULT_MODEL = "gbm-compact"
 SAMPLE_PBN = (
     Path("data/sample/pbn/worldclass-2012-example3.pbn"),
@@ -337,6 +339,32 @@ def load_dataset(cache_dir: Path = CACHE_DIR) -> pl.DataFrame:
     if not path.exists():
         raise FileNotFoundError(f"{path} not found: run `ddrank dd-estimate train` first")
     return pl.read_parquet(path)
+
+
+def evaluation_states(
+    cache_dir: Path = CACHE_DIR, states: Path | None = None
+) -> tuple[pl.DataFrame, str]:
+    """The states to score and a line saying which they are: `states` if given, else the
+    training cache (its held-out split), else the shipped evaluation set."""
+    if states is not None:
+        if not states.is_file():
+            raise FileNotFoundError(f"{states}: no such states file")
+        return pl.read_parquet(states), f"states of {states}"
+    cached = cache_dir / DATASET_FILE
+    if cached.is_file():
+        return pl.read_parquet(cached), f"held-out deals of the training cache {cached}"
+    if EVALSET.is_file():
+        frame = pl.read_parquet(EVALSET)
+        return frame, (
+            f"the shipped evaluation set {EVALSET.relative_to(EVALSET.parents[2])} "
+            f"({frame.height:,} held-out states labelled by DDS; `ddrank dd-estimate train` "
+            "builds the full held-out set)"
+        )
+    raise FileNotFoundError(
+        f"no states to score: {cached} is missing (run `ddrank dd-estimate train`, about an "
+        f"hour of DDS) and so is the shipped {EVALSET.name} "
+        "(run `python data/estimator/make_evalset.py`, about a minute)"
+    )
 
 
 def arrays(states: pl.DataFrame) -> dict[str, np.ndarray]:

@@ -77,18 +77,51 @@ def read_valet_dir(path: str | Path, event: str = "", year: int = 0) -> LoadedFi
     return _grouped(LoadedField(str(d), results, errors))
 
 
-_DB_QUERY = """
-select record_id, deal_id, event, year, board_no, northname, eastname, southname, westname,
-       ns_vulnerable, ew_vulnerable, contract, declarer, result
-from boards {where}
-order by year, event, board_no, record_id
-"""
+#: Columns of `boards` the scorers read; the event-model ones may be absent from an older store.
+_DB_COLUMNS = (
+    "record_id", "deal_id", "deal", "event", "year", "board_no", "northname", "eastname", "southname",
+    "westname", "ns_vulnerable", "ew_vulnerable", "contract", "declarer", "result", "dealer",
+    "home_team", "visit_team", "room", "event_id", "session", "section", "ns_pair", "ew_pair",
+    "north_id", "east_id", "south_id", "west_id", "ns_score", "adjusted", "phantom",
+    "published_ns_mp", "published_ew_mp", "published_ns_pct", "published_ew_pct",
+    "published_imps", "date", "stage", "source_file", "source_line",
+)  # fmt: skip
+
+
+def board_rows(con: Any, event: str | None = None) -> list[dict[str, Any]]:
+    """Every `boards` row as a dict of the columns the store has (missing ones are None)."""
+    have = {r[0] for r in con.sql("select column_name from information_schema.columns "
+                                  "where table_name = 'boards'").fetchall()}  # fmt: skip
+    if not have:
+        raise ValueError("the store has no boards table yet: run `ddrank ingest` first")
+    cols = [c for c in _DB_COLUMNS if c in have]
+    where = ""
+    params: dict[str, Any] = {}
+    if event is not None:
+        where = "where event = $event" + (" or event_id = $event" if "event_id" in have else "")
+        params = {"event": event}
+    order = ", ".join(c for c in ("year", "event", "session", "section", "board_no", "record_id")
+                      if c in have)  # fmt: skip
+    rows = con.sql(f"select {', '.join(cols)} from boards {where} order by {order}",
+                   params=params).fetchall()  # fmt: skip
+    return [dict(zip(cols, values, strict=True)) for values in rows]
+
+
+def period_date(row: Mapping[str, Any]) -> str:
+    """A row's date in sortable form; undated rows use the year they carry."""
+    from ddrank.ratings.lehman import sortable_date
+
+    return sortable_date(str(row.get("date") or row.get("year") or ""))
 
 
 def read_db_boards(db_path: str | Path, event: str | None = None) -> LoadedField:
-    """Read the `boards` table (read-only). Boards are keyed by event and board number."""
-    import duckdb
+    """Read the `boards` table (read-only) for the split and the Lehman ratings.
 
+    A board is the director's: event, session, section, match (teams) and board number; tables
+    under one such key that played different cards, dealer or vulnerability are a fouled board.
+    """
+    from ddrank.scoring.records import event_label, played_key, result_from_row
+    from ddrank.scoring.results import RecordError as _RecordError
     from tasks.db import connect
 
     path = Path(db_path)
@@ -96,38 +129,41 @@ def read_db_boards(db_path: str | Path, event: str | None = None) -> LoadedField
         raise FileNotFoundError(f"DuckDB file not found: {path}")
     con = connect(path, read_only=True)
     try:
-        where = "where event = $event" if event is not None else ""
-        params = {"event": event} if event is not None else {}
-        try:
-            frame = con.sql(_DB_QUERY.format(where=where), params=params).fetchall()
-        except duckdb.CatalogException as exc:
-            raise ValueError(f"{path} has no boards table yet: run `ddrank ingest` first") from exc
-        cols = [
-            "record_id", "deal_id", "event", "year", "board_no", "n", "e", "s", "w",
-            "ns_vul", "ew_vul", "contract", "declarer", "result",
-        ]  # fmt: skip
+        rows = board_rows(con, event)
+        if any(not r.get("date") for r in rows):
+            dates = dict(con.sql("select record_id, date from raw_records").fetchall())
+            for r in rows:  # a store cleaned before boards had dates: the raw record has it
+                r["date"] = r.get("date") or dates.get(r["record_id"], "")
     finally:
         con.close()
     results: list[TableResult] = []
     errors: list[RecordError] = []
-    for values in frame:
-        row = dict(zip(cols, values, strict=True))
-        ev = row["event"] or ""
-        board = f"{ev}#{row['board_no']}" if row["board_no"] else f"{ev}#{row['deal_id']}"
+    for k, row in enumerate(rows):
+        ev = event_label(row)
+        checked = result_from_row(row, k)
+        if isinstance(checked, _RecordError):
+            errors.append(RecordError(f"{path}:boards[{row['record_id']}]", None, checked.message))
+            continue
+        if checked.phantom:
+            continue  # a phantom table is not a result
+        match = " v ".join(sorted(x for x in (row.get("home_team"), row.get("visit_team")) if x))
+        board = "|".join([ev, checked.session, checked.section, match, str(row["board_no"])])
         made = make_result(
             board=board,
-            deal=row["deal_id"],
+            deal=played_key(row, (row["ns_vulnerable"], row["ew_vulnerable"]))
+            if row.get("ns_vulnerable") is not None else row["deal_id"],
             table=row["record_id"],
-            names=(row["n"] or "", row["e"] or "", row["s"] or "", row["w"] or ""),
+            names=(row["northname"] or "", row["eastname"] or "", row["southname"] or "",
+                   row["westname"] or ""),
             contract_text=row["contract"],
             declarer_text=row["declarer"],
             tricks=row["result"],
-            ns_vulnerable=row["ns_vul"],
-            ew_vulnerable=row["ew_vul"],
-            period=f"{int(row['year'] or 0):04d} {ev}".strip(),
+            ns_vulnerable=row["ns_vulnerable"],
+            ew_vulnerable=row["ew_vulnerable"],
+            period=f"{period_date(row)} {ev}",  # periods sort by date, then name
             year=int(row["year"] or 0),
             source=f"{path}:boards[{row['record_id']}]",
-        )
+        )  # fmt: skip
         (errors if isinstance(made, RecordError) else results).append(made)  # type: ignore[arg-type]
     return _grouped(LoadedField(str(path), results, errors))
 

@@ -127,6 +127,17 @@ def companion_of(path: Path) -> Path | None:
     return None
 
 
+def hands_of(path: Path) -> Path | None:
+    """The hand record beside a results file: `X.hands.pbn` beside `X.usebio.xml` (or `X.xml`),
+    the mirror of `companion_of`; the results reader joins its deals by board number."""
+    name = path.name
+    for suffix in (".usebio.xml", ".xml"):
+        if name.lower().endswith(suffix):
+            hands = path.parent / f"{name[: -len(suffix)]}.hands.pbn"
+            return hands if hands.exists() else None
+    return None
+
+
 def _read_by_format(path: Path, fmt: str, companion: bool = False) -> ParsedFile:
     name = str(path)
     if fmt == "bws":
@@ -150,7 +161,8 @@ def _read_by_format(path: Path, fmt: str, companion: bool = False) -> ParsedFile
             from ddrank.parsers.usebio import parse_usebio
         except ImportError as exc:
             raise UnreadableFile(f"the USEBIO reader is not installed ({exc})") from exc
-        return parse_usebio(path.read_bytes(), name)
+        hands = hands_of(path)
+        return parse_usebio(path.read_bytes(), name, hands_pbn=_text(hands) if hands else None)
     if fmt == "csv":
         try:
             df = pl.read_csv(path, infer_schema=False, truncate_ragged_lines=False)

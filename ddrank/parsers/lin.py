@@ -1,46 +1,90 @@
-"""BBO LIN reader (vugraph and hand-record files): text in, raw table results out.
+"""BBO LIN reader: vugraph files, BBO hand records and hand histories, RealBridge's URL-encoded LIN.
 
-LIN is a flat list of `key|value|` pairs. A vugraph file names the 8 players of both rooms once
-(`pn|`, South/West/North/East of the open room, then of the closed room), and each table result
-starts with `qx|o12|` (open room, board 12) or `qx|c12|`. Cards are played in true order (`pc|`),
-so the play is stored in 'sequence' format; `mc|N|` is a claim of N total tricks for declarer.
+LIN is a flat list of `key|value|` pairs. Three layouts occur:
+
+* vugraph: the 8 players of both rooms are named once (`pn|`, South/West/North/East of the open
+  room, then of the closed room) and each table result starts with `qx|o12|` (open room, board 12)
+  or `qx|c12|`; `rs|` lists the results of all tables;
+* BBO hand records (what BBO hands out for every table played there, alone or many to a file, as
+  in hand histories and tournament downloads): `pn|S,W,N,E|st||md|...|rh||ah|Board 9|sv|e|mb|...|
+  an|...|pg||pc|...|mc|11|`; a table starts at its `pn|`/`qx|` or, lacking both, at its `md|`;
+* RealBridge: a hand record whose values are URL-encoded (`pn|Jeff%20Green%231747%2C...`), the
+  players written `name#id`.
+
+Cards are played in true order (`pc|`), so the play is stored in 'sequence' format; `mc|N|` is a
+claim of N total tricks for declarer; `an|` explains the call before it (not kept: the record has
+no field for alerts). BBO handles are the players' ids as well as their names.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from urllib.parse import unquote
 
-from ddrank.raw import RawRecord, number_repeats
+from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
 
 _PAIR = re.compile(r"([a-zA-Z]{2})\|([^|]*)\|")
 _LIN_SEAT = {"1": "S", "2": "W", "3": "N", "4": "E"}
 _LIN_VUL = {"o": "None", "0": "None", "-": "None", "n": "NS", "e": "EW", "b": "All"}
 _RESULT = re.compile(r"^(\d)([CDHSN])([NESW])(X{0,2}|x{0,2})([=+-]\d*)?$", re.IGNORECASE)
+_ENCODED = re.compile(r"(?:^|\|)(?:pn|md)\|[^|]*%2C", re.IGNORECASE)
+_BOARD_LABEL = re.compile(r"(\d+)\s*$")
+_VG_SCORING = {"I": "TEAMS", "P": "MP", "B": "BAM"}
 
 
-def _lin_deal(md: str) -> tuple[str, str]:
-    """`md|3S...,H...,...|` → (dealer letter, PBN deal 'S:... W:... N:... E:...')."""
+_SUITS = re.compile(r"([SHDC])")
+
+
+def _lin_hands(md: str) -> tuple[str, list[str]]:
+    """`md|3S...,H...,...|` → (dealer letter, hands 'S.H.D.C' in LIN order South, West, North, East).
+
+    The fourth hand, when left out, is the cards nobody else holds.
+    """
     dealer = _LIN_SEAT.get(md[:1], "")
     hands = md[1:].rstrip(",").split(",") if md else []
     pbn_hands = []
     for hand in hands:
         suits = {"S": "", "H": "", "D": "", "C": ""}
-        cur = None
-        for ch in hand.upper():
-            if ch in suits:
-                cur = ch
-            elif cur is not None:
-                suits[cur] += ch
-        pbn_hands.append(".".join(suits[s] for s in "SHDC"))
-    if len(pbn_hands) == 3:  # the fourth hand is implied: the cards nobody else holds
+        parts = _SUITS.split(hand.upper())  # ['', 'S', '25', 'H', '79T', ...]
+        for k in range(1, len(parts) - 1, 2):
+            suits[parts[k]] += parts[k + 1]
+        pbn_hands.append(f"{suits['S']}.{suits['H']}.{suits['D']}.{suits['C']}")
+    if len(pbn_hands) == 3:
         pbn_hands.append(_remaining_hand(pbn_hands))
-    if len(pbn_hands) != 4:
-        return dealer, ("S:" + " ".join(pbn_hands)) if pbn_hands else ""
-    return dealer, "S:" + " ".join(pbn_hands)
+    return dealer, pbn_hands
+
+
+def _lin_deal(md: str) -> tuple[str, str]:
+    """(dealer, 'S:...' deal in LIN's seat order): the vugraph reader's form, kept so that the ids
+    of records read before hand records were supported do not change."""
+    dealer, hands = _lin_hands(md)
+    return dealer, ("S:" + " ".join(hands)) if hands else ""
+
+
+_TO_SORTABLE = str.maketrans("AKQJT98765432", "abcdefghijklm")
+_FROM_SORTABLE = str.maketrans("abcdefghijklm", "AKQJT98765432")
+
+
+def _descending(hand: str) -> str:
+    """'25.79T.35A.357JA' → '52.T97.A53.AJ753': each suit's ranks from the ace down."""
+    return ".".join(
+        "".join(sorted(suit.translate(_TO_SORTABLE))).translate(_FROM_SORTABLE)
+        for suit in hand.split(".")
+    )
+
+
+def _north_first_deal(md: str) -> tuple[str, str]:
+    """(dealer, PBN 'N:...' deal with ranks in descending order); '' when not four hands."""
+    dealer, hands = _lin_hands(md)
+    if len(hands) != 4:
+        return dealer, ("S:" + " ".join(hands)) if hands else ""
+    south, west, north, east = (_descending(h) for h in hands)
+    return dealer, f"N:{north} {east} {south} {west}"
 
 
 def _remaining_hand(hands: list[str]) -> str:
-    held = [set(), set(), set(), set()]
+    held: list[set[str]] = [set(), set(), set(), set()]
     for hand in hands:
         for k, suit in enumerate(hand.split(".")):
             held[k].update(suit)
@@ -59,104 +103,188 @@ def _result_tricks(rs: str) -> str:
     return str(level + 6 + sign * int(delta[1:] or 0))
 
 
-def parse_lin(text: str, source_file: str) -> list[RawRecord]:
-    """Every table result of a LIN text as a raw record."""
+def _player(text: str) -> tuple[str, str]:
+    """A `pn|` entry as (name, id): RealBridge writes 'Jeff Green#1747'; a BBO handle is both."""
+    t = text.strip()
+    name, sep, pid = t.rpartition("#")
+    if sep and name.strip() and pid.strip():
+        return name.strip(), pid.strip()
+    return t, t
+
+
+_CALLS = {"D": "X", "DBL": "X", "RDBL": "R", "XX": "R"}
+
+
+def _call(value: str) -> str:
+    call = value.strip().upper().rstrip("!")
+    return _CALLS.get(call, call)
+
+
+# One match is either a run of pairs that need no decision one by one (calls, cards, alerts,
+# comments, page breaks), gathered afterwards in C, or one other pair. The engine still reads the
+# text pair by pair, so a key can never be taken from inside a value.
+_RUN_KEYS = "mb|pc|an|nt|pg|st|rh|zz|sk|hc|bt|fh|at|cr"
+_TOKEN = re.compile(
+    rf"(?P<run>(?:(?:{_RUN_KEYS})\|[^|]*\|\s*)+)|(?P<key>[a-zA-Z]{{2}})\|(?P<value>[^|]*)\|\s*",
+    re.IGNORECASE,
+)
+
+
+def parse_lin_file(text: str, source: str) -> ParsedFile:
+    """Every table result of a LIN text (any of the layouts above), and the vugraph event if any.
+
+    Never raises for bad data: text between pairs that is not LIN is noted in the record it falls
+    in, and a text with no table at all is one record with `parse_error` set. The text is read
+    match by match (no list of all its pairs is built), so memory holds the records, not the text
+    taken apart.
+    """
+    if "|" not in text and "%7C" in text.upper():  # the whole text URL-encoded, pipes included
+        text = unquote(text)
+    encoded = ("%2C" in text or "%2c" in text) and _ENCODED.search(text)
+    decode = unquote if encoded else None
     records: list[RawRecord] = []
+    events: list[RawEvent] = []
     event = stage = home = visit = ""
+    legacy = False
+    outside: RawRecord | None = None  # the first text before any table that is not LIN
     names: list[str] = []
     results: list[str] = []
     cur: RawRecord | None = None
+    has_deal = False
     calls: list[str] = []
     cards: list[str] = []
-    line_starts = [0]
-    for m in re.finditer("\n", text):
-        line_starts.append(m.end())
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def lineno(offset: int) -> int:
-        lo, hi = 0, len(line_starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if line_starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo + 1
+        return bisect_right(line_starts, offset)
 
     def finish() -> None:
+        nonlocal cur
         if cur is None:
             return
         cur.auction = " ".join(calls)
         cur.play = " ".join(cards)
-        if cur.play:
-            cur.lead = ""  # implied by the first card's holder; cleaning derives it
         records.append(cur)
+        cur = None
+
+    def seat_players(rec: RawRecord, room: str) -> None:
+        offset = 4 if room == "Closed" and len(names) >= 8 else 0
+        seats = (names + [""] * 8)[offset : offset + 4]  # S, W, N, E
+        for seat, entry in zip(("south", "west", "north", "east"), seats, strict=True):
+            name, pid = _player(entry) if entry else ("", "")
+            setattr(rec, f"{seat}name", name if not legacy else entry)
+            if not legacy:
+                setattr(rec, f"{seat}_id", pid)
+
+    def start(offset: int, board: str = "", room: str = "") -> RawRecord:
+        nonlocal cur, has_deal, calls, cards, legacy
+        finish()
+        # A table opened by `qx|o12|` is read exactly as before hand records were supported (deal
+        # in LIN's seat order, IMP scoring, no ids), so that the ids of such records do not change.
+        legacy = bool(board or room)
+        cur = RawRecord(
+            source_file=source,
+            source_line=lineno(offset),
+            source_format="lin",
+            event=event,
+            stage=stage,
+            board_no=board,
+            room=room,
+            home_team=home,
+            visit_team=visit,
+            play_format="sequence",
+            scoring="IMP" if legacy else "",
+        )
+        seat_players(cur, room)
+        has_deal = False
+        calls, cards = [], []
+        return cur
 
     pos = 0
     board_index = 0
-    for m in _PAIR.finditer(text):
-        gap = text[pos : m.start()].strip()
-        if gap and cur is not None and not cur.parse_error:
-            cur.parse_error = f"unreadable LIN text {gap[:60]!r} at line {lineno(pos)}"
+    for m in _TOKEN.finditer(text):
+        if m.start() != pos:
+            gap = text[pos : m.start()].strip()
+            if gap and cur is not None and not cur.parse_error:
+                cur.parse_error = f"unreadable LIN text {gap[:60]!r} at line {lineno(pos)}"
+            elif gap and cur is None and outside is None:
+                outside = RawRecord(source, lineno(pos), "lin",
+                                    parse_error=f"unreadable LIN text {gap[:60]!r} outside any table")  # fmt: skip
         pos = m.end()
-        key, value = m.group(1).lower(), m.group(2)
+        run = m.group("run")
+        if run is not None:
+            if cur is None:
+                continue
+            pairs = _PAIR.findall(run)
+            if decode is not None:
+                pairs = [(k, decode(v)) for k, v in pairs]
+            calls += [_call(v) for k, v in pairs if k in ("mb", "MB", "Mb", "mB")]
+            cards += [v.strip().upper() for k, v in pairs if k in ("pc", "PC", "Pc", "pC")]
+            continue
+        key, value = m.group("key").lower(), m.group("value")
+        if decode is not None:
+            value = decode(value)
         if key == "vg":
             f = value.split(",")
             event = f[0].strip() if f else ""
             stage = f[1].strip() if len(f) > 1 else ""
             home = f[5].strip() if len(f) > 5 else ""
             visit = f[7].strip() if len(f) > 7 else ""
+            scoring = _VG_SCORING.get(f[2].strip().upper(), "") if len(f) > 2 else ""
+            events.append(RawEvent(source_file=source, event=event, scoring=scoring))
         elif key == "rs":
             results = value.split(",")
         elif key == "pn":
             names = [n.strip() for n in value.split(",")]
+            if cur is not None and has_deal:
+                finish()  # a hand record's table ended; the next one starts with its players
+            elif cur is not None:
+                seat_players(cur, cur.room)  # `qx||pn|...`: this table's players
         elif key == "qx":
-            finish()
             room = {"o": "Open", "c": "Closed"}.get(value[:1].lower(), "")
-            offset = 4 if room == "Closed" and len(names) >= 8 else 0
-            seat_names = (names + [""] * 8)[offset : offset + 4]  # S, W, N, E
-            cur = RawRecord(
-                source_file=source_file,
-                source_line=lineno(m.start()),
-                source_format="lin",
-                event=event,
-                stage=stage,
-                board_no=value[1:] if value[:1].isalpha() else value,
-                room=room,
-                home_team=home,
-                visit_team=visit,
-                southname=seat_names[0],
-                westname=seat_names[1],
-                northname=seat_names[2],
-                eastname=seat_names[3],
-                play_format="sequence",
-                scoring="IMP",
-            )
+            board = value[1:] if value[:1].isalpha() else value
+            rec = start(m.start(), board.strip(), room)
             if board_index < len(results):
-                cur.result = _result_tricks(results[board_index])
+                rec.result = _result_tricks(results[board_index])
             board_index += 1
-            calls, cards = [], []
+        elif key == "md":
+            if cur is None or has_deal:
+                start(m.start())
+            assert cur is not None
+            cur.dealer, cur.deal = (_lin_deal if legacy else _north_first_deal)(value)
+            cur.bidstart = cur.dealer
+            has_deal = True
         elif cur is None:
             continue
-        elif key == "md":
-            cur.dealer, cur.deal = _lin_deal(value)
-            cur.bidstart = cur.dealer
+        elif key == "ah":
+            label = _BOARD_LABEL.search(value.strip())
+            if label and not cur.board_no:
+                cur.board_no = label.group(1)
         elif key == "sv":
             cur.vulnerable = _LIN_VUL.get(value.strip().lower(), value)
-        elif key == "mb":
-            call = value.strip().upper().rstrip("!")
-            calls.append({"D": "X", "DBL": "X", "RDBL": "R"}.get(call, call))
-        elif key == "pc":
-            cards.append(value.strip().upper())
         elif key == "mc":
             cur.result = value.strip()
     tail = text[pos:].strip()
     if tail and cur is not None and not cur.parse_error:
         cur.parse_error = f"unreadable LIN text {tail[:60]!r} at line {lineno(pos)}"
+    elif tail and cur is None and outside is None:
+        outside = RawRecord(source, lineno(pos), "lin",
+                            parse_error=f"unreadable LIN text {tail[:60]!r} outside any table")  # fmt: skip
     finish()
+    if outside is not None and records:
+        records.insert(0, outside)
     if not records and text.strip():
         records.append(
             RawRecord(
-                source_file, 1, "lin", parse_error="no LIN table result (no qx| or md|) found"
+                source,
+                1,
+                "lin",
+                parse_error="no LIN table result found (no qx|, pn| or md| pair): not a LIN file",
             )
         )
-    return number_repeats(records)
+    return ParsedFile(format="lin", records=number_repeats(records), events=events)
+
+
+def parse_lin(text: str, source_file: str) -> list[RawRecord]:
+    """Every table result of a LIN text as a raw record (see `parse_lin_file`)."""
+    return parse_lin_file(text, source_file).records

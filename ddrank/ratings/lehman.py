@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from ddrank.scoring.events import ScoredResult
 from ddrank.scoring.tournament import TableScore
 
 
@@ -192,10 +193,62 @@ def boards_by_period(
 ) -> list[tuple[str, list[RatedBoard]]]:
     """Table scores -> rating periods in order; the share is the MP % or the IMPs mapped to %.
 
-    The IMP rating uses cross-IMPs per board (the Lehman "proportional scale" for IMP games).
+    The IMP rating uses cross-IMPs per comparison (the Lehman "proportional scale" for IMP games):
+    the average swing against each other table, so a 2-table match counts a whole swing and the
+    scale does not depend on the field's size.
     """
     periods: dict[str, list[RatedBoard]] = defaultdict(list)
     for s in scores:
-        share = s.mp_pct / 100.0 if scale == "mp" else imp_share(s.cross_imps, params)
+        per_comparison = s.cross_imps * s.group / (s.group - 1) if s.group > 1 else 0.0
+        share = s.mp_pct / 100.0 if scale == "mp" else imp_share(per_comparison, params)
         periods[s.result.period].append(RatedBoard(s.result.ns_pair, s.result.ew_pair, share))
     return sorted(periods.items())
+
+
+def board_share(s: ScoredResult, params: LehmanParams = LehmanParams()) -> float | None:
+    """North-South's share of a scored board: its MP %, or its IMPs per comparison mapped to %.
+
+    Teams IMPs are one swing against the other room; cross-IMPs are averaged per comparison;
+    either way one board's IMPs mean the same in a 2-table match and a 30-table field.
+    """
+    if s.ns_pct is not None:
+        return s.ns_pct / 100.0
+    if s.imps is not None:
+        return imp_share(s.imps, params)
+    return None
+
+
+def rated_boards(
+    scored: Iterable[ScoredResult],
+    identity: Mapping[str, str] | None = None,
+    params: LehmanParams = LehmanParams(),
+) -> list[RatedBoard]:
+    """Scored table results -> Lehman boards between player identities.
+
+    `identity` maps a seat's raw identity (name, or 'id:<source id>') to the player it is (the
+    name-matching result); a table with an unnamed seat is left out (nobody to rate).
+    """
+    ident = identity or {}
+    out: list[RatedBoard] = []
+    for s in scored:
+        share = board_share(s, params)
+        p = s.result.players
+        if share is None or s.result.phantom or not all(p):
+            continue
+        n, e, so, w = (ident.get(x, x) for x in p)
+        out.append(RatedBoard((n, so), (e, w), share))
+    return out
+
+
+def sortable_date(text: str) -> str:
+    """'2012.03.??' / '2012-03-14' / '09/04/2025' -> '2012-03-00' style, for date order."""
+    t = text.strip()
+    parts = [x for x in t.replace("/", ".").replace("-", ".").split(".") if x]
+    if len(parts) == 3 and len(parts[2]) == 4 and len(parts[0]) <= 2:  # dd/mm/yyyy
+        parts = [parts[2], parts[1], parts[0]]
+    if not parts or not parts[0].isdigit():
+        return "9999-99-99"  # undated events go last, in name order
+    cleaned = [(x if x.isdigit() else "00").zfill(2) for x in parts[:3]]
+    while len(cleaned) < 3:
+        cleaned.append("00")
+    return "-".join(cleaned)

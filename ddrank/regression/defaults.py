@@ -17,3 +17,17 @@ TABLE9_MINIMA: dict[str, float] = {
 
 #: The fixed seed of the cross-validation folds, so every report is reproducible.
 DEFAULT_CV_SEED = 20240
+
+#: Table 9 counter → the `ddrank regress` option that sets its minimum.
+REGRESS_FLAGS: dict[str, str] = {
+    "claims": "--min-claims",
+    "leads": "--min-leads",
+    "cards_played_as_declarer": "--min-cards-declarer",
+    "cards_played_as_defender": "--min-cards-defender",
+    "auctions_analyzed": "--min-auctions",
+}
+
+
+def regress_flags(thresholds: dict[str, float]) -> str:
+    """The `ddrank regress` options that reproduce these minima, e.g. '--min-claims 15 ...'."""
+    return " ".join(f"{REGRESS_FLAGS[k]} {v:g}" for k, v in thresholds.items())

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ddrank.regression.analysis import RegressionAnalysis
+from ddrank.regression.defaults import TABLE9_MINIMA, regress_flags
 from ddrank.regression.diagnostics import ModelDiagnostics
 from ddrank.regression.models import (
     FittedModel,
@@ -129,6 +130,25 @@ def _coefficient_table(model: FittedModel, caption: str) -> Table:
     return Table(caption, ("Variable", "Coefficient", "P-value"), rows, note)
 
 
+def _thresholds_origin(thresholds: dict[str, float], source: str) -> str:
+    """Where these minima come from, and the `ddrank regress` call that reproduces them."""
+    if ":" in source and not source.lower().endswith(".csv"):
+        path, table = source.rsplit(":", 1)
+        given = f"--db {path}" + ("" if table == "player_stats" else f" --table {table}")
+    else:
+        given = f"--input {source}"
+    command = f"`ddrank regress {given} {regress_flags(thresholds)}`"
+    if thresholds == {k: float(v) for k, v in TABLE9_MINIMA.items()}:
+        return f"These are the paper's Table 9 minima. {command} reproduces this filter."
+    paper = ", ".join(f"{v:g}" for v in TABLE9_MINIMA.values())
+    return (
+        f"These are not the paper's minima ({paper}), which were chosen for its 190,622 boards: "
+        "`ddrank run` scales each one by this store's boards / 190,622 (at least 1), since on a "
+        "smaller store almost nobody reaches them; `--min-*` options may also have set them. "
+        f"{command} reproduces this filter."
+    )
+
+
 def _exclusion_summary(analysis: RegressionAnalysis) -> list[tuple[str, str]]:
     kinds: Counter[str] = Counter()
     for exclusion in analysis.dataset.exclusions:
@@ -182,6 +202,7 @@ def build_report(analysis: RegressionAnalysis, source: str, files: ReportFiles) 
                 f"{len(dataset.data)}."
             )
         )
+        blocks.append(Paragraph(_thresholds_origin(dataset.thresholds.as_dict(), source)))
     else:
         blocks.append(
             Paragraph(

@@ -29,7 +29,7 @@ from typing import Literal
 from ddrank.scoring import crossimps, matchpoints
 from ddrank.scoring.duplicate import imps
 
-MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman"]
+MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"]
 EventScoring = Literal["MP", "IMP", "BUTLER", "TEAMS"]
 
 #: Conventional artificial adjusted scores (Law 12C2): percentage of the top.
@@ -205,6 +205,9 @@ def score_mp_board(
     """
     real = [r for r in results if r.is_result]
     n_field = max(field_size or 0, len(real))
+    if method == "none":  # each board on its own top: the results really compared (BriAn)
+        n_field = sum(1 for r in real if r.adjusted is None) or len(real)
+        method = "neuberg"  # only a fouled board's groups still need lifting to that top
     board_top = top * (n_field - 1)
     played: dict[str, list[EventResult]] = defaultdict(list)
     for r in real:
@@ -449,8 +452,12 @@ def wbf_vp(imp_margin: float, boards: int) -> float:
 
 
 def match_key(r: EventResult) -> tuple[str, str, str, frozenset[str]]:
-    """(event, session, section, teams): the two rooms of one match meet here."""
-    return r.event, r.session, r.section, frozenset((r.home_team, r.visit_team))
+    """(event, session, '', teams): the two rooms of one match meet here.
+
+    The section is left out: a reader may name each room's table after its own home team
+    ("A v B" and "B v A"), and the teams alone identify the match within a session.
+    """
+    return r.event, r.session, "", frozenset((r.home_team, r.visit_team))
 
 
 @dataclass
@@ -499,17 +506,16 @@ def score_teams_event(
         rs = sorted(rs, key=lambda r: r.order)
         real = [r for r in rs if r.is_result and r.adjusted is None]
         for r in rs:
-            scored[r.record_id] = ScoredResult(r, len(real), len(real))
+            if r.is_result:  # a phantom table is not a result
+                scored[r.record_id] = ScoredResult(r, len(real), len(real))
         if len(real) != 2:
             continue
         a, b = real
         swing = imps(a.ns_score - b.ns_score)  # type: ignore[operator]
         scored[a.record_id] = replace(scored[a.record_id], imps=float(swing))
         scored[b.record_id] = replace(scored[b.record_id], imps=float(-swing))
-        if swapped_tags[key]:  # each table names its own home team, which sits NS there
-            ns_team_a = a.home_team
-        else:
-            ns_team_a = _ns_team(a, True)
+        # when each table names its own home team, that team sits NS there
+        ns_team_a = a.home_team if swapped_tags[key] else _ns_team(a, True)
         other = a.visit_team if ns_team_a == a.home_team else a.home_team
         event, session, section, _ = match_key(a)
         m = matches[(event, session, section, frozenset((a.home_team, a.visit_team)))]
@@ -626,14 +632,42 @@ def infer_scoring(results: Sequence[EventResult], hint: str = "") -> str:
     return "TEAMS" if any(r.home_team and r.visit_team for r in results) else "MP"
 
 
+def event_info_for(results: Sequence[EventResult], info: EventInfo) -> EventInfo:
+    """The event's facts with its scoring settled (stated, else inferred from all its results)."""
+    return replace(info, scoring=infer_scoring(results, info.scoring))
+
+
+def by_session(results: Iterable[EventResult]) -> dict[str, list[EventResult]]:
+    out: dict[str, list[EventResult]] = defaultdict(list)
+    for r in results:
+        out[r.session].append(r)
+    return dict(sorted(out.items()))
+
+
+def score_session(
+    results: Sequence[EventResult], info: EventInfo, method: MpMethod = "neuberg"
+) -> EventScores:
+    """One session's table scores (and matches): a session never compares with another, so
+    sessions score independently; `assemble_event` then ranks the whole event."""
+    if info.scoring == "TEAMS":
+        scored, matches = score_teams_event(results)
+        return EventScores(info, scored, matches=matches)
+    return EventScores(info, score_pairs_event(results, info, method))
+
+
+def assemble_event(info: EventInfo, sessions: Sequence[EventScores]) -> EventScores:
+    """Rankings per session and over the event from the sessions' table scores."""
+    scored = [s for part in sessions for s in part.results]
+    if info.scoring == "TEAMS":
+        matches = [m for part in sessions for m in part.matches]
+        return EventScores(info, scored, team_rankings(matches), matches, butler_rankings(scored))
+    return EventScores(info, scored, pair_rankings(scored, info))
+
+
 def score_event(
     results: Sequence[EventResult], info: EventInfo, method: MpMethod = "neuberg"
 ) -> EventScores:
-    """Score one event by its scoring: pairs (MP, IMP, BUTLER) or teams."""
-    scoring = infer_scoring(results, info.scoring)
-    info = replace(info, scoring=scoring)
-    if scoring == "TEAMS":
-        scored, matches = score_teams_event(results)
-        return EventScores(info, scored, team_rankings(matches), matches, butler_rankings(scored))
-    scored = score_pairs_event(results, info, method)
-    return EventScores(info, scored, pair_rankings(scored, info))
+    """Score one event by its scoring: pairs (MP, IMP, BUTLER) or teams, session by session."""
+    info = event_info_for(results, info)
+    parts = [score_session(rs, info, method) for rs in by_session(results).values()]
+    return assemble_event(info, parts)

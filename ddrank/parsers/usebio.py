@@ -1,0 +1,628 @@
+"""USEBIO 1.x reader: the EBU's XML results interchange format, bytes in, event model out.
+
+A USEBIO file holds one EVENT: its facts (title, date, scoring), the PARTICIPANTS (pairs or teams
+with their players' national ids, places, percentages, totals) and the travellers (BOARD ->
+TRAVELLER_LINE: pair numbers, contract, declarer, tricks, score and the match points or cross-IMPs
+the scorer published), optionally inside SESSION / SECTION / MATCH elements, and sometimes a
+HANDSET with the deals. RealBridge adds `LIN_DATA` to each line: the whole auction and play as
+URL-encoded LIN, read here with the LIN reader.
+
+Safety: files declare a DTD at an http URL, which is never fetched, and entity declarations are
+refused outright (an entity bomb or an external entity fails at once, naming file and line). The
+XML is fed to the parser in chunks and each board is dropped once read, so the parse holds one
+board's elements at a time.
+
+Conventions (the standard leaves these open):
+* The players of a pair are listed without seats: the first sits North (or East), the second South
+  (or West), unless the line's LIN names every seat.
+* In teams, a line whose DIRECTION is NS is the open room of that MATCH (the TEAM sits North-
+  South), EW the closed room; `published_imps` is North-South's share of the board's IMPs
+  (point-a-board: `published_ns_mp`/`_ew_mp` are the board points of North-South and East-West).
+* The opening lead card (`LEAD`) has no field in the raw record and is not kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from xml.parsers.expat import ExpatError, XMLParserType
+
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import DefusedXMLParser
+
+from ddrank.cleaning import auction_contract, auction_declarer, clean_calls, normalise_contract
+from ddrank.parsers.adjusted import adjusted_split
+from ddrank.parsers.handrecord import HandDeal, board_dealer_vulnerability, hand_record_deals
+from ddrank.parsers.lin import parse_lin_file
+from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding, number_repeats
+from ddrank.types import SEAT_LETTERS
+
+_CHUNK = 1 << 16
+_PHANTOM = re.compile(r"phantom|sit[\s-]*out|absent|bye", re.IGNORECASE)
+_DATE = re.compile(r"^\s*(\d{1,2})/(\d{1,2})/(\d{4})\s*$")
+_ISO_DATE = re.compile(r"^\s*(\d{4})-(\d{1,2})-(\d{1,2})")
+_ZZ = re.compile(r"(?:^|\|)zz\|([^|]*)\|")
+_SEATS_PBN = "NESW"
+
+
+@dataclass(slots=True)
+class _Node:
+    tag: str
+    attrs: dict[str, str]
+    line: int
+    children: list[_Node] = field(default_factory=list)
+    parts: list[str] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts).strip()
+
+    def first(self, tag: str) -> _Node | None:
+        for child in self.children:
+            if child.tag == tag:
+                return child
+        return None
+
+    def value(self, tag: str) -> str:
+        node = self.first(tag)
+        return node.text if node is not None else ""
+
+    def every(self, tag: str) -> list[_Node]:
+        return [c for c in self.children if c.tag == tag]
+
+
+class _NotUsebio(Exception):
+    """The root element is not USEBIO: stop reading at once."""
+
+
+@dataclass
+class _Player:
+    name: str
+    pid: str
+
+
+@dataclass
+class _Pending:
+    """A traveller line read, waiting for the participants and deals that may come later."""
+
+    rec: RawRecord
+    keys: list[tuple[str, str, str]]  # (session, section, '') lookups for the pair numbers
+    lin_seated: bool
+
+
+class _Reader:
+    """The parser's target: builds small elements, handles each PARTICIPANTS and BOARD at its end."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.expat: XMLParserType | None = None
+        self.stack: list[_Node] = []
+        self.club = ""
+        self.pending: list[_Pending] = []
+        self.standings: list[RawStanding] = []
+        self.players: dict[tuple[str, str, str], list[_Player]] = {}
+        self.handset: dict[str, HandDeal] = {}
+        self.sessions: set[str] = set()
+        self.events: list[tuple[_Node, list[RawRecord]]] = []
+        self.current_event: list[RawRecord] | None = None
+
+    # --- expat target interface
+    def start(self, tag: str, attrs: dict[str, str]) -> None:
+        line = self.expat.CurrentLineNumber if self.expat is not None else 0
+        if not self.stack and tag != "USEBIO":
+            raise _NotUsebio(f"the root element is <{tag}>, not <USEBIO>")
+        node = _Node(tag, dict(attrs), line)
+        if self.stack:
+            self.stack[-1].children.append(node)
+        self.stack.append(node)
+        if tag == "EVENT":
+            self.current_event = []
+            self.events.append((node, self.current_event))
+        elif tag == "SESSION":
+            self.sessions.add(node.attrs.get("SESSION_ID", "").strip())
+
+    def end(self, tag: str) -> None:
+        node = self.stack.pop()
+        parent = self.stack[-1] if self.stack else None
+        if tag == "CLUB" and parent is not None and parent.tag == "USEBIO":
+            self.club = node.value("CLUB_NAME")
+        elif tag == "PARTICIPANTS":
+            self._participants(node)
+        elif tag == "BOARD" and parent is not None:
+            if parent.tag == "HANDSET":
+                self._handset_board(node)
+            else:
+                self._board(node)
+            parent.children.pop()  # read: drop it, memory stays one board deep
+
+    def data(self, text: str) -> None:
+        if self.stack:
+            self.stack[-1].parts.append(text)
+
+    def close(self) -> None:
+        return None
+
+    # --- context of the element being read
+    def _context(self, tag: str) -> _Node | None:
+        for node in reversed(self.stack):
+            if node.tag == tag:
+                return node
+        return None
+
+    def _event_facts(self) -> tuple[str, str, str]:
+        event = self._context("EVENT")
+        if event is None:
+            return "", "", ""
+        name = event.value("EVENT_DESCRIPTION") or event.value("TITLE")
+        pbn_date, _ = _dates(event.value("DATE"))
+        return name, pbn_date, _scoring(event)
+
+    def _where(self) -> tuple[str, str]:
+        session = self._context("SESSION")
+        section = self._context("SECTION")
+        return (
+            session.attrs.get("SESSION_ID", "").strip() if session is not None else "",
+            section.attrs.get("SECTION_ID", "").strip() if section is not None else "",
+        )
+
+    # --- participants
+    def _participants(self, node: _Node) -> None:
+        session, section = self._where()
+        name, date, scoring = self._event_facts()
+        for pair in node.every("PAIR"):
+            self._pair(pair, session, section, name, date, scoring, team_name="")
+        for team in node.every("TEAM"):
+            team_id = team.attrs.get("TEAM_ID", "").strip()
+            team_name = team.attrs.get("TEAM_NAME", "").strip()
+            members: list[_Player] = []
+            for pair in team.every("PAIR"):
+                members += self._pair(pair, session, section, name, date, scoring, team_name)
+            total = team.value("TOTAL_SCORE")
+            self.standings.append(
+                RawStanding(
+                    source_file=self.source,
+                    source_line=team.line,
+                    event=name,
+                    date=date,
+                    session=session,
+                    section=section,
+                    pair=team_id,
+                    team_name=team_name,
+                    players=" - ".join(p.name for p in members),
+                    player_ids=" - ".join(p.pid for p in members),
+                    published_vp=total if scoring == "TEAMS" else "",
+                    published_mp=total if scoring == "BAM" else "",
+                    published_imps=total if scoring not in ("TEAMS", "BAM") else "",
+                    published_place=team.value("PLACE"),
+                    phantom=bool(members) and all(_PHANTOM.search(p.name) for p in members),
+                )
+            )
+
+    def _pair(
+        self,
+        pair: _Node,
+        session: str,
+        section: str,
+        event: str,
+        date: str,
+        scoring: str,
+        team_name: str,
+    ) -> list[_Player]:
+        number = pair.value("PAIR_NUMBER")
+        players = [
+            _Player(p.value("PLAYER_NAME"), p.value("NATIONAL_ID_NUMBER"))
+            for p in pair.every("PLAYER")
+        ]
+        self.players[(session, section, number)] = players
+        total = pair.value("TOTAL_SCORE") or pair.value("PAIR_IMPS")
+        imps_scored = scoring in ("IMP", "BUTLER", "TEAMS", "BAM")  # teams' pairs: cross-IMPs
+        self.standings.append(
+            RawStanding(
+                source_file=self.source,
+                source_line=pair.line,
+                event=event,
+                date=date,
+                session=session,
+                section=section,
+                direction=pair.value("DIRECTION").upper(),
+                pair=number,
+                team_name=team_name,
+                players=" - ".join(p.name for p in players),
+                player_ids=" - ".join(p.pid for p in players),
+                published_mp=total if not imps_scored else "",
+                published_imps=total if imps_scored else "",
+                published_pct=pair.value("PERCENTAGE"),
+                published_place=pair.value("PLACE"),
+                phantom=bool(players) and all(_PHANTOM.search(p.name) for p in players),
+            )
+        )
+        return players
+
+    # --- boards
+    def _handset_board(self, node: _Node) -> None:
+        hand = _hand_deal(node)
+        if hand is not None and hand.board_no not in self.handset:
+            self.handset[hand.board_no] = hand
+
+    def _board(self, node: _Node) -> None:
+        board = node.value("BOARD_NUMBER")
+        event, date, scoring = self._event_facts()
+        session, section = self._where()
+        match = self._context("MATCH")
+        round_no = team = opponents = ""
+        if match is not None:
+            round_no = match.value("ROUND_NUMBER")
+            team, opponents = match.value("TEAM"), match.value("OPPOSING_TEAM")
+        dealer, vulnerable = board_dealer_vulnerability(board)
+        own = _hand_deal(node)  # a BOARD may carry its own HANDs
+        for line in node.every("TRAVELLER_LINE"):
+            rec = RawRecord(
+                source_file=self.source,
+                source_line=line.line,
+                source_format="usebio",
+                event=event,
+                date=date,
+                site=self.club,
+                organiser=self.club,
+                board_no=board,
+                dealer=dealer,
+                vulnerable=vulnerable,
+                scoring={"TEAMS": "IMP", "BUTLER": "IMP"}.get(scoring, scoring),
+                session=session,
+                section=section,
+                round=round_no,
+                ns_pair=line.value("NS_PAIR_NUMBER"),
+                ew_pair=line.value("EW_PAIR_NUMBER"),
+                contract=line.value("CONTRACT"),
+                declarer=line.value("PLAYED_BY").upper(),
+                result=line.value("TRICKS"),
+                published_ns_mp=line.value("NS_MATCH_POINTS"),
+                published_ew_mp=line.value("EW_MATCH_POINTS"),
+                published_imps=line.value("NS_CROSS_IMP_POINTS") or line.value("NS_IMPS"),
+            )
+            score = line.value("SCORE")
+            split = adjusted_split(score) if score[:1].upper() == "A" else ""
+            if split:
+                rec.adjusted = split
+                rec.contract = rec.declarer = rec.result = ""
+            else:
+                rec.ns_score = score
+            if own is not None:
+                rec.deal, rec.bidstart = own.deal, own.dealer
+            direction = line.value("DIRECTION").upper()
+            if match is not None:
+                self._match_line(rec, node, direction, team, opponents)
+            lin_seated = False
+            lin = line.value("LIN_DATA")
+            if lin:
+                lin_seated = _merge_lin(rec, lin, self.source)
+            keys = [(session, section), (session, ""), ("", "")]
+            self.pending.append(_Pending(rec, [(s, t, "") for s, t in keys], lin_seated))
+            if self.current_event is not None:
+                self.current_event.append(rec)
+
+    def _match_line(
+        self, rec: RawRecord, board: _Node, direction: str, team: str, opponents: str
+    ) -> None:
+        """A teams line: rooms, teams, and the board's IMPs or points from North-South's side."""
+        home_ns = direction != "EW"
+        rec.room = "Open" if home_ns else "Closed"
+        rec.home_team, rec.visit_team = _team_label(team), _team_label(opponents)
+        imps = board.value("IMPS")
+        if imps:
+            rec.published_imps = imps if home_ns else _negate(imps)
+        points, against = board.value("TEAM_POINTS"), board.value("OPPOSING_TEAM_POINTS")
+        if points or against:
+            rec.published_ns_mp, rec.published_ew_mp = (
+                (points, against) if home_ns else (against, points)
+            )
+
+    # --- after the last byte
+    def finish(self, hands_pbn: str | None, errors: list[RawRecord]) -> ParsedFile:
+        deals = dict(self.handset)
+        if hands_pbn:
+            deals.update(hand_record_deals(hands_pbn))
+        one_session = len(self.sessions) <= 1  # board numbers name one deal only then
+        for item in self.pending:
+            rec = item.rec
+            if not item.lin_seated:
+                _seat_pairs(rec, self.players, item.keys)
+            if not rec.deal and one_session and rec.board_no in deals:
+                hand = deals[rec.board_no]
+                rec.deal, rec.par_score, rec.par_contract = (
+                    hand.deal,
+                    hand.par_score,
+                    hand.par_contract,
+                )
+                rec.dealer = hand.dealer or rec.dealer
+                rec.vulnerable = hand.vulnerable or rec.vulnerable
+                rec.bidstart = rec.bidstart or rec.dealer
+        events = [self._event(node, recs) for node, recs in self.events]
+        records = [p.rec for p in self.pending] + errors
+        return ParsedFile(
+            format="usebio",
+            records=number_repeats(records),
+            standings=self.standings,
+            events=events,
+        )
+
+    def _event(self, node: _Node, recs: list[RawRecord]) -> RawEvent:
+        _, iso = _dates(node.value("DATE"))
+        scoring = _scoring(node) or _scoring_from_lines(recs)
+        across, top = _matchpoint_field(recs) if scoring == "MP" else (False, "")
+        directions = any(s.direction for s in self.standings)
+        return RawEvent(
+            source_file=self.source,
+            event=node.value("EVENT_DESCRIPTION") or node.value("TITLE"),
+            organiser=self.club,
+            date_start=iso,
+            date_end=iso,
+            scoring=scoring,
+            movement=_movement(node.value("WINNER_TYPE"), directions, recs, scoring),
+            across_field=across,
+            mp_top=top,
+        )
+
+
+def _hand_deal(board: _Node) -> HandDeal | None:
+    """The deal in a BOARD's four HAND elements (`<HEARTS>-</HEARTS>` is a void), or None."""
+    number = board.value("BOARD_NUMBER")
+    hands = {}
+    for hand in board.every("HAND"):
+        seat = hand.value("DIRECTION")[:1].upper()
+        suits = (hand.value(s) for s in ("SPADES", "HEARTS", "DIAMONDS", "CLUBS"))
+        hands[seat] = ".".join(s.replace("-", "").replace("10", "T") for s in suits)
+    if not number or set(hands) != set(_SEATS_PBN):
+        return None
+    dealer, vulnerable = board_dealer_vulnerability(number)
+    deal = "N:" + " ".join(hands[s] for s in _SEATS_PBN)
+    return HandDeal(number, deal, dealer, vulnerable, line=board.line)
+
+
+def _dates(text: str) -> tuple[str, str]:
+    """USEBIO `DATE` (dd/mm/yyyy) as (PBN 'yyyy.mm.dd', ISO 'yyyy-mm-dd'); ISO input is accepted."""
+    m = _DATE.match(text)
+    if m:
+        d, mo, y = int(m.group(1)), int(m.group(2)), m.group(3)
+    else:
+        m = _ISO_DATE.match(text)
+        if not m:
+            return text.strip(), ""
+        y, mo, d = m.group(1), int(m.group(2)), int(m.group(3))
+    return f"{y}.{mo:02d}.{d:02d}", f"{y}-{mo:02d}-{d:02d}"
+
+
+def _scoring(event: _Node) -> str:
+    """MP | IMP (cross-IMPs) | BUTLER | BAM | TEAMS from the event's type and scoring methods."""
+    kind = event.attrs.get("EVENT_TYPE", "").upper()
+    board = event.value("BOARD_SCORING_METHOD").upper()
+    match = event.value("MATCH_SCORING_METHOD").upper()
+    if "PAB" in (board, match) or "BAM" in (board, match):
+        return "BAM"
+    if "TEAMS" in kind:
+        return "TEAMS"
+    if "CROSS" in board or "CROSS" in kind:
+        return "IMP"
+    if "BUTLER" in board or "BUTLER" in kind or board == "IMPS":
+        return "BUTLER"
+    if board in ("MATCH_POINTS", "MATCHPOINTS") or kind.startswith("MP"):
+        return "MP"
+    return ""
+
+
+def _scoring_from_lines(recs: list[RawRecord]) -> str:
+    if any(r.published_ns_mp for r in recs):
+        return "MP"
+    if any(r.published_imps for r in recs):
+        return "IMP"
+    return ""
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _matchpoint_field(recs: list[RawRecord]) -> tuple[bool, str]:
+    """(across_field, mp_top) read off the published match points.
+
+    A board's top is what one result gets for beating every other: 2 per result beaten (EBU)
+    makes NS + EW = 2(n-1) on each line, 1 per result beaten (ACBL) n-1. With several sections,
+    the n that fits tells whether the sections were scored as one field.
+    """
+    by_section: dict[tuple[str, str, str], list[float]] = {}
+    by_session: dict[tuple[str, str], list[float]] = {}
+    for r in recs:
+        ns, ew = _number(r.published_ns_mp), _number(r.published_ew_mp)
+        total = -1.0 if ns is None or ew is None or r.adjusted else ns + ew
+        by_section.setdefault((r.session, r.section, r.board_no), []).append(total)
+        by_session.setdefault((r.session, r.board_no), []).append(total)
+    sections = {(r.session, r.section) for r in recs}
+
+    def fits(groups: dict, per: float) -> int:
+        return sum(1 for totals in groups.values() if max(totals) == per * (len(totals) - 1))
+
+    best = (0, False, "")
+    for across, groups in ((False, by_section), (True, by_session)):
+        if across and len(sections) < 2:
+            continue
+        for per, top in ((2.0, "2"), (1.0, "1")):
+            n = fits(groups, per)
+            if n > best[0]:
+                best = (n, across, top)
+    return best[1], best[2]
+
+
+def _movement(winner_type: str, directions: bool, recs: list[RawRecord], scoring: str) -> str:
+    """'mitchell' when North-South and East-West are separate fields, 'howell' when pairs change
+    direction; '' for teams or when the file does not tell."""
+    if scoring in ("TEAMS", "BAM"):
+        return ""
+    if winner_type.strip() == "2" or (directions and winner_type.strip() != "1"):
+        return "mitchell"
+    seen: dict[tuple[str, str, str], set[str]] = {}
+    for r in recs:
+        for side, pair in (("NS", r.ns_pair), ("EW", r.ew_pair)):
+            if pair:
+                seen.setdefault((r.session, r.section, pair), set()).add(side)
+    if any(len(sides) == 2 for sides in seen.values()):
+        return "howell"
+    return "mitchell" if seen else ""
+
+
+def _negate(number: str) -> str:
+    t = number.strip()
+    if t.startswith("-"):
+        return t[1:]
+    return t if _number(t) == 0 else "-" + t
+
+
+def _team_label(team: str) -> str:
+    return team.strip()
+
+
+def _seat_pairs(
+    rec: RawRecord,
+    players: dict[tuple[str, str, str], list[_Player]],
+    keys: list[tuple[str, str, str]],
+) -> None:
+    """Names and ids from the participants: first player North/East, second South/West."""
+    for side, pair, seats in (("NS", rec.ns_pair, ("north", "south")),
+                              ("EW", rec.ew_pair, ("east", "west"))):  # fmt: skip
+        found = next((players[(s, t, pair)] for s, t, _ in keys if (s, t, pair) in players), None)
+        if not found:
+            continue
+        for seat, player in zip(seats, found, strict=False):
+            setattr(rec, f"{seat}name", player.name)
+            setattr(rec, f"{seat}_id", player.pid)
+        if all(_PHANTOM.search(p.name) for p in found):
+            rec.phantom = side
+            for seat in seats:
+                setattr(rec, f"{seat}name", "")
+                setattr(rec, f"{seat}_id", "")
+
+
+def _lin_agrees(rec: RawRecord, table: RawRecord) -> bool:
+    """Whether the LIN auction ends in the traveller's contract and declarer (when both say)."""
+    calls = clean_calls(table.auction)
+    if not calls or table.dealer not in SEAT_LETTERS:
+        return True
+    recorded = normalise_contract(rec.contract)
+    contract = auction_contract(calls)
+    if recorded and not recorded.startswith("?") and contract != recorded:
+        return False
+    declarer = auction_declarer(calls, SEAT_LETTERS.index(table.dealer))
+    return not (
+        rec.declarer in SEAT_LETTERS
+        and declarer is not None
+        and SEAT_LETTERS[declarer] != rec.declarer
+    )
+
+
+def _merge_lin(rec: RawRecord, lin: str, source: str) -> bool:
+    """Deal, auction, play and seated players from a line's LIN_DATA; True when it named seats.
+
+    The deal and the players always come over. The auction and play only when they end in the
+    traveller's contract: a LIN of another table result (RealBridge wrote one, board 12 of the
+    2025-04-07 file) must not turn a published result into a contradiction that cleaning drops.
+    """
+    parsed = parse_lin_file(lin, source).records
+    tables = [r for r in parsed if not r.parse_error and r.deal]
+    if len(tables) != 1:
+        return False
+    table = tables[0]
+    rec.deal, rec.dealer, rec.bidstart = table.deal, table.dealer, table.bidstart
+    rec.vulnerable = table.vulnerable or rec.vulnerable
+    if _lin_agrees(rec, table):
+        rec.auction, rec.play, rec.play_format = table.auction, table.play, table.play_format
+        if not rec.result:
+            rec.result = table.result
+    seated = all((table.northname, table.eastname, table.southname, table.westname))
+    if seated:
+        for seat in ("north", "east", "south", "west"):
+            setattr(rec, f"{seat}name", getattr(table, f"{seat}name"))
+            setattr(rec, f"{seat}_id", getattr(table, f"{seat}_id"))
+    zz = _ZZ.search(lin.replace("%7C", "|").replace("%7c", "|"))
+    if zz:  # RealBridge's zz| is North-South's percentage on the board ("35.71%25")
+        rec.published_ns_pct = zz.group(1).replace("%25", "%").rstrip("%").strip()
+    return seated
+
+
+_DECLARED = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']+)["']""")
+
+
+def _utf8_or_declared(data: bytes) -> bytes:
+    """The bytes, or, when they claim UTF-8 (or nothing) but are not, their Windows-1252 reading.
+
+    Scorers that write Latin-1 names under a UTF-8 declaration are common; read that way, one
+    accented name would otherwise cut the file short at its line.
+    """
+    m = _DECLARED.match(data[:200])
+    declared = m.group(1).lower() if m else b"utf-8"
+    if declared.replace(b"-", b"") != b"utf8":
+        return data
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")
+        if m:
+            text = text.replace(m.group(1).decode("ascii", "replace"), "UTF-8", 1)
+        return text.encode("utf-8")
+    return data
+
+
+def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None) -> ParsedFile:
+    """Every traveller line, published ranking line and event of a USEBIO file.
+
+    `hands_pbn` is the text of the event's hand-record PBN (Bridgewebs writes `x.hands.pbn` beside
+    `x.usebio.xml`): its deals are joined to the lines by board number. Never raises for bad data:
+    what could not be read is one record with `parse_error` naming the line and the problem, and
+    everything read before it is kept.
+    """
+    data = _utf8_or_declared(data)
+    reader = _Reader(source)
+    # defusedxml's parser installs the guards (entity declarations refused, external references
+    # refused, the DTD never fetched); the elements go straight to the reader, no tree is built.
+    guarded = DefusedXMLParser(forbid_dtd=False, forbid_entities=True, forbid_external=True)
+    expat = reader.expat = guarded.parser
+    expat.buffer_text = True
+    expat.ordered_attributes = False
+    expat.StartElementHandler = reader.start
+    expat.EndElementHandler = reader.end
+    expat.CharacterDataHandler = reader.data
+    errors: list[RawRecord] = []
+
+    def fail(problem: str) -> None:
+        line = expat.CurrentLineNumber or 1
+        errors.append(RawRecord(source, line, "usebio", parse_error=problem))
+
+    try:
+        for start in range(0, len(data), _CHUNK):
+            expat.Parse(data[start : start + _CHUNK], False)
+        expat.Parse(b"", True)
+    except _NotUsebio as exc:
+        fail(f"not a USEBIO file: {exc}")
+    except DefusedXmlException as exc:
+        fail(
+            "refused: the XML declares entities (an entity bomb or an external entity is how "
+            f"such files attack a reader): {type(exc).__name__}"
+        )
+    except ExpatError as exc:
+        fail(f"not well-formed XML: {exc}")
+    except (LookupError, ValueError) as exc:  # an unknown declared encoding, a bad character
+        fail(f"unreadable XML: {exc}")
+    if errors and reader.stack:  # keep the complete lines of the board the error cut short
+        board = next((n for n in reversed(reader.stack) if n.tag == "BOARD"), None)
+        if board is not None and not any(n.tag == "HANDSET" for n in reader.stack):
+            open_line = board.children[-1] if board.children else None
+            if open_line is not None and open_line.tag == "TRAVELLER_LINE":
+                board.children.pop()  # the line being read when the error struck is incomplete
+            reader.stack = reader.stack[: reader.stack.index(board)]
+            reader._board(board)
+    if not reader.pending and not errors and not reader.standings:
+        errors.append(
+            RawRecord(source, 1, "usebio", parse_error="no USEBIO traveller line or participant")
+        )
+    return reader.finish(hands_pbn, errors)

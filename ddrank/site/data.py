@@ -1,0 +1,212 @@
+"""What the site is built from (plain rows read from the store) and the views derived from it.
+
+`tasks/site.py` fills a `SiteData` from DuckDB; everything here is pure: grouping results into
+events and boards, the bid/play split of IMP events, player pages' numbers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ddrank.scoring.matchpoints import matchpoints, percentages
+from ddrank.scoring.results import TableResult, make_result, pair_label
+from ddrank.split import aggregate_splits, split_board
+
+Row = dict[str, Any]
+SEATS = "NESW"
+#: An event is scored by IMPs unless its records say matchpoints (the bundled sample is teams).
+MP_WORDS = ("MP", "MP_PAIRS", "MATCHPOINT", "MATCHPOINTS", "PAIRS")
+
+
+@dataclass
+class SiteData:
+    audit: Row
+    sources: list[Row]
+    results: list[Row]
+    dd_tables: dict[str, dict[tuple[str, str], int]]
+    seats: list[Row]
+    player_totals: dict[str, Row]
+    optional: dict[str, list[Row]] = field(default_factory=dict)
+    regression: Row | None = None
+    regression_dir: Path | None = None
+    seconds_read: float = 0.0
+    labels: dict[str, str] = field(default_factory=dict)  # player key -> name shown
+
+    def label(self, player: str | None) -> str:
+        return self.labels.get(player, player) if player else ""
+
+
+def slug(text: str, prefix: str) -> str:
+    """A file name safe on every system for any name (quotes, '<', accents, slashes)."""
+    return f"{prefix}-{hashlib.sha1(text.encode()).hexdigest()[:12]}"
+
+
+def is_mp(scoring: str | None) -> bool:
+    return bool(scoring) and str(scoring).strip().upper() in MP_WORDS
+
+
+@dataclass
+class Event:
+    event_id: str
+    name: str
+    year: int
+    scoring: str  # "IMP" or "MP"
+    results: list[Row] = field(default_factory=list)
+    date: str = ""
+    organiser: str = ""
+    sources: set[str] = field(default_factory=set)
+
+    @property
+    def page(self) -> str:
+        return f"events/{slug(self.event_id, 'e')}.html"
+
+    @property
+    def players(self) -> set[str]:
+        return {p for r in self.results for p in r["players"] if p}
+
+    @property
+    def deals(self) -> int:
+        return len({r["deal_id"] for r in self.results})
+
+
+def seat_players(seats: Iterable[Row]) -> tuple[dict[str, list[str | None]], dict]:
+    """record_id -> player at N,E,S,W; and (record_id, seat) -> that seat's mistakes row."""
+    who: dict[str, list[str | None]] = defaultdict(lambda: [None] * 4)
+    mistakes: dict[tuple[str, int], Row] = {}
+    for s in seats:
+        who[s["record_id"]][s["seat"]] = s["player"]
+        mistakes[(s["record_id"], s["seat"])] = s
+    return who, mistakes
+
+
+def build_events(data: SiteData) -> list[Event]:
+    """Group the results into events (store's events table for names and dates when present)."""
+    meta = {str(e.get("event_id")): e for e in data.optional.get("events", [])}
+    who, mistakes = seat_players(data.seats)
+    events: dict[str, Event] = {}
+    for r in data.results:
+        eid = str(r["event_id"])
+        ev = events.get(eid)
+        if ev is None:
+            m = meta.get(eid, {})
+            scoring = m.get("scoring") or r.get("scoring") or ""
+            ev = Event(
+                event_id=eid,
+                name=str(m.get("name") or r.get("event") or "(unnamed event)"),
+                year=int(r.get("year") or 0),
+                scoring="MP" if is_mp(scoring) else "IMP",
+                date=str(m.get("date_start") or r.get("date") or ""),
+                organiser=str(m.get("organiser") or ""),
+            )
+            events[eid] = ev
+        names = (r.get("northname"), r.get("eastname"), r.get("southname"), r.get("westname"))
+        r["players"] = [p or (n or None) for p, n in zip(who[r["record_id"]], names, strict=True)]
+        r["labels"] = [data.label(p) for p in r["players"]]
+        r["names"] = names
+        r["mistakes"] = [mistakes.get((r["record_id"], k)) for k in range(4)]
+        if r.get("source_file"):
+            ev.sources.add(str(r["source_file"]))
+        ev.results.append(r)
+    for ev in events.values():
+        score_event(ev)
+    return sorted(events.values(), key=lambda e: (-e.year, e.name))
+
+
+def boards_of(ev: Event) -> list[tuple[str, str, list[Row]]]:
+    """(board label, deal_id, results) in the event's order: a board is one deal of the event."""
+    groups: dict[tuple[Any, str], list[Row]] = {}
+    order: list[tuple[Any, str]] = []
+    for r in ev.results:
+        # a scoring-only result (no hand record) has no deal: its board number keys it
+        deal = r.get("deal_id") or f"board-{r.get('board_no') or '?'}"
+        key = (f"{r.get('session') or ''}|{r.get('section') or ''}", deal)
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(r)
+    out = []
+    for key in order:
+        rows = groups[key]
+        label = str(rows[0].get("board_no") or "?")
+        out.append((label, key[1], rows))
+    return out
+
+
+def score_event(ev: Event) -> None:
+    """MPs or Butler IMPs of each result against the other tables of its deal, and the split.
+
+    Published or stored values (`scored_results`) are shown beside these when present; these are
+    computed here so that every traveller has a comparison even before the scoring stage ran.
+    """
+    for _label, _deal, rows in boards_of(ev):
+        for r in rows:  # the scoring stage's values, when it ran
+            st = r.get("scored") or {}
+            r["stored_pct_ns"], r["stored_imps_ns"] = st.get("ns_pct"), st.get("imps")
+        scored = [r for r in rows if r.get("ns_points") is not None]
+        if ev.scoring == "MP":
+            mps = matchpoints([r["ns_points"] for r in scored])
+            pcts = percentages(mps, len(scored))
+            for r, mp, pct in zip(scored, mps, pcts, strict=True):
+                r["mp_ns"], r["pct_ns"] = mp, pct
+        else:
+            tables = []
+            for r in scored:
+                made = table_result(r)
+                if made is not None:
+                    tables.append((r, made))
+            if len(tables) >= 2:
+                split = split_board([t for _, t in tables]).per_table()
+                for (r, _), s in zip(tables, split, strict=True):
+                    r["split"] = s
+                    r["imps_ns"] = s.butler
+
+
+def table_result(r: Row) -> TableResult | None:
+    """The result as the split needs it; pairs are labelled with the names shown."""
+    names = tuple(p or "" for p in r["labels"])
+    made = make_result(
+        board=str(r["deal_id"]), deal=str(r["deal_id"]), table=str(r["record_id"]),
+        names=names, contract_text=r.get("contract"), declarer_text=r.get("declarer"),
+        tricks=r.get("result") if r.get("contract") != "P" else 0,
+        ns_vulnerable=r.get("ns_vulnerable"), ew_vulnerable=r.get("ew_vulnerable"),
+        year=int(r.get("year") or 0),
+    )  # fmt: skip
+    return made if isinstance(made, TableResult) else None
+
+
+def pair_split(ev: Event) -> list[Row]:
+    """Per pair: boards, Butler = bid + play + defence + luck (IMPs per board), best first."""
+    splits = [r["split"] for r in ev.results if r.get("split") is not None]
+    pairs, _players = aggregate_splits(splits)
+    return sorted(pairs, key=lambda p: (-float(p["butler"]), str(p["players"])))
+
+
+def pair_matchpoints(ev: Event) -> list[Row]:
+    """Per pair of an MP event: boards and the average matchpoint percentage, best first."""
+    tot: dict[str, list[float]] = defaultdict(list)
+    for r in ev.results:
+        if r.get("pct_ns") is None:
+            continue
+        ns = pair_label([r["labels"][0] or "", r["labels"][2] or ""])
+        ew = pair_label([r["labels"][1] or "", r["labels"][3] or ""])
+        tot[ns].append(r["pct_ns"])
+        tot[ew].append(100.0 - r["pct_ns"])
+    rows = [{"players": k, "boards": len(v), "pct": sum(v) / len(v)} for k, v in tot.items()]
+    return sorted(rows, key=lambda p: (-p["pct"], p["players"]))
+
+
+def fmt_num(value: Any, digits: int = 2) -> str:
+    """Numbers as the site prints them ('' for missing or NaN)."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        return f"{value:.{digits}f}"
+    return str(value)

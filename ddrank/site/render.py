@@ -1,0 +1,321 @@
+"""Write the static site: index, one page per event (plus traveller pages), player and model pages.
+
+Pure rendering: takes a `SiteData`, writes HTML (jinja2, autoescaped: names hold quotes and '<'),
+SVG charts (matplotlib), a CSS file and a small search script. Every link is relative, so the
+site works from file:// and from any static server, with nothing fetched from the internet.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from ddrank.site.data import (
+    SEATS,
+    Event,
+    Row,
+    SiteData,
+    boards_of,
+    build_events,
+    fmt_num,
+    pair_matchpoints,
+    pair_split,
+    slug,
+)
+from ddrank.site.profile import CATEGORIES, field_rates, profile
+from ddrank.site.stats import regression_verdict
+
+#: Boards per traveller page: keeps a page of a 1,000-board event small enough to open at once.
+BOARDS_PER_PAGE = 32
+#: Players with at least this many boards are listed first and get a rating chart...
+MIN_BOARDS_LISTED = 30
+#: ... when they were rated in at least this many periods (one period is a point, shown as text).
+MIN_PERIODS_CHARTED = 2
+#: At most this many charts (players with the most boards first): matplotlib takes 0.1-0.5 s per
+#: chart on a busy 2-core machine, and the whole report must stay well under 30 s. Every other
+#: player page shows the same numbers as a table (rating ± SE and boards after each period).
+MAX_CHARTS = 40
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "N": "NT"}
+STATIC = Path(__file__).resolve().parent / "static"
+#: Columns of the scoring stage's `rankings` and of `published_standings` the event page shows.
+RANKING_COLUMNS = ("rank", "kind", "session", "section", "direction", "pair", "players", "boards",
+                   "score", "pct", "published_place", "published_pct")  # fmt: skip
+STANDING_COLUMNS = ("published_place", "session", "section", "direction", "pair", "team_name",
+                    "players", "published_mp", "published_pct", "published_imps", "published_vp")  # fmt: skip
+#: Values a source published per result, shown beside ours when present.
+PUBLISHED = ("ns_score", "published_ns_mp", "published_ew_mp", "published_ns_pct",
+             "published_ew_pct", "published_imps", "adjusted", "phantom")  # fmt: skip
+
+
+def environment() -> Environment:
+    env = Environment(
+        loader=PackageLoader("ddrank.site", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["num"] = fmt_num
+    env.filters["signed"] = lambda v, d=0: "" if v is None else f"{v:+.{d}f}"
+    env.filters["pct"] = lambda v: (
+        "" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.0f}"
+    )
+    env.filters["contract"] = contract_html
+    env.filters["par"] = par_text
+    env.filters["tally"] = count_text
+    env.globals["SUITS"] = SUIT_SYMBOLS
+    env.globals["PUBLISHED"] = PUBLISHED
+    return env
+
+
+def par_text(par: str | None) -> str:
+    """'NS 4SX-1; EW 5D=' -> 'NS 4♠X-1; EW 5♦=' (plain text, escaped by the template)."""
+    if not par:
+        return ""
+    return re.sub(r"([1-7])([SHDCN])", lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], par)
+
+
+def count_text(v: float | None) -> str:
+    """A mistake count: whole numbers plainly, fractional ones (tied auction mistakes) to 0.1."""
+    if v is None:
+        return ""
+    return f"{v:.0f}" if abs(v - round(v)) < 1e-9 else f"{v:.1f}"
+
+
+def contract_html(contract: str | None) -> str:
+    """'4SX' -> '4♠X' as plain text (the template escapes it)."""
+    if not contract:
+        return ""
+    if contract == "P":
+        return "Pass"
+    return contract[0] + SUIT_SYMBOLS.get(contract[1:2], contract[1:2]) + contract[2:]
+
+
+def hands(deal: str | None) -> dict[str, list[tuple[str, str]]]:
+    """Canonical 'N:S.H.D.C E... S... W...' -> seat -> [(suit, cards)]; {} without a deal."""
+    if not deal:
+        return {}
+    first = deal[0]
+    parts = deal[2:].split()
+    start = SEATS.index(first)
+    out = {}
+    for k, part in enumerate(parts):
+        seat = SEATS[(start + k) % 4]
+        out[seat] = list(zip("SHDC", (s or "—" for s in part.split(".")), strict=True))
+    return out
+
+
+def dd_rows(table: dict[tuple[str, str], int] | None) -> list[tuple[str, list[Any]]]:
+    if not table:
+        return []
+    return [(seat, [table.get((s, seat), "") for s in "NSHDC"]) for seat in "NSEW"]
+
+
+# ------------------------------------------------------------------ players
+
+
+class Players:
+    """Per-player numbers for the pages: boards, events, partners, costliest boards, ratings."""
+
+    def __init__(self, data: SiteData, events: list[Event]) -> None:
+        self.totals = data.player_totals
+        self.field = field_rates(self.totals)
+        self.events: dict[str, Counter] = defaultdict(Counter)
+        self.partners: dict[str, Counter] = defaultdict(Counter)
+        self.costly: dict[str, list[Row]] = defaultdict(list)
+        for ev in events:
+            for idx, (label, deal_id, rows) in enumerate(boards_of(ev)):
+                href = f"{ev.page[: -len('.html')]}-boards-{idx // BOARDS_PER_PAGE + 1}.html#b-{deal_id}"
+                for r in rows:
+                    for k, p in enumerate(r["players"]):
+                        if not p:
+                            continue
+                        self.events[p][ev.event_id] += 1
+                        partner = r["players"][(k + 2) % 4]
+                        if partner:
+                            self.partners[p][partner] += 1
+                        m = r["mistakes"][k]
+                        if m and m["cost"] > 0:
+                            self.costly[p].append({"cost": m["cost"], "event": ev, "board": label,
+                                                   "deal_id": deal_id, "seat": SEATS[k], "href": href,
+                                                   "contract": r.get("contract"),
+                                                   "declarer": r.get("declarer"), "mistakes": m})  # fmt: skip
+        self.ratings = {r["player"]: r for r in data.optional.get("ratings", []) if r.get("player")}
+        self.history: dict[str, list[Row]] = defaultdict(list)
+        for r in data.optional.get("rating_history", []):
+            if r.get("player"):
+                self.history[r["player"]].append(r)
+        self.skill: dict[str, list[Row]] = defaultdict(list)
+        for r in data.optional.get("skill_ratings", []):
+            if r.get("player"):
+                self.skill[r["player"]].append(r)
+        names = set(self.totals) | set(self.events)
+        self.label = data.label
+        self.names = sorted(names, key=lambda n: (-self.boards(n), self.label(n).casefold()))
+
+    def boards(self, name: str) -> int:
+        return int((self.totals.get(name) or {}).get("boards") or sum(self.events[name].values()))
+
+    def page(self, name: str) -> str:
+        return f"players/{slug(name, 'p')}.html"
+
+
+# ------------------------------------------------------------------ site
+
+
+def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
+    """Write the whole site under `site_dir` (replacing an older one); return a summary."""
+    t0 = time.perf_counter()
+    env = environment()
+    if site_dir.exists():
+        shutil.rmtree(site_dir)
+    for sub in ("events", "players", "players/img", "model", "static"):
+        (site_dir / sub).mkdir(parents=True, exist_ok=True)
+    for f in STATIC.iterdir():
+        shutil.copy(f, site_dir / "static" / f.name)
+    events = build_events(data)
+    players = Players(data, events)
+    verdict = regression_verdict(data.regression)
+    common = {"verdict": verdict, "has": set(data.optional), "label": data.label}
+
+    def write(rel: str, template: str, **ctx: Any) -> None:
+        root = "../" * rel.count("/")
+        html = env.get_template(template).render(root=root, **common, **ctx)
+        (site_dir / rel).write_text(html, encoding="utf-8")
+
+    ranked = ratings_table(data, players)
+    write("index.html", "index.html", events=events, players=players, data=data,
+          ratings=ranked, min_boards=MIN_BOARDS_LISTED)  # fmt: skip
+    pages = 0
+    for ev in events:
+        pages += write_event(ev, data, players, write)
+    jobs = []
+    for name in players.names:
+        chart = None
+        hist = players.history.get(name, [])
+        if (len(hist) >= MIN_PERIODS_CHARTED and players.boards(name) >= MIN_BOARDS_LISTED
+                and len(jobs) < MAX_CHARTS):  # fmt: skip
+            chart = f"img/{slug(name, 'p')}-rating.svg"
+            jobs.append((name, hist, str(site_dir / "players" / chart)))
+        write(players.page(name), "player.html", name=name, p=players, chart=chart,
+              lines=profile(players.totals.get(name, {}), players.field),
+              totals=players.totals.get(name, {}), history=sorted(hist, key=_period_order),
+              costly=sorted(players.costly[name], key=lambda c: -c["cost"])[:10],
+              rating=players.ratings.get(name), skill=players.skill.get(name, []),
+              event_of={e.event_id: e for e in events}, categories=CATEGORIES)  # fmt: skip
+    charts = 0
+    if jobs:
+        from ddrank.site.charts import rating_charts
+
+        charts = rating_charts(jobs)
+    copied = copy_regression(data.regression_dir, site_dir / "model")
+    write("model/index.html", "model.html", report=data.regression, copied=copied)
+    return {
+        "site": str(site_dir / "index.html"),
+        "events": len(events),
+        "players": len(players.names),
+        "players_30_boards": sum(1 for n in players.names if players.boards(n) >= 30),
+        "event_pages": len(events) + pages,
+        "charts": charts,
+        "verdict": verdict,
+        "ratings": ranked[:10],
+        "seconds_render": round(time.perf_counter() - t0, 3),
+    }
+
+
+def _period_order(row: Row) -> float:
+    try:
+        return float(row.get("period_index") or 0)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def ratings_table(data: SiteData, players: Players) -> list[Row]:
+    """The rating table: stored Lehman ratings, best first (empty when the store has none)."""
+    rows = []
+    for r in data.optional.get("ratings", []):
+        name = r.get("player")
+        if not name or r.get("rating") is None:
+            continue
+        rows.append({"player": name, "rating": float(r["rating"]),
+                     "se": r.get("se", r.get("std_error")), "boards": r.get("boards"),
+                     "page": players.page(name)})  # fmt: skip
+    return sorted(rows, key=lambda r: (-r["rating"], r["player"]))
+
+
+def write_event(ev: Event, data: SiteData, players: Players, write: Any) -> int:
+    """The event page (rankings, split, board list) and its traveller pages; returns pages."""
+    boards = boards_of(ev)
+    chunks = [boards[i : i + BOARDS_PER_PAGE] for i in range(0, len(boards), BOARDS_PER_PAGE)]
+    base = ev.page[: -len(".html")]
+    board_links = []
+    for k, chunk in enumerate(chunks):
+        page = f"{base}-boards-{k + 1}.html"
+        for label, deal_id, rows in chunk:
+            board_links.append({"label": label, "session": rows[0].get("session"),
+                                "href": f"{page.split('/')[-1]}#b-{deal_id}",
+                                "results": len(rows)})  # fmt: skip
+    rankings = [
+        r for r in data.optional.get("rankings", []) if str(r.get("event_id")) == ev.event_id
+    ]
+    standings = [r for r in data.optional.get("published_standings", [])
+                 if str(r.get("event_id")) == ev.event_id]  # fmt: skip
+    write(ev.page, "event.html", ev=ev, rankings=group_rankings(rankings),
+          standings=group_rankings(standings),
+          split=pair_split(ev) if ev.scoring == "IMP" else [],
+          mp_pairs=pair_matchpoints(ev) if ev.scoring == "MP" else [],
+          board_links=board_links, pages=len(chunks), players=players)  # fmt: skip
+    for k, chunk in enumerate(chunks):
+        travellers = [
+            {"label": label, "deal_id": deal_id, "rows": rows, "first": rows[0],
+             "hands": hands(rows[0]["deal"]), "dd": dd_rows(data.dd_tables.get(deal_id)),
+             "published": any(r.get(k) for r in rows for k in PUBLISHED) or any(r["scored"] for r in rows)}
+            for label, deal_id, rows in chunk
+        ]  # fmt: skip
+        write(f"{base}-boards-{k + 1}.html", "boards.html", ev=ev, travellers=travellers,
+              page_no=k + 1, pages=len(chunks), players=players, base=base.split("/")[-1],
+              scored=any(r["scored"] for r in ev.results))  # fmt: skip
+    return len(chunks)
+
+
+def event_of(row: Row) -> str:
+    """The event key of a scoring-stage row (`event`) or an event-model row (`event_id`)."""
+    return str(row.get("event_id") or row.get("event") or "")
+
+
+def group_rankings(rows: list[Row]) -> list[tuple[str, list[Row]]]:
+    """Ranking lines grouped by kind, session and section (as the store gives them), by rank."""
+    groups: dict[str, list[Row]] = defaultdict(list)
+    for r in rows:
+        key = " · ".join(str(r[k]) for k in ("kind", "session", "section", "direction") if r.get(k))
+        groups[key or "whole event"].append({k: v for k, v in r.items()
+                                             if k not in ("kind", "session", "section", "direction")})  # fmt: skip
+
+    def rank(r: Row) -> float:
+        for k in ("rank", "published_place", "place"):
+            v = r.get(k)
+            try:
+                return float(str(v).rstrip("="))
+            except (TypeError, ValueError):
+                continue
+        return math.inf
+
+    return [(k, sorted(v, key=rank)) for k, v in sorted(groups.items())]
+
+
+def copy_regression(src: Path | None, dest: Path) -> list[str]:
+    """Copy the regression report next to the model page so the site stands alone."""
+    if src is None or not src.is_dir():
+        return []
+    copied = []
+    for f in sorted(src.iterdir()):
+        if f.is_file() and f.suffix in (".md", ".html", ".png", ".svg", ".csv", ".json"):
+            shutil.copy(f, dest / f.name)
+            copied.append(f.name)
+    return copied

@@ -1,0 +1,75 @@
+-- Scoring and ratings (issue 13). Idempotent; applied on every read-write connect.
+--
+-- scored_results: one row per scored table result (phantom tables are not results).
+--   record_id       boards.record_id of the table result
+--   event           the event (boards.event_id, else "name (year)")
+--   session, section, board   the director's board: (event, session, section, board)
+--   ns_pair, ew_pair, ns_players, ew_players   as read
+--   contract, declarer, tricks, ns_score       ns_score NULL for an adjusted score
+--   adjusted        'NS%/EW%' of an adjusted score, else NULL
+--   field_size      N: results the board is scored over (the fullest board of its field)
+--   ns_mp, ew_mp, ns_pct, ew_pct   matchpoints (top `mp_top` per result beaten) and percentages
+--   imps            North-South's IMPs: against the other room (teams), cross-IMPs or Butler
+--   butler          North-South's Butler IMPs against the field's datum (teams events)
+--   published_ns_mp, published_ew_mp, published_ns_pct, published_imps   as the source published
+--   players         the four seats' identities N|E|S|W (matched name, id:<source id>, or name)
+--   content_hash    hash of the event's input rows: a rerun skips an event whose hash is unchanged
+-- rankings: one row per pair (or team) per ranking.
+--   kind            'pairs' (MP or IMP pairs), 'teams' (VPs), 'butler' (pairs of a teams event)
+--   session         '' = the whole event; section '' = across the field (or no sections)
+--   direction       'NS' / 'EW' in a two-winner Mitchell, '' otherwise
+--   pair, players, boards
+--   score           matchpoints (pairs MP), IMPs (IMP pairs, Butler total), VPs (teams)
+--   pct             percentage (matchpoint events), NULL otherwise
+--   rank            place; ties share it
+--   published_pct, published_place   from published_standings where the source published one
+-- team_matches: one row per team per match: event, session, section, team, opponent, boards,
+--   imps_for, imps_against, vp (WBF continuous 20-VP scale).
+-- ratings: the current Lehman state per player (the recursion needs nothing else):
+--   player (identity: matched ranking name, id:<source id>, or raw name), rating (%), boards,
+--   std_error, last_period (event), period_index, and the recursion's sums (weight, w, w2, s1, s2).
+-- rating_history: the same state after each period the player played (period = event, in date
+--   order); a recompute from period k starts from each player's last row before k.
+-- scored_events: event, date, scoring, content_hash, results: what `ddrank score` last scored.
+-- rating_periods: the periods in order (period_index, event, date, content_hash).
+
+CREATE TABLE IF NOT EXISTS scored_results (
+    record_id VARCHAR, event VARCHAR, session VARCHAR, section VARCHAR, board VARCHAR,
+    ns_pair VARCHAR, ew_pair VARCHAR, ns_players VARCHAR, ew_players VARCHAR,
+    contract VARCHAR, declarer VARCHAR, tricks INTEGER, ns_score INTEGER, adjusted VARCHAR,
+    field_size INTEGER, ns_mp DOUBLE, ew_mp DOUBLE, ns_pct DOUBLE, ew_pct DOUBLE,
+    imps DOUBLE, butler DOUBLE,
+    published_ns_mp DOUBLE, published_ew_mp DOUBLE, published_ns_pct DOUBLE, published_imps DOUBLE,
+    players VARCHAR, content_hash VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS rankings (
+    event VARCHAR, kind VARCHAR, session VARCHAR, section VARCHAR, direction VARCHAR,
+    pair VARCHAR, players VARCHAR, boards INTEGER, score DOUBLE, pct DOUBLE, rank INTEGER,
+    published_pct DOUBLE, published_place VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS team_matches (
+    event VARCHAR, session VARCHAR, section VARCHAR, team VARCHAR, opponent VARCHAR,
+    boards INTEGER, imps_for DOUBLE, imps_against DOUBLE, vp DOUBLE
+);
+
+CREATE TABLE IF NOT EXISTS ratings (
+    player VARCHAR PRIMARY KEY, rating DOUBLE, boards INTEGER, std_error DOUBLE,
+    last_period VARCHAR, period_index INTEGER,
+    weight DOUBLE, w DOUBLE, w2 DOUBLE, s1 DOUBLE, s2 DOUBLE
+);
+
+CREATE TABLE IF NOT EXISTS rating_history (
+    player VARCHAR, period_index INTEGER, period VARCHAR, rating DOUBLE, boards INTEGER,
+    std_error DOUBLE, weight DOUBLE, w DOUBLE, w2 DOUBLE, s1 DOUBLE, s2 DOUBLE,
+    PRIMARY KEY (player, period_index)
+);
+
+CREATE TABLE IF NOT EXISTS rating_periods (
+    period_index INTEGER PRIMARY KEY, event VARCHAR, date VARCHAR, content_hash VARCHAR
+);
+
+CREATE TABLE IF NOT EXISTS scored_events (
+    event VARCHAR PRIMARY KEY, date VARCHAR, scoring VARCHAR, content_hash VARCHAR, results INTEGER
+);

@@ -1,0 +1,84 @@
+"""Open a Bridgemate `.bws` (MS Access) database and its hand record: the I/O half of the reader.
+
+The tables are read with `access-parser` (pure Python, no ODBC driver) and joined by the pure
+`ddrank.parsers.bridgemate.join_bws`. The companion hand record is the PBN with the same stem
+(`LBC-2026-01-26.bws` + `LBC-2026-01-26.pbn`), as Bridgemate and BridgeComposer leave them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+from ddrank.parsers.bridgemate import join_bws
+from ddrank.raw import ParsedFile, RawRecord
+
+TABLES = ("ReceivedData", "RoundData", "PlayerNumbers", "Section", "Session", "HandRecord")
+# The club's whole member list (14,000 rows, seconds to read): only read for ids entered nameless.
+NAMES_TABLE = "PlayerNames"
+# An Access (Jet 3/4, ACE) file names its engine at byte 4 of the first page.
+_MAGIC = (b"Standard Jet DB", b"Standard ACE DB")
+
+
+@contextmanager
+def _quiet_access_parser() -> Iterator[None]:
+    """access-parser logs dozens of harmless errors per file; mute its logger only, then restore."""
+    logger = logging.getLogger("access_parser")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def _unreadable(path: Path, problem: str) -> ParsedFile:
+    return ParsedFile(format="bws", records=[RawRecord(str(path), 1, "bws", parse_error=problem)])
+
+
+def read_bws(path: Path) -> ParsedFile:
+    """The results of a `.bws` file, joined to the deals of the PBN beside it when there is one."""
+    with path.open("rb") as fh:
+        head = fh.read(32)
+    if head[4:19] not in _MAGIC:
+        return _unreadable(path, "not a Bridgemate .bws file: no MS Access (Jet/ACE) header")
+    from access_parser import AccessParser  # imported here: only .bws files need it
+
+    tables: dict[str, dict] = {}
+    with _quiet_access_parser():
+        try:
+            db = AccessParser(str(path))
+        except Exception as exc:  # noqa: BLE001 - a damaged file can fail anywhere inside it
+            problem = f"{type(exc).__name__}: {exc}"
+            return _unreadable(
+                path, f"not readable as an MS Access database, truncated? ({problem})"
+            )
+        for name in TABLES:
+            if name not in db.catalog:
+                continue
+            try:
+                tables[name] = db.parse_table(name)
+            except Exception:  # noqa: BLE001, S112 - a damaged optional table is left out
+                if name == "ReceivedData":
+                    return _unreadable(path, "the ReceivedData table (the results) is damaged")
+        entered = tables.get("PlayerNumbers", {})
+        nameless = any(
+            str(number or "").strip() not in ("", "0") and not str(name or "").strip()
+            for number, name in zip(
+                entered.get("Number", []), entered.get("Name", []), strict=False
+            )
+        )
+        if nameless and NAMES_TABLE in db.catalog:
+            with suppress(Exception):  # names are optional
+                tables[NAMES_TABLE] = db.parse_table(NAMES_TABLE)
+    companion = path.with_suffix(".pbn")
+    hands = None
+    if companion.exists():
+        data = companion.read_bytes()
+        try:
+            hands = data.decode("utf-8")
+        except UnicodeDecodeError:
+            hands = data.decode("latin-1")  # BridgeComposer writes ISO-8859-1
+    return join_bws(tables, hands, str(path))

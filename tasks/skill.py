@@ -1,0 +1,267 @@
+"""The ddrank skill rating on a scored field: table results + DD facts -> `skill_ratings`.
+
+Reads either a Valet directory (with the cached `dd_tables.csv` / `dd_leads.csv` that
+`bench/make_valet_dd.py` writes) or the DuckDB store (`boards`, `dd_tables`, `play_traces`), turns
+each table result into a `SkillBoard`, and runs `ddrank.ratings.skill` period by period. In the
+store the result is kept in `skill_ratings`; a later run rates only the periods that are new
+(the Gaussian states are all the model needs), so it is incremental on new events.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+from ddrank.ratings import skill as sk
+from ddrank.scoring.crossimps import butler
+from ddrank.scoring.duplicate import duplicate_score
+from ddrank.scoring.results import TableResult
+from ddrank.scoring.tournament import TableScore, score_field
+from ddrank.types import Card, DomainError, Seat
+from tasks.scoring import LoadedField, load_field
+
+#: (before, after): the declaring side's DD tricks before and after the opening lead.
+LeadDD = tuple[int, int]
+#: Given a table result and its recorded declarer: the true declarer and the lead's DD facts.
+LeadLookup = Callable[[TableResult, Seat], tuple[Seat, LeadDD | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class SkillRow:
+    """A scored table result and what the skill model reads from it."""
+
+    period: str
+    board: str
+    result: TableResult
+    butler: float
+    skill: sk.SkillBoard
+
+
+def _ns_score(res: TableResult, declarer: Seat, tricks: int) -> int:
+    assert res.contract is not None
+    vul = res.ns_vulnerable if declarer.is_ns else res.ew_vulnerable
+    s = duplicate_score(res.contract, tricks, vul, res.year)
+    return s if declarer.is_ns else -s
+
+
+def skill_rows(
+    scores: Sequence[TableScore],
+    dd_cells: Mapping[str, Sequence[int]],
+    lead_lookup: LeadLookup | None = None,
+) -> list[SkillRow]:
+    """One SkillRow per table; DD facts where the deal has a DD table (keyed by `result.deal`).
+
+    The contract's DD result is scored against the field's DD results on the same board (Butler
+    datum), which separates the contract reached from the play.
+    """
+    by_board: dict[str, list[TableScore]] = defaultdict(list)
+    for s in scores:
+        by_board[s.result.board].append(s)
+    out: list[SkillRow] = []
+    for board in sorted(by_board):
+        group = by_board[board]
+        facts: list[dict[str, Any]] = []
+        dd_scores: list[int] = []
+        all_dd = True
+        for s in group:
+            res, f = s.result, {}
+            cells = dd_cells.get(res.deal)
+            if cells is None:
+                all_dd = False
+            elif res.contract is None:
+                dd_scores.append(0)
+            else:
+                assert res.contract.declarer is not None
+                decl, lead = res.contract.declarer, None
+                if lead_lookup is not None:
+                    decl, lead = lead_lookup(res, decl)
+                dd = int(cells[int(res.contract.strain) * 4 + int(decl)])
+                dd_scores.append(_ns_score(res, decl, dd))
+                f = {"declarer": res.names[decl], "declarer_ns": decl.is_ns,
+                     "play_tricks": float(res.tricks - dd)}  # fmt: skip
+                if lead is not None:
+                    f["play_tricks"] = float(res.tricks - lead[1])
+                    f["leader"] = res.names[decl.lho]
+                    f["lead_cost"] = float(lead[1] - lead[0])
+            facts.append(f)
+        bid: list[float | None] = (
+            [float(v) for v in butler(dd_scores)] if all_dd else [None] * len(group)
+        )
+        for s, f, b in zip(group, facts, bid, strict=True):
+            res = s.result
+            f = f if all_dd else {}
+            sb = sk.SkillBoard(res.ns_pair, res.ew_pair, float(s.butler), b, **f)
+            out.append(SkillRow(res.period, board, res, float(s.butler), sb))
+    out.sort(key=lambda r: (r.period, r.board, r.result.table))
+    return out
+
+
+# ---------------------------------------------------------------- Valet directories
+
+
+def read_valet_dd(valet_dir: Path) -> tuple[dict[tuple[int, int], tuple[int, ...]], dict]:
+    """The cached DD tables and lead traces of a Valet directory (empty when not made)."""
+    tables: dict[tuple[int, int], tuple[int, ...]] = {}
+    leads: dict[tuple[int, int, str, str, str], LeadDD] = {}
+    tpath, lpath = valet_dir / "dd_tables.csv", valet_dir / "dd_leads.csv"
+    if tpath.is_file():
+        with tpath.open() as fh:
+            for r in csv.DictReader(fh):
+                tables[int(r["round"]), int(r["board"])] = tuple(map(int, r["cells"].split()))
+    if lpath.is_file():
+        with lpath.open() as fh:
+            for r in csv.DictReader(fh):
+                key = (int(r["round"]), int(r["board"]), r["strain"], r["leader"], r["lead"])
+                leads[key] = (int(r["dd_before"]), int(r["dd_after"]))
+    return tables, leads
+
+
+def valet_skill_rows(valet_dir: str | Path, loaded: LoadedField | None = None) -> list[SkillRow]:
+    """A Valet directory's table results with its cached DD facts (one period per round)."""
+    from ddrank.valet import parse_scores
+
+    d = Path(valet_dir)
+    loaded = loaded or load_field(str(d), None, None)
+    scores, _ = parse_scores((d / "scores.txt").read_text(), str(d / "scores.txt"))
+    where = {f"{s.source}:{s.line}": (s.round, s.board, s.lead) for s in scores}
+    tables, leads = read_valet_dd(d)
+    cells_by_deal: dict[str, tuple[int, ...]] = {}
+    for res in loaded.results:
+        rnd, bno, _ = where[res.table]
+        if (rnd, bno) in tables:
+            cells_by_deal[res.deal] = tables[rnd, bno]
+
+    def lead_lookup(res: TableResult, decl: Seat) -> tuple[Seat, LeadDD | None]:
+        rnd, bno, lead = where[res.table]
+        try:
+            card = str(Card.parse(lead)) if lead else None
+        except DomainError:
+            card = None
+        if card is None or res.contract is None:
+            return decl, None
+        for seat in (decl, decl.partner):  # the led card says who declared
+            key = (rnd, bno, res.contract.strain.letter, seat.lho.letter, card)
+            if key in leads:
+                return seat, leads[key]
+        return decl, None
+
+    return skill_rows(score_field(loaded.boards), cells_by_deal, lead_lookup)
+
+
+# ---------------------------------------------------------------- the DuckDB store
+
+
+def db_skill_rows(db_path: str | Path, event: str | None = None) -> list[SkillRow]:
+    """The store's boards with their DD tables and opening-lead traces (where computed)."""
+    from tasks.db import connect
+
+    loaded = load_field(None, str(db_path), event)
+    con = connect(db_path, read_only=True)
+    try:
+        cells: dict[str, list[int]] = {}
+        for deal_id, strain, declarer, tricks in con.sql(
+            "select deal_id, strain, declarer, tricks from dd_tables"
+        ).fetchall():
+            c = cells.setdefault(deal_id, [0] * 20)
+            c["CDHSN".index(strain) * 4 + "NESW".index(declarer)] = int(tricks)
+        played = con.sql(
+            "select t.record_id, t.trace, b.play_seats from play_traces t join boards b "
+            "using (record_id)"
+        ).fetchall()
+    finally:
+        con.close()
+    traces = {rid: list(t) for rid, t, _ in played if t is not None and len(t) >= 2}
+    seats_of = {rid: list(ps) for rid, _, ps in played if ps}
+
+    def lead_lookup(res: TableResult, decl: Seat) -> tuple[Seat, LeadDD | None]:
+        t = traces.get(res.table)
+        return decl, (int(t[0]), int(t[1])) if t else None
+
+    rows = skill_rows(score_field(loaded.boards), cells, lead_lookup)
+    out = []
+    for r in rows:  # where the play is recorded, whose cards cost the tricks
+        t, ps = traces.get(r.result.table), seats_of.get(r.result.table)
+        c = r.result.contract
+        if t is None or ps is None or c is None or c.declarer is None:
+            out.append(r)
+            continue
+        decl_cost, defence = sk.play_costs(t, ps, int(c.declarer))
+        costs = tuple((r.result.names[Seat(s)], v) for s, v in sorted(defence.items()))
+        out.append(replace(r, skill=replace(r.skill, declarer_cost=decl_cost,
+                                            defence_costs=costs)))  # fmt: skip
+    return out
+
+
+def periods_of(rows: Sequence[SkillRow]) -> list[tuple[str, list[sk.SkillBoard]]]:
+    by: dict[str, list[sk.SkillBoard]] = defaultdict(list)
+    for r in rows:
+        by[r.period].append(r.skill)
+    return sorted(by.items())
+
+
+def rate_rows(
+    rows: Sequence[SkillRow],
+    params: sk.SkillParams | None = None,
+    states: Mapping[sk.Key, sk.SkillState] | None = None,
+    done: Sequence[str] = (),
+) -> tuple[sk.States, list[str], sk.SkillParams]:
+    """Rate the periods not in `done`, in order, from `states`; returns states, periods rated
+    and the parameters used (noise and IMPs per trick fitted on these boards)."""
+    params = sk.fit_params([r.skill for r in rows], params or sk.SkillParams())
+    periods = periods_of(rows)
+    labels = [p for p, _ in periods]
+    index = {p: i for i, p in enumerate(sorted(set(labels) | set(done)))}
+    current: sk.States = dict(states or {})
+    rated = []
+    for label, boards in periods:
+        if label in done:
+            continue
+        current = sk.update_period(current, boards, index[label], params)
+        rated.append(label)
+    return current, rated, params
+
+
+def rate_store(db_path: str | Path, event: str | None = None, full: bool = False) -> dict[str, Any]:
+    """Rate the store's new periods on top of the stored `skill_ratings` (all with `full`)."""
+    from tasks.db import connect
+
+    rows = db_skill_rows(db_path, event)
+    con = connect(db_path)
+    try:
+        if full:
+            con.execute("delete from skill_ratings; delete from skill_periods")
+        done = {p: i for p, i in con.sql("select period, idx from skill_periods").fetchall()}
+        states = {
+            (p, c): sk.SkillState(r, se * se, b, lp)
+            for p, c, r, se, b, lp in con.sql(
+                "select player, component, rating, se, boards, last_period from skill_ratings"
+            ).fetchall()
+        }
+        final, rated, params = rate_rows(rows, None, states, list(done))
+        all_labels = sorted(set(done) | {p for p, _ in periods_of(rows)})
+        out = sk.player_rows(final)
+        con.execute("delete from skill_ratings")
+        if out:
+            con.executemany(
+                "insert into skill_ratings values (?, ?, ?, ?, ?, ?)",
+                [[r["player"], r["component"], r["rating"], r["se"], r["boards"],
+                  r["last_period"]] for r in out],
+            )  # fmt: skip
+        con.execute("delete from skill_periods")
+        con.executemany(
+            "insert into skill_periods values (?, ?)", [[p, i] for i, p in enumerate(all_labels)]
+        )
+    finally:
+        con.close()
+    return {"periods_rated": rated, "periods_total": len(all_labels), "rows": len(out),
+            "boards": len(rows), "imps_per_trick": params.imps_per_trick}  # fmt: skip
+
+
+rate_store_task = task(name="skill-ratings", cache_policy=NO_CACHE)(rate_store)

@@ -1,0 +1,216 @@
+"""The static site in a real browser: Debian's chromium, driven by Playwright (system browser only).
+
+One small real store is built by `ddrank run` on the bundled BBO vugraph LIN (2010 USBF semi-final,
+30 table results, 8 players). To check escaping, the test then renames ONE real player of that
+store, Jeff Meckstroth (raw name "Meckstroth"), to a name holding ', " and <, and writes the site
+with `ddrank report`. The pages must load with no console error, the search must filter, and the
+numbers on the pages must equal the store's.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+LIN = REPO / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+CHROMIUM = "/usr/bin/chromium"
+#: The renamed player: quotes, an apostrophe and a tag-like '<' that must show as text.
+ODD_NAME = 'Jeff "Meck" O\'Meckstroth <b>&amp;'
+RENAMED = "Meckstroth"
+
+pytestmark = pytest.mark.flow
+
+
+def ensure_chromium() -> str:
+    """Debian's chromium; installed here when missing (fresh CI machines run as root)."""
+    if not Path(CHROMIUM).exists():
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update"], check=True, env=env, capture_output=True)
+        subprocess.run(["apt-get", "install", "-y", "chromium"], check=True, env=env,
+                       capture_output=True)  # fmt: skip
+    assert Path(CHROMIUM).exists(), "chromium could not be installed with apt-get"
+    return CHROMIUM
+
+
+def ddrank(*args: str) -> subprocess.CompletedProcess:
+    exe = Path(sys.executable).with_name("ddrank")
+    cmd = [str(exe), *args] if exe.exists() else [sys.executable, "-m", "cli.main", *args]
+    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "400"}
+    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return proc
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    tmp = tmp_path_factory.mktemp("site")
+    db, out = tmp / "store.duckdb", tmp / "out"
+    run = ddrank("run", "--db", str(db), "--out", str(out), "--workers", "1", str(LIN))
+    # the run's last lines point to the site
+    assert f"{out / 'site' / 'index.html'}" in run.stdout.replace("\n", "")
+    con = duckdb.connect(str(db))
+    for col in ("northname", "eastname", "southname", "westname"):
+        con.execute(f"UPDATE boards SET {col} = ? WHERE {col} = ?", [ODD_NAME, RENAMED])
+    con.execute("DELETE FROM player_matches WHERE raw_name = ?", [RENAMED])
+    con.execute(
+        "UPDATE player_board_stats SET raw_name = ? WHERE raw_name = ?", [ODD_NAME, RENAMED]
+    )
+    con.close()
+    ddrank("report", "--db", str(db), "--out", str(out))
+    return {"db": db, "site": out / "site", "tmp": tmp}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    path = ensure_chromium()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, headless=True,
+                              args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
+        yield b
+        b.close()
+
+
+def open_page(browser, url: str):
+    """A page at `url`, with every console error and uncaught exception collected."""
+    page = browser.new_page(viewport={"width": 1280, "height": 1600})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("requestfailed", lambda r: errors.append(f"failed: {r.url}"))
+    page.goto(url)
+    page.wait_for_load_state("load")
+    return page, errors
+
+
+def q(db: Path, sql: str, params: list | None = None) -> list:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql, params or []).fetchall()
+    finally:
+        con.close()
+
+
+PLAYERS_SQL = """SELECT coalesce(player, nullif(trim(raw_name), '')) AS p, count(*)
+FROM board_players GROUP BY p HAVING p IS NOT NULL"""
+
+
+def test_index_search_and_provenance(site: dict, browser) -> None:
+    page, errors = open_page(browser, (site["site"] / "index.html").as_uri())
+    players = dict(q(site["db"], PLAYERS_SQL))
+    rows = page.locator("#player-table tbody tr")
+    assert rows.count() == len(players) == 8
+    assert ODD_NAME in players
+    # the search filters: one row for a part of the odd name, all rows again when cleared
+    page.fill("#player-search", "o'meck")
+    visible = page.locator("#player-table tbody tr:visible")
+    assert visible.count() == 1
+    assert visible.locator("td").first.inner_text() == ODD_NAME
+    assert page.inner_text("#player-count") == f"1 of {len(players)} shown"
+    page.fill("#player-search", "zzz-no-such-player")
+    assert page.locator("#player-table tbody tr:visible").count() == 0
+    page.fill("#player-search", "")
+    assert page.locator("#player-table tbody tr:visible").count() == len(players)
+    raw, kept, excluded = q(
+        site["db"],
+        "SELECT (SELECT count(*) FROM raw_records), (SELECT count(*) FROM boards), "
+        "(SELECT count(*) FROM exclusions)",
+    )[0]
+    assert page.inner_text("#raw-records") == f"{raw:,}"
+    assert page.inner_text("#kept-boards") == f"{kept:,}"
+    assert page.inner_text("#excluded") == f"{excluded:,}"
+    assert page.locator("#event-table tbody tr").count() == 1
+    assert errors == []
+    page.close()
+
+
+def test_event_page_and_traveller_equal_the_store(site: dict, browser) -> None:
+    index, _ = open_page(browser, (site["site"] / "index.html").as_uri())
+    index.click("#event-table a")
+    page_errors: list[str] = []
+    index.on("pageerror", lambda e: page_errors.append(str(e)))
+    results = q(site["db"], "SELECT count(*), count(DISTINCT deal_id) FROM boards")[0]
+    assert index.inner_text("#event-results") == str(results[0])
+    assert index.inner_text("#event-boards") == str(results[1])
+    assert index.locator("#split-table tbody tr").count() > 0  # IMP event: bid/play split
+    # the first board's traveller: par, DD table and each result's DD tricks
+    index.click(".boardlist a >> nth=0")
+    index.wait_for_load_state("load")
+    section = index.locator("section.traveller").first
+    deal_id = section.get_attribute("id").removeprefix("b-")
+    par = q(site["db"],
+            "SELECT p.par_contract, p.par_score FROM boards b JOIN dd_par p USING (deal_id) "
+            "WHERE b.deal_id = ? AND p.dealer = b.dealer LIMIT 1", [deal_id])  # fmt: skip
+    assert par, "the DD stage stored no par for this deal"
+    assert section.locator(".par-contract").get_attribute("data-par") == par[0][0]
+    assert section.locator(".par-score").inner_text() == f"{par[0][1]:+d}"
+    dd = dict(
+        ((s, d), t)
+        for s, d, t in q(
+            site["db"],
+            "SELECT strain, declarer, tricks FROM dd_tables WHERE deal_id = ?",
+            [deal_id],
+        )  # fmt: skip
+    )
+    north_nt = section.locator("table.dd tbody tr").first.locator("td").first.inner_text()
+    assert int(north_nt) == dd[("N", "N")]
+    rows = section.locator("table.results tbody tr")
+    stored = q(site["db"], "SELECT count(*) FROM boards WHERE deal_id = ?", [deal_id])[0][0]
+    assert rows.count() == stored
+    assert page_errors == []
+    index.close()
+
+
+def test_player_page_with_quotes_and_angle_bracket(site: dict, browser) -> None:
+    index, _ = open_page(browser, (site["site"] / "index.html").as_uri())
+    index.fill("#player-search", "o'meck")
+    href = index.locator("#player-table tbody tr:visible a").get_attribute("href")
+    page, errors = open_page(browser, (site["site"] / href).as_uri())
+    # the name shows exactly as stored: no tag was injected, nothing double-escaped
+    assert page.inner_text("#player-name") == ODD_NAME
+    assert ODD_NAME in page.title()
+    assert page.locator("#player-name b").count() == 0
+    boards = dict(q(site["db"], PLAYERS_SQL))[ODD_NAME]
+    assert page.inner_text("#player-boards") == str(boards)
+    mistakes, cards = q(
+        site["db"],
+        "SELECT sum(s.play_mistakes_as_declarer), sum(s.cards_played_as_declarer) "
+        "FROM player_board_stats s JOIN board_players w USING (record_id, seat) "
+        "WHERE w.raw_name = ?",
+        [ODD_NAME],
+    )[0]
+    cell = page.locator("#profile tr[data-category=declarer] td").nth(1).inner_text()
+    assert cell == f"{mistakes:.0f} / {cards:.0f} cards"
+    if mistakes:
+        assert page.locator("#profile tr[data-category=declarer] .rate").inner_text() == (
+            f"{100 * mistakes / cards:.2f}%"
+        )
+    # partners link back to real player pages, and a costliest board opens its traveller
+    assert page.locator("#partners tbody tr").count() >= 1
+    if page.locator("#costly a.board-link").count():
+        page.click("#costly a.board-link >> nth=0")
+        page.wait_for_load_state("load")
+        assert page.locator("section.traveller:target, section.traveller").count() >= 1
+    shots = os.environ.get("DDRANK_SCREENSHOTS")
+    if shots:
+        Path(shots).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(shots) / "site-odd-name.png"))
+    assert errors == []
+    page.close()
+
+
+def test_site_pages_load_nothing_from_another_host(site: dict) -> None:
+    """No CDN, no remote font or script: every src and stylesheet is a relative path."""
+    pages = list(site["site"].glob("*.html")) + list(site["site"].glob("[ep]*/*.html"))
+    assert len(pages) >= 4
+    for html in pages:
+        text = html.read_text()
+        for attr in ('src="http', 'src="//', 'href="http', 'href="//'):
+            assert attr not in text, f"{html}: {attr}"
