@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from ddrank.parsers.adjusted import adjusted_split
 from ddrank.parsers.pbn_tables import (
     Table,
     add_row,
-    adjusted_split,
     dd_hex,
     parse_spec,
     split_names,
@@ -387,7 +387,11 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
     for cell, side in ((contract, "NS"), (row.get("score_ns", ""), "NS"),
                        (row.get("score_ew", ""), "EW"), (row.get("score", ""), "NS"),
                        (row.get("result", ""), "NS")):  # fmt: skip
-        adjusted = adjusted or adjusted_split(cell, side)
+        split = adjusted_split(cell)
+        if split and side == "EW" and "/" not in cell:  # "A+" in the EW column is EW's mark
+            ns, _, ew = split.partition("/")
+            split = f"{ew}/{ns}"
+        adjusted = adjusted or split
     if adjusted:
         rec.adjusted = adjusted
     else:
