@@ -90,7 +90,10 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
     return "".join(out), in_brace
 
 
-def _games(lines: Iterable[str]) -> Iterator[_Game]:
+def _games(lines: str | Iterable[str]) -> Iterator[_Game]:
+    """The games of a PBN text (a whole text, or its lines one at a time)."""
+    if isinstance(lines, str):
+        lines = lines.splitlines()
     game: _Game | None = None
     in_brace = False
     garbage_at: int | None = None
