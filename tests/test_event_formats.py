@@ -305,3 +305,13 @@ def test_adjusted_score_table_cell_is_an_adjusted_result(tmp_path: Path) -> None
 
     board = clean_record(rec).board
     assert board is not None and board.adjusted == "60/40" and board.contract is None
+
+
+@needs_shared
+def test_tags_sharing_a_line_or_spanning_lines_are_read() -> None:
+    """PBN is token-based: the verifier's `[Event "my event"] [Date "1998.03.21"]` is two tags,
+    and `[` / `Event` / `"use new lines"` / `]` on four lines is one."""
+    recs = _read(VERIFIER / "correct_10.pbn").records
+    assert any(r.event == "my event" and r.date == "1998.03.21" for r in recs)
+    assert any(r.event == "use new lines" for r in recs)
+    assert any(r.event == "No space after 'event'" for r in recs)

@@ -23,6 +23,7 @@ from ddrank.parsers.pbn_tables import (
 from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
 
 _TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
+_BARE_QUOTE = re.compile(r'(?<!\\)"')
 _ANY_TAG = re.compile(r'\[\s*(\w+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 
 
@@ -127,6 +128,8 @@ def _games(lines: str | Iterable[str]) -> Iterator[_Game]:
             if game is None:
                 game = _Game(lineno)
             m = _TAG.match(line) if pending is None else None
+            if m is not None and _BARE_QUOTE.search(m.group(2)):
+                m = None  # `[Event "a"] [Date "b"]`: two tags on one line
             if m is not None:
                 found = [(m.group(1), m.group(2))]
             else:  # PBN is token-based: tags may share a line or span several lines
