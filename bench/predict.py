@@ -576,7 +576,8 @@ def evaluate(
     cb = bpos[comp.board[te]]
     y = comp.y[te]
     row_period = np.array([r.period for r in ds.rows])
-    rte = np.isin(row_period, test_periods)
+    # A board played at one table only has no comparison; its rows are left out everywhere.
+    rte = np.isin(row_period, test_periods) & (bpos[row_board] >= 0)
     rb = bpos[row_board[rte]]
     actual = np.array([r.imps for r in ds.rows])
     weights = rng.multinomial(
@@ -588,7 +589,7 @@ def evaluate(
     # Session ranking: per held-out period, per pair, contributions of each board.
     sess = []
     for P in test_periods:
-        rows = np.where(row_period == P)[0]
+        rows = np.where((row_period == P) & (bpos[row_board] >= 0))[0]
         pairs = sorted({sk.pair_entity(ds.rows[k].ns) for k in rows}
                        | {sk.pair_entity(ds.rows[k].ew) for k in rows})  # fmt: skip
         pidx = {p: n for n, p in enumerate(pairs)}
