@@ -724,7 +724,7 @@ def plot(results: list[dict], path: Path) -> None:
         y = np.arange(len(rs))
         x = np.array([r["log_loss"] for r in rs])
         err = np.array([[r["log_loss"] - r["log_loss_lo"], r["log_loss_hi"] - r["log_loss"]]
-                        for r in rs]).T  # fmt: skip
+                        for r in rs]).T.clip(min=0)  # fmt: skip
         colors = ["tab:red" if r["method"] == DDRANK else "tab:blue" for r in rs]
         ax.errorbar(x, y, xerr=err, fmt="none", ecolor="grey", capsize=3)
         ax.scatter(x, y, c=colors, zorder=3)
@@ -745,7 +745,9 @@ def plot(results: list[dict], path: Path) -> None:
         pt = np.array([dd["delta"][m] for m in others])
         lo = np.array([dd["delta_vs"][m][0] for m in others])
         hi = np.array([dd["delta_vs"][m][1] for m in others])
-        ax.errorbar(pt, y, xerr=[pt - lo, hi - pt], fmt="o", color="tab:red", ecolor="grey",
+        # A percentile interval need not contain the point estimate: clip the bars at it.
+        xerr = [np.maximum(pt - lo, 0), np.maximum(hi - pt, 0)]
+        ax.errorbar(pt, y, xerr=xerr, fmt="o", color="tab:red", ecolor="grey",
                     capsize=3)  # fmt: skip
         ax.axvline(0, color="black", lw=0.8)
         ax.set_yticks(y, [f"vs {m}" for m in others])
