@@ -220,7 +220,8 @@ def show_outputs(site: dict[str, Any] | None, report: dict[str, Any]) -> None:
                       markup=False)  # fmt: skip
         return
     if site.get("ratings"):
-        top = "; ".join(f"{escape(r['player'])} {r['rating']:.1f}" for r in site["ratings"][:5])
+        top = "; ".join(f"{escape(r.get('name') or r['player'])} {r['rating']:.1f}"
+                        for r in site["ratings"][:5])  # fmt: skip
         console.print(f"top ratings: {top}")
     else:
         console.print("ratings: none in the store yet")

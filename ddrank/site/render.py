@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup, escape
 
 from ddrank.site.data import (
     SEATS,
@@ -243,10 +244,82 @@ def ratings_table(data: SiteData, players: Players) -> list[Row]:
         name = r.get("player")
         if not name or r.get("rating") is None:
             continue
-        rows.append({"player": name, "rating": float(r["rating"]),
+        rows.append({"player": name, "name": data.label(name), "rating": float(r["rating"]),
                      "se": r.get("se", r.get("std_error")), "boards": r.get("boards"),
                      "page": players.page(name)})  # fmt: skip
     return sorted(rows, key=lambda r: (-r["rating"], r["player"]))
+
+
+def result_row(r: Row, ev: Event, players: Players, root: str, published: bool) -> Markup:
+    """One traveller line as HTML. Built in Python, not in the template: a 7,000-result store has
+    7,000 of them and jinja's per-cell overhead made them most of the report's time. Every value
+    from the store goes through `escape`."""
+
+    def name(k: int) -> str:
+        p = r["players"][k]
+        if not p:
+            return ""
+        return f'<a href="{escape(root + players.page(p))}">{escape(players.label(p))}</a>'
+
+    def td(value: Any, cls: str = "n") -> str:
+        return f'<td class="{cls}">{escape("" if value is None else value)}</td>'
+
+    table = str(escape(r.get("table_no") or r.get("room") or ""))
+    if r.get("home_team"):
+        teams = [r["home_team"]] + ([r["visit_team"]] if r.get("visit_team") else [])
+        match = " v ".join(str(escape(t)) for t in teams)
+        table += f'<br><span class="muted">{match}</span>'
+    result, dd = r.get("result"), r.get("dd_tricks")
+    dd_cell = ""
+    if dd is not None:
+        dd_cell = str(dd)
+        if result is not None:
+            cls = "plus" if result > dd else "minus" if result < dd else "muted"
+            dd_cell += f' <span class="{cls}">({result - dd:+d})</span>'
+    cells = [
+        f"<td>{table}</td>",
+        f"<td>{name(0)}<br>{name(2)}</td>",
+        f"<td>{name(1)}<br>{name(3)}</td>",
+        td(contract_html(r.get("contract")), ""), td(r.get("declarer") or "", ""),
+        td(r.get("opening_leader") or "", ""), td(result),
+        f'<td class="n">{dd_cell}</td>', td(r.get("ns_points")),
+    ]  # fmt: skip
+    if ev.scoring == "MP":
+        pct = r.get("stored_pct_ns") if r.get("stored_pct_ns") is not None else r.get("pct_ns")
+        cells.append(td(fmt_num(pct, 1)))
+    else:
+        imps = r.get("stored_imps_ns") if r.get("stored_imps_ns") is not None else r.get("imps_ns")
+        split = r.get("split")
+        cells += [td(fmt_num(imps)), td(fmt_num(split.bid) if split else ""),
+                  td(fmt_num(split.play) if split else "")]  # fmt: skip
+    cells.append(f"<td>{mistakes_html(r)}</td>")
+    if published:
+        pub = "; ".join(
+            f"{k.replace('published_', '')} {fmt_num(r[k])}" for k in PUBLISHED if r.get(k)
+        )
+        cells.append(td(pub, ""))
+    return Markup(f'<tr id="r-{escape(r["record_id"])}">' + "".join(cells) + "</tr>")
+
+
+def mistakes_html(r: Row) -> str:
+    """The DD mistakes made at the table, one line per seat, with the points they cost."""
+    lines = []
+    for m in r["mistakes"]:
+        if not m:
+            continue
+        parts = [(m["declarer_mistakes"], "decl"), (m["defence_mistakes"], "def"),
+                 (m["lead_mistakes"], "lead"), (m["claim_mistakes"], "claim"),
+                 (m["auction_mistakes"], "auct")]  # fmt: skip
+        words = [w if w in ("lead", "claim") else f"{w} {count_text(v)}" for v, w in parts if v]
+        if words:
+            lines.append(f'<span class="mistake">{SEATS[m["seat"]]} {" ".join(words)} '
+                         f'({m["cost"]:.0f})</span>')  # fmt: skip
+    if lines:
+        return "<br>".join(lines)
+    analysed = r["mistakes"][0] and r["mistakes"][0].get("analysed")
+    return (
+        '<span class="muted">none</span>' if analysed else '<span class="muted">not analysed</span>'
+    )
 
 
 def write_event(ev: Event, data: SiteData, players: Players, write: Any) -> int:
@@ -275,11 +348,12 @@ def write_event(ev: Event, data: SiteData, players: Players, write: Any) -> int:
         travellers = [
             {"label": label, "deal_id": deal_id, "rows": rows, "first": rows[0],
              "hands": hands(rows[0]["deal"]), "dd": dd_rows(data.dd_tables.get(deal_id)),
-             "published": any(r.get(k) for r in rows for k in PUBLISHED) or any(r["scored"] for r in rows)}
+             "published": any(r.get(k) for r in rows for k in PUBLISHED)}
             for label, deal_id, rows in chunk
         ]  # fmt: skip
         write(f"{base}-boards-{k + 1}.html", "boards.html", ev=ev, travellers=travellers,
               page_no=k + 1, pages=len(chunks), players=players, base=base.split("/")[-1],
+              result_row=lambda r, pub: result_row(r, ev, players, "../", pub),
               scored=any(r["scored"] for r in ev.results))  # fmt: skip
     return len(chunks)
 
