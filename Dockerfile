@@ -17,7 +17,8 @@ RUN apt-get update \
 
 RUN useradd --create-home --uid 10001 ddrank
 
-# /opt/ddrank is the working directory of every deployment run (prefect.yaml pull step).
+# /opt/ddrank (DDRANK_CODE_DIR below) is the working directory of every deployment run
+# (prefect.yaml pull step).
 WORKDIR /opt/ddrank
 COPY pyproject.toml README.md ./
 COPY ddrank ./ddrank
@@ -35,7 +36,8 @@ RUN mkdir -p /data/inbox /data/out /data/prefect-results \
     && chown -R ddrank:ddrank /data /opt/ddrank
 USER ddrank
 
-ENV DDRANK_DB=/data/ddrank.duckdb \
+ENV DDRANK_CODE_DIR=/opt/ddrank \
+    DDRANK_DB=/data/ddrank.duckdb \
     DDRANK_INBOX=/data/inbox \
     DDRANK_OUT=/data/out \
     PREFECT_LOCAL_STORAGE_PATH=/data/prefect-results

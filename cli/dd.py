@@ -78,7 +78,7 @@ def dd_command(
 
         def progress(stage: str, done: int, total: int) -> None:
             if stage not in handles:
-                label = "DD solve" if stage == "solve" else "tally"
+                label = {"solve": "DD solve", "tally": "tally"}.get(stage, stage)
                 handles[stage] = bar.add_task(label, total=max(total, 1), rate=0.0)
                 first_done[stage] = done
             elapsed = max(time.perf_counter() - started, 1e-6)
@@ -99,7 +99,7 @@ def dd_command(
                     dask_address=dask_address,
                 )
         except StoreLockedError as exc:
-            console.print(f"[red]{exc}")
+            console.print(str(exc), style="red", markup=False, soft_wrap=True)
             raise typer.Exit(2) from exc
     summary["seconds_total"] = round(time.perf_counter() - started, 3)
     if as_json:

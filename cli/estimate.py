@@ -216,7 +216,9 @@ def evaluate(
     except FileNotFoundError as exc:
         err.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
-    err.print(f"scoring {len(models)} model(s) on {what}", markup=False, highlight=False)
+    err.print(
+        f"scoring {len(models)} model(s) on {what}", markup=False, highlight=False, soft_wrap=True
+    )
     rows: list[dict[str, Any]] = []
     for m in models:
         rows += evaluate_model(m, frame, source or ())

@@ -134,7 +134,14 @@ def register(app: typer.Typer) -> None:
 
 def _review_table(cases: list[dict[str, Any]]) -> Table:
     table = Table(title="Names to review (ambiguous or low score)", title_justify="left")
-    for col in ("raw name", "context", "decision", "score", "best / runner-up", "score "):
+    for col in (
+        "raw name",
+        "context",
+        "decision",
+        "score",
+        "tied candidates / runner-up",
+        "score ",
+    ):
         table.add_column(col, justify="right" if col.startswith("score") else "left")
     for c in cases:
         table.add_row(

@@ -20,7 +20,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from cli.render import console, emit_json, friendly_errors, print_audit
+from cli.render import console, emit_json, friendly_errors, print_audit, tagged
 
 DbOpt = Annotated[Path, typer.Option("--db", help="DuckDB store to read and write.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable summary.")]
@@ -78,7 +78,7 @@ def register(app: typer.Typer) -> None:
             f"{total['new_standings']:,} new."
         )
         for u in total["unreadable"][:20]:
-            console.print(f"[yellow]unreadable[/] {u['file']}:{u['line']}: {u['error']}")
+            console.print(tagged("unreadable", "yellow", f"{u['file']}:{u['line']}: {u['error']}"))
         if len(total["unreadable"]) > 20:
             console.print(f"... and {len(total['unreadable']) - 20} more (see `ddrank audit`)")
 
@@ -174,7 +174,7 @@ def register(app: typer.Typer) -> None:
                 if json:
                     emit_json(fresh.as_dict())
                 else:
-                    console.print(fresh.message(settings.out), highlight=False)
+                    console.print(fresh.message(settings.out), highlight=False, soft_wrap=True)
                 return
             # The console shows progress bars and the summary; Prefect's own log lines (and its
             # copy of any error, which friendly_errors prints once) go to the Prefect UI.
@@ -200,6 +200,8 @@ STAGE_LABELS = {
     "solve": "DD solve (boards)",
     "tally": "DD tally (boards)",
     "regression": "regression report",
+    "prefect-api": "start Prefect API",
+    "scoring": "score and rate",
 }
 
 

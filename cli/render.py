@@ -11,9 +11,16 @@ from typing import Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 console = Console()
 err_console = Console(stderr=True)
+
+
+def tagged(tag: str, style: str, message: object) -> Text:
+    """`tag` in `style`, then the message as plain text: file names, records and exception texts
+    may hold brackets, which rich would read as markup (and print raw or swallow)."""
+    return Text.assemble((tag, style), " ", str(message))
 
 
 def emit_json(data: Any) -> None:
@@ -28,7 +35,7 @@ def friendly_errors() -> Iterator[None]:
     try:
         yield
     except (FileNotFoundError, StoreLockedError, ValueError) as exc:
-        err_console.print(f"[bold red]error:[/] {exc}")
+        err_console.print(tagged("error:", "bold red", exc), soft_wrap=True)
         raise typer.Exit(2) from None
 
 
@@ -68,7 +75,9 @@ def print_audit(audit: dict[str, Any]) -> None:
         stages.add_column("Stage")
         stages.add_column("Results", justify="right")
         for row in audit["stages"]:
-            stages.add_row(row["description"], f"{row['count']:,}")
+            note = row["stage"].startswith("note:")
+            stages.add_row(("Note: " if note else "") + row["description"], f"{row['count']:,}",
+                           style="dim" if note else None)  # fmt: skip
         console.print(stages)
     if audit.get("repairs"):
         rep = ", ".join(f"{k}: {v:,}" for k, v in audit["repairs"].items())

@@ -108,13 +108,16 @@ def register(app: typer.Typer) -> None:
 
         with friendly_errors():
             data, players, events = _load(db, out)
-            who = _pick(name, players.names, "player")
+            by_label: dict[str, str] = {}
+            for key in players.names:
+                by_label.setdefault(players.label(key), key)
+            who = by_label[_pick(name, list(by_label), "player")]
         lines = profile(players.totals.get(who, {}), players.field)
         rating = players.ratings.get(who)
         costly = sorted(players.costly[who], key=lambda c: -c["cost"])[:5]
         if json:
             emit_json({
-                "player": who, "boards": players.boards(who),
+                "player": players.label(who), "identity": who, "boards": players.boards(who),
                 "analysed_boards": players.totals.get(who, {}).get("analysed_boards", 0),
                 "events": {e.name: players.events[who][e.event_id] for e in events
                            if e.event_id in players.events[who]},
@@ -125,12 +128,12 @@ def register(app: typer.Typer) -> None:
                              "percentile": ln.percentile,
                              "percentile_interval": [ln.percentile_low, ln.percentile_high],
                              "too_few": ln.too_few} for ln in lines],
-                "partners": players.partners[who].most_common(10),
+                "partners": [(players.label(p), n) for p, n in players.partners[who].most_common(10)],
                 "costliest": [{"event": c["event"].name, "board": c["board"], "seat": c["seat"],
                                "points": c["cost"]} for c in costly],
             })  # fmt: skip
             return
-        head = f"{who}: {players.boards(who):,} boards in {len(players.events[who])} event(s)"
+        head = f"{players.label(who)}: {players.boards(who):,} boards in {len(players.events[who])} event(s)"
         if rating:
             se = rating.get("se", rating.get("std_error"))
             head += f"; Lehman rating {_f(rating.get('rating'))}" + (f" ± {_f(se)}" if se else "")
@@ -159,7 +162,7 @@ def register(app: typer.Typer) -> None:
         p.add_column("partner")
         p.add_column("boards", justify="right")
         for partner, n in players.partners[who].most_common(5):
-            p.add_row(_f(partner), str(n))
+            p.add_row(_f(players.label(partner)), str(n))
         console.print(p)
         if costly:
             c = Table(title="Costliest mistakes", title_justify="left")

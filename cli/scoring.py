@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,6 +15,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 console = Console()
 err = Console(stderr=True)
@@ -87,19 +91,34 @@ def _run(measure: str, valet: Path | None, db: Path | None, event: str | None, o
             return summary[measure]
         from tasks.scoring import load_field
 
-        loaded = load_field(valet_dir, db_path, event)
+        with _quiet("ddrank.scoring"):  # its warnings repeat the records listed just below
+            loaded = load_field(valet_dir, db_path, event)
         for e in loaded.errors[:10]:
-            err.print(f"[yellow]left out[/] {e}", soft_wrap=True, markup=False)
+            err.print(Text.assemble(("left out ", "yellow"), str(e)), soft_wrap=True)
         if len(loaded.errors) > 10:
             err.print(f"... and {len(loaded.errors) - 10} more in {out / 'errors.csv'}")
         return direct(loaded)
     except (FileNotFoundError, StoreLockedError, ValueError) as exc:
-        err.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        err.print(Text.assemble(("error:", "bold red"), f" {exc}"), soft_wrap=True)
         raise typer.Exit(2) from None
 
 
+@contextmanager
+def _quiet(logger_name: str) -> Iterator[None]:
+    """Keep a logger's records off the terminal while the CLI reports the same facts itself."""
+    log = logging.getLogger(logger_name)
+    saved, null = log.propagate, logging.NullHandler()
+    log.propagate = False
+    log.addHandler(null)
+    try:
+        yield
+    finally:
+        log.removeHandler(null)
+        log.propagate = saved
+
+
 def _show(summary: dict[str, Any], as_json: bool, title: str, csv_name: str,
-          columns: list[str]) -> None:  # fmt: skip
+          columns: list[str], min_boards: int = 0) -> None:  # fmt: skip
     if as_json:
         print(json.dumps(summary, indent=2, default=str))
         return
@@ -112,14 +131,17 @@ def _show(summary: dict[str, Any], as_json: bool, title: str, csv_name: str,
         key = columns[2] if len(columns) > 2 else columns[-1]
         rows = [r for r in rows if r.get(key) not in ("", None)]
         rows.sort(key=lambda r: -float(r[key]))
-        table = Table(title=f"{title}: top 10 by {key}", title_justify="left")
+        enough = [r for r in rows if int(r.get("boards") or 0) >= min_boards]
+        note = f", {min_boards}+ boards" if enough and min_boards else ""
+        rows = enough or rows  # as the report does: nobody qualifies, so show everyone
+        table = Table(title=f"{title}: top 10 by {key}{note}", title_justify="left")
         for c in columns:
             table.add_column(c, justify="left" if c in ("players", "player", "period") else "right")
         for r in rows[:10]:
             table.add_row(*[_cell(r.get(c, "")) for c in columns])
         console.print(table)
     for f in summary["files"]:
-        console.print(f"[dim]wrote[/] {f}")
+        console.print(Text.assemble(("wrote", "dim"), f" {f}"))
     if summary.get("errors"):
         console.print(f"[yellow]{summary['errors']} record(s) left out, see errors.csv[/yellow]")
 
@@ -147,7 +169,7 @@ def _score_valet(valet: Path, db: Path | None, event: str | None, out: Path, mp_
     summary = _run("score", valet, db, event, out, via_flow, kwargs,
                    lambda loaded: run_score(loaded, out, opts, min_boards))  # fmt: skip
     _show(summary, as_json, "Players", "score_players.csv",
-          ["players", "boards", "mp_pct", "cross_imps", "butler", "bastille"])  # fmt: skip
+          ["players", "boards", "mp_pct", "cross_imps", "butler", "bastille"], min_boards)  # fmt: skip
 
 
 def _show_events(summary: dict[str, Any]) -> None:
@@ -178,7 +200,7 @@ def _show_events(summary: dict[str, Any]) -> None:
         console.print(f"ratings: {r.get('players', 0)} players over {r.get('periods', 0)} periods"
                       + (f", re-rated from {r['rerated_from']}" if r.get("rerated_from") else ""))  # fmt: skip
     for f in summary["files"]:
-        console.print(f"[dim]wrote[/] {f}")
+        console.print(Text.assemble(("wrote", "dim"), f" {f}"))
 
 
 def register(app: typer.Typer) -> None:
@@ -193,6 +215,7 @@ def register(app: typer.Typer) -> None:
         divide_by: Annotated[DivideBy, typer.Option(help="--valet only: cross-IMPs per result (B) or per comparison (A).")] = DivideBy.results,
         drop_count: Annotated[int, typer.Option(help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
         drop_percent: Annotated[float | None, typer.Option(help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,
+        mp_top: Annotated[float | None, typer.Option(help="Matchpoints per result beaten, overriding what the events say: 2 (EBU, FFB) or 1 (ACBL). FILE... only.")] = None,
         min_boards: MinBoardsOpt = 30,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
@@ -221,7 +244,7 @@ def register(app: typer.Typer) -> None:
                     raise typer.Exit(2)
                 from tasks.event_scoring import score_files
 
-                summary = score_files([str(f) for f in files], str(out), mp_method.value)
+                summary = score_files([str(f) for f in files], str(out), mp_method.value, mp_top)
             else:
                 from tasks.event_scoring import score_store
 
@@ -260,6 +283,7 @@ def register(app: typer.Typer) -> None:
             "Players",
             "players.csv",
             ["players", "boards", "butler", "bid", "play", "defence", "luck"],
+            min_boards,
         )
         if not as_json:
             console.print(
@@ -295,7 +319,7 @@ def register(app: typer.Typer) -> None:
         try:
             params = LehmanParams(**overrides)
         except ValueError as exc:
-            err.print(f"[bold red]error:[/] {exc}")
+            err.print(Text.assemble(("error:", "bold red"), f" {exc}"), soft_wrap=True)
             raise typer.Exit(2) from None
         summary = _run("lehman", valet, db, event, out, via_flow,
                        {"scale": scale.value, "lehman": overrides, "min_boards": min_boards},
@@ -316,4 +340,4 @@ def register(app: typer.Typer) -> None:
             )
         console.print(table)
         for f in summary["files"]:
-            console.print(f"[dim]wrote[/] {f}")
+            console.print(Text.assemble(("wrote", "dim"), f" {f}"))

@@ -86,14 +86,13 @@ class RawRecord:
 
     @cached_property
     def record_id(self) -> str:
-        h = hashlib.sha1()
-        for name in CONTENT_FIELDS:
-            h.update(getattr(self, name).encode("utf-8", "surrogatepass"))
-            h.update(b"\x1f")
+        # one update of the joined text: the same digest as one update per field, faster
+        text = "\x1f".join([getattr(self, name) for name in CONTENT_FIELDS]) + "\x1f"
         for name in EVENT_FIELDS:
             value = getattr(self, name)
             if value:
-                h.update(f"{name}={value}\x1f".encode("utf-8", "surrogatepass"))
+                text += f"{name}={value}\x1f"
+        h = hashlib.sha1(text.encode("utf-8", "surrogatepass"))
         if self.occurrence:
             h.update(f"#{self.occurrence}".encode())
         if self.parse_error:  # unreadable text is only identified by where it was

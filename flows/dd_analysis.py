@@ -115,7 +115,7 @@ def dd_analysis(
             sum(len(p.job.tables) for p in work), sum(len(p.job.traces) for p in work),
         )  # fmt: skip
         done = total - sum(p.pending_boards for p in work)
-        _report("solve", done, total)
+        _report("solve", *((done, total) if total else (1, 1)))  # (1, 1): nothing to solve
         quarantined: list[str] = []
         tables = traces = runs = 0
         t1 = time.perf_counter()
@@ -163,6 +163,8 @@ def dd_analysis(
         for p in plan.partitions:
             tallied += tally_partition(con, p.partition_id)
             _report("tally", tallied, total)
+        if not total:
+            _report("tally", 1, 1)  # nothing to tally: finished
         players = build_player_stats(con)
         t3 = time.perf_counter()
         if quarantined:

@@ -19,6 +19,7 @@ import hashlib
 import os
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,9 @@ INBOX_EVENT = "ddrank.inbox.file-arrived"
 RESOURCE_PREFIX = "ddrank.inbox."
 #: A file modified this recently may still be being copied in; it waits for the next look.
 SETTLE_SECONDS = 5.0
+#: How long a run waits for the store lock, which the watcher holds for a moment while it reads
+#: the store; a pipeline run holds it far longer, and the run then reports "store-busy".
+LOCK_WAIT_SECONDS = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,27 +157,30 @@ def inbox_rerun(
     if not folder:
         raise ValueError("no inbox folder: pass inbox=... or set DDRANK_INBOX")
     out: dict[str, Any] = {"inbox": str(folder), "new_files": [], "pipeline": None}
-    try:
-        with store_lock(s.db):  # one run at a time per store: scheduled, event and CLI runs
+    with ExitStack() as held:
+        # One run at a time per store (scheduled, event and CLI runs). Only a store that is busy
+        # before the run starts means "store-busy"; a failure inside the pipeline fails the run.
+        try:
+            held.enter_context(store_lock(s.db, wait=LOCK_WAIT_SECONDS))
             scan = scan_inbox_task(str(folder), s.db, settle_seconds)
             if scan.busy:
                 raise StoreLockedError(scan.busy)
-            out.update(
-                already_ingested=[str(f.path) for f in scan.known],
-                settling=[str(p) for p in scan.settling],
-            )
-            if scan.settling:
-                logger.info("%d file(s) still being written, left for the next run",
-                            len(scan.settling))  # fmt: skip
-            if not scan.new:
-                logger.info("no new hand records in %s (%d known)", folder, len(scan.known))
-                return {**out, "status": "nothing-new"}
-            new = [str(f.path) for f in scan.new]
-            logger.info("%d new file(s): %s", len(new), ", ".join(Path(p).name for p in new))
-            result = pipeline(s.model_copy(update={"inputs": new}))
-    except StoreLockedError as exc:
-        logger.warning("%s; the next run picks the new files up", exc)
-        return {**out, "status": "store-busy"}
+        except StoreLockedError as exc:
+            logger.warning("%s; the next run picks the new files up", exc)
+            return {**out, "status": "store-busy"}
+        out.update(
+            already_ingested=[str(f.path) for f in scan.known],
+            settling=[str(p) for p in scan.settling],
+        )
+        if scan.settling:
+            logger.info("%d file(s) still being written, left for the next run",
+                        len(scan.settling))  # fmt: skip
+        if not scan.new:
+            logger.info("no new hand records in %s (%d known)", folder, len(scan.known))
+            return {**out, "status": "nothing-new"}
+        new = [str(f.path) for f in scan.new]
+        logger.info("%d new file(s): %s", len(new), ", ".join(Path(p).name for p in new))
+        result = pipeline(s.model_copy(update={"inputs": new}))
     return {**out, "new_files": new, "pipeline": result, "status": "ran"}
 
 
@@ -273,11 +280,18 @@ def poll_once(
     emit: Emit | None = None,
 ) -> list[InboxFile]:
     """One look at the inbox: announce files whose content neither the store nor this watcher
-    has seen. A locked store (a run in progress) is not an error: the flow re-checks anyway."""
+    has seen.
+
+    The store is read under its lock, held for that moment only: DuckDB refuses a writer while
+    any other process has the file open, even read-only, so an unguarded read here made a
+    running pipeline fail. While a run holds the store (or another process writes it) this look
+    is skipped: that run could not take a new file anyway, and the next look announces it.
+    """
     try:
-        known = known_hashes(db)
+        with store_lock(db):
+            known = known_hashes(db)
     except StoreLockedError:
-        known = set()
+        return []
     scan = scan_inbox(inbox, known | announced, settle_seconds)
     announce(scan.new, inbox, emit)
     announced.update(f.sha1 for f in scan.new)

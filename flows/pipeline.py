@@ -113,13 +113,14 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     audit = audit_task(s.db)
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
-    summary["scoring"] = score_and_rate(s)  # score → ratings → bid/play split
+    with stage("scoring"):
+        summary["scoring"] = score_and_rate(s)  # score → ratings → bid/play split
     publish_task(s.db, summary)
     with stage("site"):
         site = site_report(db=s.db, out=s.out, return_state=True)
     summary["site"] = site.result() if site.is_completed() else {"failed": str(site.message)}
-    if "failed" not in report:
-        freshness.write_manifest(s, started, summary)
+    if not any(isinstance(v, dict) and "failed" in v for v in summary.values()):
+        freshness.write_manifest(s, started, summary)  # a failed stage must run again
     return summary
 
 
@@ -178,7 +179,8 @@ def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
     from cli.render import console, print_audit
 
     if result.get("nothing_new"):
-        console.print(freshness.Freshness(**result).message(settings.out), highlight=False)
+        console.print(freshness.Freshness(**result).message(settings.out), highlight=False,
+                      soft_wrap=True)  # fmt: skip
         site = Path(settings.out) / "site" / "index.html"
         if site.is_file():
             console.print(f"site: {site} (open it in a browser)", markup=False)
@@ -198,7 +200,7 @@ def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
     if dd.get("quarantined"):
         console.print(f"{len(dd['quarantined']):,} board(s) quarantined (solver_crash): "
                       f"{', '.join(dd['quarantined'][:5])}", markup=False)  # fmt: skip
-    console.print(thresholds_line(result["thresholds"], settings.db), markup=False)
+    console.print(thresholds_line(result["thresholds"], settings.db), markup=False, soft_wrap=True)
     report = result["report"]
     console.print(
         f"regression report: {report.get('markdown', report.get('skipped', report.get('failed')))}"
@@ -218,7 +220,8 @@ def show_outputs(site: dict[str, Any] | None, report: dict[str, Any]) -> None:
                       markup=False)  # fmt: skip
         return
     if site.get("ratings"):
-        top = "; ".join(f"{escape(r['player'])} {r['rating']:.1f}" for r in site["ratings"][:5])
+        top = "; ".join(f"{escape(r.get('name') or r['player'])} {r['rating']:.1f}"
+                        for r in site["ratings"][:5])  # fmt: skip
         console.print(f"top ratings: {top}")
     else:
         console.print("ratings: none in the store yet")

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from prefect import flow
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
 
 from tasks.db import DEFAULT_DB
-from tasks.site import site_task
+from tasks.site import build_site
+
+site_task = task(name="site", cache_policy=NO_CACHE)(build_site)
 
 
 @flow(name="site_report", validate_parameters=False)

@@ -1,7 +1,8 @@
-"""Pipeline stages score → ratings → bid/play split, each event scored once per content.
+"""Pipeline stages score → ratings → bid/play split, each session scored once per content.
 
-Reads like its table of contents: load the store's results, score each event in its own task
-(cached on the event's content hash, so a rerun with one new event scores only that one), keep
+Reads like its table of contents: load the store's results, score each event whose content
+changed, session by session in tasks cached on the session's content hash (a rerun with one new
+event scores only that event; a new session of an event scores only that session), keep
 the scores and update the Lehman ratings recursively, split the IMP events' Butler scores into
 bid and play (Cammarata), export results.csv, ranking.csv and ratings.csv into the run's `out/`,
 and publish the rankings and the rating table as Prefect artifacts.
@@ -17,7 +18,15 @@ from prefect import flow, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
-from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
+from ddrank.scoring.events import (
+    EventInfo,
+    EventResult,
+    EventScores,
+    assemble_event,
+    by_session,
+    event_info_for,
+    score_session,
+)
 from flows.settings import PipelineSettings
 from tasks.db import connect
 from tasks.event_scoring import (
@@ -48,16 +57,28 @@ def load_task(db: str) -> tuple[Loaded, dict[str, str]]:
 
 
 @task(
-    name="score-event",
-    cache_key_fn=lambda _ctx, params: f"score-event-{params['content_hash']}",
+    name="score-session",
+    cache_key_fn=lambda _ctx, params: f"score-session-{params['content_hash']}",
     cache_expiration=timedelta(days=365),
     persist_result=True,
 )
-def score_event_task(
-    event: str, results: list[EventResult], info: EventInfo, method: str, content_hash: str
-) -> EventScores:
-    """One event's scores; the cache key is its content, so an unchanged event is never rescored."""
-    return score_event(results, info, method)  # type: ignore[arg-type]
+def score_session_task(
+    event: str, session: str, results: list[EventResult], info: EventInfo, method: str,
+    content_hash: str,
+) -> EventScores:  # fmt: skip
+    """One session's table scores; cached on its content, so an unchanged session is reused."""
+    return score_session(results, info, method)  # type: ignore[arg-type]
+
+
+def score_event_cached(event: str, results: list[EventResult], info: EventInfo,
+                       method: str) -> EventScores:  # fmt: skip
+    """An event from its sessions' (cached) scores, ranked as a whole."""
+    info = event_info_for(results, info)
+    parts = [
+        score_session_task(event, session, rs, info, method, event_hash(rs, info, method))
+        for session, rs in by_session(results).items()
+    ]
+    return assemble_event(info, parts)
 
 
 @task(name="save-scores-and-rate", cache_policy=NO_CACHE)
@@ -103,7 +124,7 @@ def score_and_rate(
     groups = by_event(loaded.results)
     hashes = {ev: event_hash(rs, infos[ev], method) for ev, rs in groups.items()}
     changed = sorted(ev for ev in groups if stored.get(ev) != hashes[ev])
-    scores = {ev: score_event_task(ev, groups[ev], infos[ev], method, hashes[ev]) for ev in changed}
+    scores = {ev: score_event_cached(ev, groups[ev], infos[ev], method) for ev in changed}
     summary = save_and_rate_task(s.db, scores, hashes, loaded, s.out)
     imp_events = sorted(ev for ev, i in infos.items() if _is_imp(i, groups[ev]))
     summary["split"] = split_task(s.db, imp_events, s.out)
@@ -113,6 +134,14 @@ def score_and_rate(
           f"{summary['results']:,} table results, {summary['errors']} left out; ratings of "
           f"{summary['ratings'].get('players', 0)} players over "
           f"{summary['ratings'].get('periods', 0)} periods")  # fmt: skip
+    for ev in summary["top"]:
+        lead = ev["lines"][0] if ev["lines"] else None
+        if lead:
+            print(f"  {ev['event']}: 1. {lead['pair']} ({lead['players']}) {lead['score']:.2f}"
+                  + ("" if lead["pct"] is None else f" = {lead['pct']:.2f}%"))  # fmt: skip
+    for r in summary["rating_table"][:10]:
+        print(f"  rating {r['rating']:6.2f} ± {r['std_error']:.2f}  {r['player']} "
+              f"({r['boards']} boards, last {r['last_period']})")  # fmt: skip
     _publish(summary)
     return summary
 

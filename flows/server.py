@@ -32,9 +32,14 @@ def prefect_api() -> Iterator[str]:
         temporary_settings,
     )
 
+    from tasks.progress import stage
+
     server = SubprocessASGIServer()
     # 20 s (Prefect's default) is not always enough on a loaded 2-core machine
-    with temporary_settings({PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS: 120}):
+    with (
+        stage("prefect-api"),
+        temporary_settings({PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS: 120}),
+    ):
         server.start()
     os.environ["PREFECT_API_URL"] = server.api_url
     try:

@@ -55,25 +55,32 @@ def connect(path: str | Path = DEFAULT_DB, read_only: bool = False) -> duckdb.Du
 
 
 @contextmanager
-def store_lock(path: str | Path = DEFAULT_DB) -> Iterator[None]:
+def store_lock(path: str | Path = DEFAULT_DB, wait: float = 0.0) -> Iterator[None]:
     """Hold an exclusive lock on the store for a whole pipeline run.
 
     DuckDB lets one process write; two pipeline runs on one store would otherwise fail halfway
     (or, across a crash, double-count). The second run is told who holds the lock instead.
+    `wait` seconds are granted for a short holder (the inbox watcher reading the store) to let go.
     """
     lock_path = Path(f"{path}.lock")
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     fh = open(lock_path, "a+")  # noqa: SIM115 - held for the duration of the context
+    deadline = time.monotonic() + wait
     try:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            fh.seek(0)
-            holder = fh.read().strip() or "another process"
-            raise StoreLockedError(
-                f"{path} is being updated by another ddrank run ({holder}). "
-                "Wait for it to finish; nothing was changed."
-            ) from None
+        while True:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() < deadline:
+                    time.sleep(0.2)
+                    continue
+                fh.seek(0)
+                holder = fh.read().strip() or "another process"
+                raise StoreLockedError(
+                    f"{path} is being updated by another ddrank run ({holder}). "
+                    "Wait for it to finish; nothing was changed."
+                ) from None
         fh.seek(0)
         fh.truncate()
         fh.write(f"pid {os.getpid()} since {time.strftime('%Y-%m-%d %H:%M:%S')}")

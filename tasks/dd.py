@@ -30,12 +30,13 @@ from ddrank.dd import (
     solve_with_bisection,
     trace_request,
 )
-from ddrank.dd.par import par_from_table
 from ddrank.dd.sandbox import THREADS_ENV, run_isolated, solve_job
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH, set_dds_threads
 from ddrank.mistakes import VARIABLES, board_tallies
-from ddrank.types import DomainError, Seat, Strain
+from ddrank.types import DomainError, Seat
 from tasks.db import sql_file
+from tasks.par import compute_par
+from tasks.par import tables_for as _tables_for
 
 SOLVER_CRASH = "solver_crash"
 TABLE_COST = 13  # one DD table ~ 0.19 CPU-s ~ 13 play traces (measured, 2012 sample)
@@ -273,65 +274,6 @@ def record_invalid(con: duckdb.DuckDBPyConnection, plan: DDPlan) -> None:
             "ON CONFLICT DO NOTHING",
             [rid, DD_PLAY_ISSUE, why],
         )
-
-
-def _tables_for(con: duckdb.DuckDBPyConnection, deal_ids: list[str]) -> dict[str, TrickTable]:
-    rows = con.execute(
-        "SELECT deal_id, strain, declarer, tricks FROM dd_tables "
-        "WHERE deal_id IN (SELECT unnest(?))",
-        [deal_ids],
-    ).fetchall()
-    cells: dict[str, list[int]] = defaultdict(lambda: [0] * 20)
-    seen: dict[str, int] = defaultdict(int)
-    for deal_id, strain, declarer, tricks in rows:
-        cells[deal_id][int(Strain.parse(strain)) * 4 + int(Seat.parse(declarer))] = tricks
-        seen[deal_id] += 1
-    return {d: TrickTable(tuple(c)) for d, c in cells.items() if seen[d] == 20}
-
-
-#: (deal_id, dealer, vulnerable) of every kept board that has a full DD table but no par yet.
-_PAR_PENDING = """
-WITH dealt AS (
-    SELECT DISTINCT deal_id, dealer,
-        CASE WHEN ns_vulnerable AND ew_vulnerable THEN 'All' WHEN ns_vulnerable THEN 'NS'
-             WHEN ew_vulnerable THEN 'EW' ELSE 'None' END AS vulnerable
-    FROM boards
-    WHERE dealer IS NOT NULL AND ns_vulnerable IS NOT NULL AND ew_vulnerable IS NOT NULL
-)
-SELECT d.deal_id, d.dealer, d.vulnerable FROM dealt d
-WHERE EXISTS (SELECT 1 FROM dd_tables t WHERE t.deal_id = d.deal_id)
-  AND NOT EXISTS (SELECT 1 FROM dd_par p WHERE p.deal_id = d.deal_id AND p.dealer = d.dealer
-                  AND p.vulnerable = d.vulnerable)
-"""
-
-
-def compute_par(con: duckdb.DuckDBPyConnection) -> int:
-    """Par of every dealt deal that has a DD table and no par yet; returns rows added.
-
-    Par comes from the stored table (DDS DealerParBin, microseconds per deal): no second solve.
-    Boards whose record gave no dealer or vulnerability get no par (par depends on both).
-    """
-    pending = _exec(con, _PAR_PENDING)
-    if not pending:
-        return 0
-    tables = _tables_for(con, sorted({r[0] for r in pending}))
-    rows = []
-    for deal_id, dealer, vulnerable in pending:
-        table = tables.get(deal_id)
-        if table is None:  # a partial table (never stored by this engine) gets no par
-            continue
-        par = par_from_table(table, Seat.parse(dealer), vulnerable in ("NS", "All"),
-                             vulnerable in ("EW", "All"))  # fmt: skip
-        rows.append((deal_id, dealer, vulnerable, par.ns_score, par.contract_text))
-    if rows:
-        df = pl.DataFrame(
-            rows, schema=["deal_id", "dealer", "vulnerable", "par_score", "par_contract"],
-            orient="row",
-        )  # fmt: skip
-        con.register("dd_new_par", df.to_arrow())
-        _exec(con, "INSERT INTO dd_par SELECT * FROM dd_new_par ON CONFLICT DO NOTHING")
-        con.unregister("dd_new_par")
-    return len(rows)
 
 
 par_task = task(name="dd-par", cache_policy=NO_CACHE)(compute_par)

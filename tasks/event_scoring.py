@@ -16,7 +16,7 @@ import hashlib
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +103,8 @@ def read_parsed(path: Path) -> ParsedFile:
     got = reader(path) if reader is not None else workers.read_records(path)
     if isinstance(got, ParsedFile):
         return got
+    if isinstance(got[0], ParsedFile):  # (results, hand-record deals)
+        return got[0]
     fmt, records = got[0], got[1]
     if isinstance(records, ParsedFile):
         return records
@@ -170,10 +172,10 @@ def load_store(db_path: str | Path, con: Any = None) -> Loaded:
     con = con or connect(path, read_only=True)
     try:
         rows = board_rows(con)
-        if rows and "date" not in rows[0] and "date" in _table_columns(con, "raw_records"):
+        if any(not r.get("date") for r in rows) and "date" in _table_columns(con, "raw_records"):
             dates = dict(con.sql("select record_id, date from raw_records").fetchall())
-            for r in rows:
-                r["date"] = dates.get(r["record_id"], "")
+            for r in rows:  # a store cleaned before boards had dates: the raw record has it
+                r["date"] = r.get("date") or dates.get(r["record_id"], "")
         matched: dict[tuple[str, str], str] = {}
         if _table_columns(con, "player_matches"):
             matched = {(c, n): m for n, c, m in con.sql(
@@ -214,9 +216,13 @@ def by_event(results: Iterable[EventResult]) -> dict[str, list[EventResult]]:
     return dict(out)
 
 
-def score_events(loaded: Loaded, method: MpMethod = "neuberg") -> dict[str, EventScores]:
-    """Every event of `loaded`, each by its own scoring."""
+def score_events(
+    loaded: Loaded, method: MpMethod = "neuberg", mp_top: float | None = None
+) -> dict[str, EventScores]:
+    """Every event of `loaded`, each by its own scoring (`mp_top` overrides what events say)."""
     infos = loaded.infos()
+    if mp_top is not None:
+        infos = {ev: replace(i, mp_top=mp_top) for ev, i in infos.items()}
     return {
         ev: score_event(rs, infos[ev], method)
         for ev, rs in sorted(by_event(loaded.results).items())
@@ -494,6 +500,7 @@ def write_outputs(
         "results": sum(len(s.results) for s in scores.values()),
         "errors": len(loaded.errors),
         "duplicate_tables": sum("duplicate table" in e.message for e in loaded.errors),
+        "fouled_boards": fouled,
         "published": [
             {"what": c.what, "compared": c.compared, "agree": c.agree, "disagree": len(c.disagree)}
             for c in checks
@@ -685,10 +692,12 @@ def top_lines(scores: Mapping[str, EventScores], n: int = 5) -> list[Row]:
     return out
 
 
-def score_files(paths: Sequence[str], out_dir: str, method: MpMethod = "neuberg") -> Row:
+def score_files(
+    paths: Sequence[str], out_dir: str, method: MpMethod = "neuberg", mp_top: float | None = None
+) -> Row:
     """`ddrank score FILE...`: score the files' events, write the output files, no store."""
     loaded = load_files(paths)
-    scores = score_events(loaded, method)
+    scores = score_events(loaded, method, mp_top)
     summary = write_outputs(out_dir, loaded, scores)
     summary["top"] = top_lines(scores)
     return summary

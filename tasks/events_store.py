@@ -56,20 +56,29 @@ class EventRows:
     def add(self, parsed: ParsedFile, deals: list[RawRecord]) -> None:
         for ev in parsed.events:
             self._merge(event_row(ev))
-        # Every event a table result or deal names exists in `events`, said by a reader or not.
-        for rec in [*parsed.records, *deals]:
+        self.add_records(parsed.records)
+        self.add_records(deals)
+        for st in parsed.standings:
+            self._standing(st)
+        for rec in deals:
+            self._deal(rec)
+
+    def add_records(self, records: list[RawRecord]) -> None:
+        """Every event a table result or deal names exists in `events`, said by a reader or not."""
+        last = None
+        for rec in records:
             if rec.parse_error:
                 continue
+            key = (rec.event, rec.date, rec.organiser, rec.scoring)
+            if key == last:  # consecutive records of one event: the common case, kept cheap
+                continue
+            last = key
             self._merge({
                 "event_id": event_id_of(rec.event, rec.date, rec.organiser), "name": rec.event,
                 "organiser": rec.organiser, "date_start": iso_date(rec.date),
                 "date_end": iso_date(rec.date), "scoring": rec.scoring, "movement": "",
                 "across_field": None, "mp_top": "", "source_file": rec.source_file,
             })  # fmt: skip
-        for st in parsed.standings:
-            self._standing(st)
-        for rec in deals:
-            self._deal(rec)
 
     def _merge(self, row: dict[str, object]) -> None:
         have = self.events.get(str(row["event_id"]))

@@ -147,13 +147,13 @@ class Freshness:
 def check(settings: Any) -> Freshness:
     """Compare the inputs, the store, the settings and the outputs with the last manifest."""
     path = manifest_path(settings.out)
+    digests = file_digests(settings.inputs)  # first: a missing input is an error in any case
     if getattr(settings, "force", False):
         return Freshness(False, "--force")
     try:
         manifest = json.loads(path.read_text())
     except (OSError, ValueError):
         return Freshness(False, f"no record of a finished run in {path}")
-    digests = file_digests(settings.inputs)
     if digests != manifest.get("inputs"):
         changed = sorted(set(digests.items()) ^ set(manifest.get("inputs", {}).items()))
         return Freshness(False, f"{len({p for p, _ in changed})} input file(s) new or changed")

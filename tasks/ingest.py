@@ -14,7 +14,14 @@ from prefect import task
 from ddrank.raw import RAW_COLUMNS, ParsedFile, RawRecord
 from tasks.db import connect
 from tasks.events_store import EventRows
-from tasks.workers import FORMATS, read_records, read_with_ids, spawn_pool
+from tasks.workers import (
+    FORMATS,
+    StreamedFile,
+    read_records,
+    read_with_ids,
+    spawn_pool,
+    streams,
+)
 
 __all__ = [
     "FORMATS",
@@ -90,11 +97,8 @@ def ingest_paths(
     """
     summary = IngestSummary()
     files = expand_paths(paths)
-    digests = {p: hashlib.sha1(p.read_bytes()).hexdigest() for p in files}
+    digests = {p: _sha1(p) for p in files}
     unchanged = _unchanged_files(con, digests)
-    rows: list[dict[str, object]] = []
-    sources: list[list[object]] = []
-    seen: set[str] = set()
     for path, count in unchanged.items():  # same bytes as last time: nothing to parse
         summary.files += 1
         summary.read += count
@@ -103,59 +107,121 @@ def ingest_paths(
                                  "new": 0})  # fmt: skip
     todo = [p for p in files if p not in unchanged]
     extras = EventRows()
-    for path, (parsed, deals, ids) in zip(todo, _parsed(todo, workers), strict=True):
-        fmt, records = parsed.format, parsed.records
-        extras.add(parsed, deals)
-        summary.hand_record_deals += len(deals)
-        known = _known_ids(con, ids)
-        fresh = 0
-        for rec, rid in zip(records, ids, strict=True):
-            if rec.parse_error:
-                summary.unreadable.append(
-                    {"file": rec.source_file, "line": rec.source_line, "error": rec.parse_error}
-                )
-            if rid in known or rid in seen:
-                summary.duplicate += 1
-                continue
-            seen.add(rid)
-            row = rec.as_row()
-            row["record_id"] = rid
-            rows.append(row)
-            fresh += 1
-        summary.files += 1
-        summary.read += len(records)
-        summary.per_file.append({"file": str(path), "format": fmt, "records": len(records),
-                                 "new": fresh, "hand_record_deals": len(deals),
-                                 "standings": len(parsed.standings)})  # fmt: skip
-        sources.append([str(path), digests[path], fmt, len(records), fresh])
-    summary.new = len(rows)
     con.execute("BEGIN TRANSACTION").fetchall()  # records and their files land together or not
     try:
-        if rows:
-            start = con.execute(
-                "SELECT coalesce(max(partition_id) + 1, 0) FROM raw_records"
-            ).fetchall()[0][0]
-            for k, row in enumerate(rows):
-                row["partition_id"] = start + k // partition_size
-            summary.partitions = sorted({int(r["partition_id"]) for r in rows})
-            cols = [c for c in RAW_COLUMNS] + ["partition_id"]
-            types = {c: pl.Int64 if c in _INT_COLUMNS else pl.Utf8 for c in cols}
-            con.register("new_raw", pl.DataFrame(rows, schema=types))
-            names = ", ".join(cols)
-            con.execute(f"INSERT INTO raw_records ({names}) SELECT {names} FROM new_raw").fetchall()
-            con.unregister("new_raw")
+        next_partition = con.execute(
+            "SELECT coalesce(max(partition_id) + 1, 0) FROM raw_records"
+        ).fetchall()[0][0]
+        large = [p for p in todo if streams(p)]  # read and stored in batches, in order
+        small = [p for p in todo if p not in large]
+        for path, (parsed, deals, ids) in zip(small, _parsed(small, workers), strict=True):
+            extras.add(parsed, deals)
+            fresh = _fresh(con, parsed.records, ids, summary)
+            _insert(con, fresh, summary, next_partition, partition_size)
+            _file_done(con, summary, path, digests[path], parsed.format, len(parsed.records),
+                       len(fresh), len(deals), len(parsed.standings))  # fmt: skip
+            del parsed, deals, ids, fresh
+        for path in large:
+            stream = StreamedFile("pbn")
+            new = 0
+            for batch in stream.batches(path):
+                extras.add_records(batch)
+                fresh = _fresh(con, batch, [r.record_id for r in batch], summary)
+                _insert(con, fresh, summary, next_partition, partition_size)
+                new += len(fresh)
+            extras.add(ParsedFile(stream.format, [], stream.standings), stream.deals)
+            _file_done(con, summary, path, digests[path], stream.format, stream.count, new,
+                       len(stream.deals), len(stream.standings))  # fmt: skip
         summary.new_events, summary.new_standings, summary.new_deals = extras.store(con)
-        for src in sources:
-            con.execute(
-                "INSERT OR REPLACE INTO source_files (path, sha1, format, records, new_records) "
-                "VALUES (?, ?, ?, ?, ?)",
-                src,
-            ).fetchall()
         con.execute("COMMIT").fetchall()
     except BaseException:
         con.execute("ROLLBACK").fetchall()
         raise
+    summary.partitions = sorted(set(summary.partitions))
     return summary
+
+
+def _fresh(
+    con: duckdb.DuckDBPyConnection,
+    records: list[RawRecord],
+    ids: list[str],
+    summary: IngestSummary,
+) -> list[tuple[RawRecord, str]]:
+    """The records the store does not have yet; unreadable ones are reported. Records of this
+    run are already in the store (same transaction); `seen` covers the batch at hand."""
+    seen: set[str] = set()
+    known = _known_ids(con, ids)
+    fresh: list[tuple[RawRecord, str]] = []
+    for rec, rid in zip(records, ids, strict=True):
+        if rec.parse_error:
+            summary.unreadable.append(
+                {"file": rec.source_file, "line": rec.source_line, "error": rec.parse_error}
+            )
+        if rid in known or rid in seen:
+            summary.duplicate += 1
+            continue
+        seen.add(rid)
+        fresh.append((rec, rid))
+    return fresh
+
+
+def _file_done(
+    con: duckdb.DuckDBPyConnection,
+    summary: IngestSummary,
+    path: Path,
+    sha1: str,
+    fmt: str,
+    records: int,
+    new: int,
+    deals: int,
+    standings: int,
+) -> None:
+    """Count one ingested file and record it in `source_files` (same transaction)."""
+    summary.files += 1
+    summary.read += records
+    summary.hand_record_deals += deals
+    summary.per_file.append({"file": str(path), "format": fmt, "records": records, "new": new,
+                             "hand_record_deals": deals, "standings": standings})  # fmt: skip
+    con.execute(
+        "INSERT OR REPLACE INTO source_files (path, sha1, format, records, new_records) "
+        "VALUES (?, ?, ?, ?, ?)",
+        [str(path), sha1, fmt, records, new],
+    ).fetchall()
+
+
+def _sha1(path: Path) -> str:
+    h = hashlib.sha1()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+_COLUMNS = [*RAW_COLUMNS, "partition_id"]
+_TYPES = {c: pl.Int64 if c in _INT_COLUMNS else pl.Utf8 for c in _COLUMNS}
+
+
+def _insert(
+    con: duckdb.DuckDBPyConnection,
+    fresh: list[tuple[RawRecord, str]],
+    summary: IngestSummary,
+    first_partition: int,
+    partition_size: int,
+) -> None:
+    """Append records to `raw_records`: the k-th new record of this run (`summary.new` are
+    already written) goes to partition `first_partition + k // partition_size`."""
+    if not fresh:
+        return
+    data: dict[str, list] = {c: [getattr(rec, c) for rec, _ in fresh] for c in RAW_COLUMNS[1:]}
+    data["record_id"] = [rid for _, rid in fresh]
+    k0 = summary.new
+    data["partition_id"] = [first_partition + (k0 + k) // partition_size for k in range(len(fresh))]
+    summary.partitions.extend(sorted(set(data["partition_id"])))
+    con.register("new_raw", pl.DataFrame(data, schema=_TYPES))
+    names = ", ".join(_COLUMNS)
+    con.execute(f"INSERT INTO raw_records ({names}) SELECT {names} FROM new_raw").fetchall()
+    con.unregister("new_raw")
+    summary.new += len(fresh)
 
 
 def _unchanged_files(con: duckdb.DuckDBPyConnection, digests: dict[Path, str]) -> dict[Path, int]:

@@ -130,10 +130,10 @@ def read_db_boards(db_path: str | Path, event: str | None = None) -> LoadedField
     con = connect(path, read_only=True)
     try:
         rows = board_rows(con, event)
-        if rows and "date" not in rows[0]:
+        if any(not r.get("date") for r in rows):
             dates = dict(con.sql("select record_id, date from raw_records").fetchall())
-            for r in rows:
-                r["date"] = dates.get(r["record_id"], "")
+            for r in rows:  # a store cleaned before boards had dates: the raw record has it
+                r["date"] = r.get("date") or dates.get(r["record_id"], "")
     finally:
         con.close()
     results: list[TableResult] = []

@@ -16,34 +16,25 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-from prefect import task
-from prefect.cache_policies import NO_CACHE
 
 from ddrank.mistakes.variables import VARIABLES
 from ddrank.scoring.duplicate import duplicate_score
+from ddrank.scoring.records import event_label
 from ddrank.site.data import SiteData
 from ddrank.types import Contract, DomainError, Seat
 from tasks.report import audit_tables
 
 Row = dict[str, Any]
 
-#: The player at a seat: the matched ranking name, else the name as written in the record.
-_WHO = """
-SELECT record_id, CAST(seat AS INTEGER) AS seat,
-       coalesce(player, nullif(trim(raw_name), '')) AS player
-FROM board_players
-WHERE coalesce(player, nullif(trim(raw_name), '')) IS NOT NULL
-"""
+#: The player at each seat (registered from `read_who` before the queries that use it).
+_WHO = "SELECT record_id, seat, player FROM site_who"
 
 
 def _rows(con: duckdb.DuckDBPyConnection, query: str, params: list | None = None) -> list[Row]:
-    cur = con.cursor()
-    try:
-        cur.execute(query, params or [])
-        names = [d[0] for d in cur.description]
-        return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
-    finally:
-        cur.close()
+    """Rows as dicts, fetched at once (on the connection itself: it holds `site_who`)."""
+    res = con.execute(query, params or [])
+    names = [d[0] for d in res.description]
+    return [dict(zip(names, r, strict=True)) for r in res.fetchall()]
 
 
 def _tables(con: duckdb.DuckDBPyConnection) -> set[str]:
@@ -64,19 +55,6 @@ def _columns(con: duckdb.DuckDBPyConnection, table: str) -> set[str]:
 def _col(cols: set[str], name: str, alias: str | None = None, prefix: str = "b.") -> str:
     """`b.name AS alias` when the column exists, else a NULL of that name."""
     return f"{prefix}{name} AS {alias or name}" if name in cols else f"NULL AS {alias or name}"
-
-
-def _event_key(board_cols: set[str]) -> str:
-    """The event a board belongs to, as the scoring stage names it (`event_label`): the store's
-    event_id, else 'name (year)' (the name alone when it already holds the year)."""
-    named = (
-        "CASE WHEN coalesce(b.year, 0) > 0 AND strpos(coalesce(b.event, ''), "
-        "CAST(b.year AS VARCHAR)) = 0 THEN coalesce(b.event, '') || ' (' || "
-        "CAST(b.year AS VARCHAR) || ')' ELSE coalesce(b.event, '') END"
-    )
-    if "event_id" in board_cols:
-        return f"coalesce(nullif(CAST(b.event_id AS VARCHAR), ''), {named})"
-    return named
 
 
 def read_results(con: duckdb.DuckDBPyConnection, tables: set[str]) -> list[Row]:
@@ -107,7 +85,7 @@ def read_results(con: duckdb.DuckDBPyConnection, tables: set[str]) -> list[Row]:
          AND p.vulnerable = CASE WHEN b.ns_vulnerable AND b.ew_vulnerable THEN 'All'
               WHEN b.ns_vulnerable THEN 'NS' WHEN b.ew_vulnerable THEN 'EW' ELSE 'None' END"""
     query = f"""
-    SELECT b.record_id, {_event_key(cols)} AS event_id, b.event, b.year, b.board_no, b.room,
+    SELECT b.record_id, {_col(cols, "event_id")}, b.event, b.year, b.board_no, b.room,
            b.home_team, b.visit_team, b.northname, b.eastname, b.southname, b.westname,
            b.deal_id, b.deal, b.dealer, b.ns_vulnerable, b.ew_vulnerable, b.contract, b.declarer,
            b.result, b.claim_tricks, b.opening_leader, b.auction, b.bidstart,
@@ -118,18 +96,30 @@ def read_results(con: duckdb.DuckDBPyConnection, tables: set[str]) -> list[Row]:
     LEFT JOIN dd_tables t ON t.deal_id = b.deal_id AND t.declarer = b.declarer
          AND t.strain = substr(b.contract, 2, 1)
     {par_join}
-    ORDER BY event_id, session NULLS FIRST, section NULLS FIRST,
-             try_cast(b.board_no AS INTEGER) NULLS LAST, b.board_no, b.deal_id, b.room,
-             try_cast(table_no AS INTEGER) NULLS LAST, b.record_id
-    """
-    rows = _rows(con, query)
+"""
+    rows = sorted(_rows(con, query), key=_traveller_order)
     scored: dict[str, Row] = {}
     if "scored_results" in tables:
         scored = {r["record_id"]: r for r in _rows(con, "SELECT * FROM scored_results")}
     for row in rows:
+        row["event_id"] = event_label(row)  # as the scoring stage names the event
         row["ns_points"] = ns_points(row)
         row["scored"] = scored.get(row["record_id"], {})
     return rows
+
+
+def _int_or(v: Any, default: int = 10**9) -> int:
+    try:
+        return int(str(v).strip())
+    except (TypeError, ValueError):
+        return default
+
+
+def _traveller_order(r: Row) -> tuple:
+    """Session, section, board number, deal, room or table: the order of a results booklet."""
+    return (str(r.get("session") or ""), str(r.get("section") or ""), _int_or(r.get("board_no")),
+            str(r.get("board_no") or ""), str(r.get("deal_id") or ""), str(r.get("room") or ""),
+            _int_or(r.get("table_no")), r["record_id"])  # fmt: skip
 
 
 def ns_points(row: Row) -> int | None:
@@ -157,6 +147,42 @@ def read_dd_tables(con: duckdb.DuckDBPyConnection) -> dict[str, dict[tuple[str, 
     ).fetchall():
         out[deal_id][(strain, declarer)] = tricks
     return dict(out)
+
+
+def read_who(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """Register `site_who(record_id, seat, player)` and return player -> name to show.
+
+    A seat's player is identified as the scoring stage identifies it (`ddrank.scoring.records`),
+    so that ratings join: the matched ranking name, else `id:<source id>` when the source gives
+    one (`Markus Knob#39415` -> `id:39415`), else the name as written. The page shows the name.
+    """
+    import polars as pl
+
+    from ddrank.scoring.records import split_name_id
+
+    cols = _columns(con, "boards")
+    ids = [f"b.{s}_id" if f"{s}_id" in cols else "NULL" for s in ("north", "east", "south", "west")]
+    seat_id = "CASE w.seat " + " ".join(f"WHEN {k} THEN {c}" for k, c in enumerate(ids)) + " END"
+    rows = con.execute(
+        f"SELECT w.record_id, CAST(w.seat AS INTEGER), w.player, w.raw_name, {seat_id} "
+        "FROM board_players w JOIN boards b USING (record_id)"
+    ).fetchall()
+    who: dict[str, list] = {"record_id": [], "seat": [], "player": []}
+    labels: dict[str, str] = {}
+    for record_id, seat, matched, raw, sid in rows:
+        name, pid = split_name_id((raw or "").strip(), str(sid or "").strip())
+        player = matched or (f"id:{pid}" if pid else name)
+        if not player:
+            continue
+        who["record_id"].append(record_id)
+        who["seat"].append(seat)
+        who["player"].append(player)
+        labels.setdefault(player, matched or name or player)
+    frame = pl.DataFrame(
+        who, schema={"record_id": pl.String, "seat": pl.Int32, "player": pl.String}
+    )
+    con.register("site_who", frame.to_arrow())
+    return labels
 
 
 def read_seats(con: duckdb.DuckDBPyConnection) -> list[Row]:
@@ -222,6 +248,7 @@ def load_site_data(con: duckdb.DuckDBPyConnection, out_dir: Path) -> SiteData:
     """Everything the site shows, read in one pass over the store."""
     t0 = time.perf_counter()
     tables = _tables(con)
+    labels = read_who(con)
     data = SiteData(
         audit=audit_tables(con),
         sources=_rows(
@@ -236,6 +263,7 @@ def load_site_data(con: duckdb.DuckDBPyConnection, out_dir: Path) -> SiteData:
         optional=read_optional(con, tables),
         regression=read_regression(out_dir),
         regression_dir=out_dir / "regression",
+        labels=labels,
     )
     data.seconds_read = time.perf_counter() - t0
     return data
@@ -245,7 +273,7 @@ def build_site(db: str | Path, out: str | Path, fill_par: bool = True) -> Row:
     """Write `out/site/` from the store `db`; returns where it went and what it holds."""
     from ddrank.site.render import write_site
     from tasks.db import connect
-    from tasks.dd import compute_par
+    from tasks.par import compute_par
 
     out_dir = Path(out)
     con = connect(db, read_only=not fill_par)
@@ -258,6 +286,3 @@ def build_site(db: str | Path, out: str | Path, fill_par: bool = True) -> Row:
     summary["par_filled"] = par_rows
     summary["seconds_read"] = round(data.seconds_read, 3)
     return summary
-
-
-site_task = task(name="site", cache_policy=NO_CACHE)(build_site)

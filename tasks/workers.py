@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections import Counter
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -17,11 +18,11 @@ from pathlib import Path
 
 import polars as pl
 
-from ddrank.cleaning import clean_record, has_table_result
+from ddrank.cleaning import Reject, clean_record, has_table_result, parse_deal
 from ddrank.parsers.bridgedeals import parse_dump, record_from_row
 from ddrank.parsers.lin import parse_lin
-from ddrank.parsers.pbn import read_pbn
-from ddrank.raw import ParsedFile, RawRecord, number_repeats
+from ddrank.parsers.pbn import iter_pbn, read_pbn
+from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
 
 # Extensions `expand_paths` picks up inside a folder. The format itself is told by content
 # (`detect_format`), never by the extension.
@@ -38,6 +39,10 @@ _MAX_LINE = 1_000_000  # a longer line is not a hand record (a hostile or corrup
 class UnreadableFile(ValueError):
     """The file is not any format ddrank reads; the message says why, in plain words."""
 
+    def __init__(self, message: str, line: int = 1) -> None:
+        super().__init__(message)
+        self.line = line
+
 
 def detect_format(path: Path) -> str:
     """Tell a file's format from its first bytes: bws, sqlite, usebio, lin, pbn, dump or csv.
@@ -51,6 +56,8 @@ def detect_format(path: Path) -> str:
         return "bws"
     if head.startswith(b"SQLite format 3\x00"):
         return "sqlite"
+    if head[:2] in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16 with a byte-order mark (Windows exports)
+        head = head.decode("utf-16", errors="replace").encode("utf-8")
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if b"\x00" in head:
         raise UnreadableFile("binary content, not a hand-record or results file")
@@ -75,6 +82,8 @@ def detect_format(path: Path) -> str:
 
 def _text(path: Path) -> str:
     data = path.read_bytes()
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return data.decode("utf-16", errors="replace")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
@@ -92,7 +101,8 @@ def _check_lines(text: str) -> None:
             line = text.count("\n", 0, start) + 1
             raise UnreadableFile(
                 f"line {line} is {end - start:,} characters long (limit {_MAX_LINE:,}): "
-                "not a hand record"
+                "not a hand record",
+                line,
             )
         start = end + 1
 
@@ -114,6 +124,17 @@ def companion_of(path: Path) -> Path | None:
         for ext in (".bws", ".BWS"):
             if path.with_suffix(ext).exists():
                 return path.with_suffix(ext)
+    return None
+
+
+def hands_of(path: Path) -> Path | None:
+    """The hand record beside a results file: `X.hands.pbn` beside `X.usebio.xml` (or `X.xml`),
+    the mirror of `companion_of`; the results reader joins its deals by board number."""
+    name = path.name
+    for suffix in (".usebio.xml", ".xml"):
+        if name.lower().endswith(suffix):
+            hands = path.parent / f"{name[: -len(suffix)]}.hands.pbn"
+            return hands if hands.exists() else None
     return None
 
 
@@ -140,7 +161,8 @@ def _read_by_format(path: Path, fmt: str, companion: bool = False) -> ParsedFile
             from ddrank.parsers.usebio import parse_usebio
         except ImportError as exc:
             raise UnreadableFile(f"the USEBIO reader is not installed ({exc})") from exc
-        return parse_usebio(path.read_bytes(), name)
+        hands = hands_of(path)
+        return parse_usebio(path.read_bytes(), name, hands_pbn=_text(hands) if hands else None)
     if fmt == "csv":
         try:
             df = pl.read_csv(path, infer_schema=False, truncate_ragged_lines=False)
@@ -174,7 +196,8 @@ def read_parsed(path: Path) -> tuple[ParsedFile, list[RawRecord]]:
         companion = fmt == "pbn" and companion_of(path) is not None
         parsed = _read_by_format(path, fmt, companion)
     except UnreadableFile as exc:
-        return _unreadable(path, FORMATS.get(path.suffix.lower(), "unknown"), str(exc)), []
+        fmt = FORMATS.get(path.suffix.lower(), "unknown")
+        return _unreadable(path, fmt, str(exc), exc.line), []
     except (OSError, ValueError, MemoryError, RecursionError) as exc:
         return _unreadable(path, FORMATS.get(path.suffix.lower(), "unknown"),
                            f"{type(exc).__name__}: {exc}"), []  # fmt: skip
@@ -192,16 +215,105 @@ def read_parsed(path: Path) -> tuple[ParsedFile, list[RawRecord]]:
 
 
 def is_hand_record(rec: RawRecord) -> bool:
-    """A game with a deal and no table result at all: a hand record, not a result."""
-    return bool(
+    """A game with a valid deal and no table result at all: a hand record, not a result.
+
+    A deal that does not parse stays a record, so cleaning reports it with its reason and line.
+    """
+    if not (
         rec.deal.strip()
         and not rec.parse_error
         and not has_table_result(rec)
         and rec.result.strip() in ("", "?")
+        and rec.declarer.strip() in ("", "?")
+        and rec.lead.strip() in ("", "?")
         and not rec.auction.strip()
         and not rec.play.strip()
         and not any(n.strip() for n in (rec.northname, rec.eastname, rec.southname, rec.westname))
-    )
+    ):
+        return False
+    try:
+        parse_deal(rec.deal)
+    except Reject:
+        return False
+    return True
+
+
+STREAM_BYTES = 16 * 2**20  # a PBN file larger than this is read and stored in batches
+
+
+def iter_lines(path: Path) -> Iterator[str]:
+    """The lines of a text file, one at a time, each decoded as UTF-8 or else Latin-1.
+
+    Memory holds one line; a line longer than the limit is refused (with its number) after
+    reading at most the limit.
+    """
+    with path.open("rb") as fh:
+        if fh.read(2) in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16: rare, small files
+            yield from _text(path).splitlines()
+            return
+        fh.seek(0)
+        lineno = 0
+        while raw := fh.readline(_MAX_LINE + 2):
+            lineno += 1
+            if len(raw) > _MAX_LINE and not raw.endswith(b"\n"):
+                raise UnreadableFile(
+                    f"line {lineno} is longer than {_MAX_LINE:,} characters: not a hand record",
+                    lineno,
+                )
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                line = raw.decode("latin-1")
+            yield line.rstrip("\r\n")
+
+
+@dataclass
+class StreamedFile:
+    """A large PBN file read as it is stored: records come in batches, the rest at the end."""
+
+    format: str
+    deals: list[RawRecord] = field(default_factory=list)
+    standings: list[RawStanding] = field(default_factory=list)
+    count: int = 0
+
+    def batches(self, path: Path, size: int = 20_000) -> Iterator[list[RawRecord]]:
+        """The file's table results in lists of `size`, identical records numbered as
+        `number_repeats` would; hand-record games go to `deals`; an unreadable line ends the
+        file with one unreadable record."""
+        companion = companion_of(path) is not None
+        self.format = "pbn-hands" if companion else "pbn"
+        seen: dict[str, int] = {}
+        batch: list[RawRecord] = []
+        records = iter_pbn(iter_lines(path), str(path), not companion, self.standings)
+        try:
+            for rec in records:
+                if (companion and not rec.parse_error) or (not companion and is_hand_record(rec)):
+                    self.deals.append(rec)
+                    continue
+                rid = rec.record_id
+                k = seen.get(rid, 0)
+                seen[rid] = k + 1
+                if k:
+                    rec.occurrence = k
+                    del rec.record_id
+                batch.append(rec)
+                if len(batch) >= size:
+                    self.count += len(batch)
+                    yield batch
+                    batch = []
+        except UnreadableFile as exc:
+            batch.append(RawRecord(str(path), exc.line, "pbn", parse_error=str(exc)))
+        self.count += len(batch)
+        if batch:
+            yield batch
+
+
+def streams(path: Path) -> bool:
+    """Whether `ingest` reads this file in batches (a PBN file over STREAM_BYTES)."""
+    try:
+        return path.stat().st_size > STREAM_BYTES and detect_format(path) == "pbn"
+    except (OSError, UnreadableFile):
+        return False
 
 
 def read_records(path: Path) -> tuple[str, list[RawRecord]]:

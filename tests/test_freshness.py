@@ -110,7 +110,5 @@ def test_no_manifest_runs(finished) -> None:
 
 def test_a_missing_input_is_a_clear_error(tmp_path: Path) -> None:
     settings = load_settings(inputs=[str(tmp_path / "nope.pbn")], out=str(tmp_path / "o"))
-    (tmp_path / "o").mkdir()
-    freshness.manifest_path(settings.out).write_text("{}")
     with pytest.raises(FileNotFoundError, match="nope.pbn: no such file or folder"):
         freshness.check(settings)

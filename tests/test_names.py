@@ -215,7 +215,11 @@ def test_ambiguous_surname_stays_unmatched_for_review(fuzzy):
     decision = fuzzy.match("Weinstein", "Spingold|2012")
     assert decision.ranking_name is None
     assert decision.method == "ambiguous"
-    assert decision.runner_up in {"Howard Weinstein", "Jonathan Weinstein", "Steve Weinstein"}
+    assert decision.runner_up.split(" | ") == [
+        "Howard Weinstein",
+        "Jonathan Weinstein",
+        "Steve Weinstein",
+    ]
     assert decision.score == decision.runner_up_score == 90.0
     assert decision.needs_review
     # the vugraph initial settles it without context
@@ -519,10 +523,30 @@ def test_cli_names_file_writes_csv(tmp_path, entries):
     )
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
-    assert [r["ranking_name"] for r in rows] == ["Cezary Balicki", "", "", "", ""]
-    assert [r["method"] for r in rows] == ["fuzzy", "none", "none", "ambiguous", "none"]
+    # the blank line is not a name: four rows, one per name
+    assert [r["raw_name"] for r in rows][:3] == ["Balicki", "Clemens Wanha#184195", "Weinstein"]
+    assert [r["ranking_name"] for r in rows] == ["Cezary Balicki", "", "", ""]
+    assert [r["method"] for r in rows] == ["fuzzy", "none", "ambiguous", "none"]
+    assert "1 of 4 names matched" in result.output
     assert list(rows[0])[:4] == ["raw_name", "ranking_name", "method", "score"]
     assert "Weinstein" in result.output  # review table
+
+
+def test_review_lists_every_tied_candidate(tmp_path):
+    """ "Helness" alone fits Tor and Gunn Helness of the WBF list equally: the review shows both,
+    and blank or blank-looking lines are no names."""
+    names = tmp_path / "names.txt"
+    names.write_text("Helness\n\n   \nGeir Helgemo\n", encoding="utf-8")
+    for strategy in ("fuzzy", "seed"):
+        result = CliRunner().invoke(_app(), ["match-names", "--rankings", str(RANKINGS_CSV),
+                                             "--names", str(names), "--review", "--json",
+                                             "--strategy", strategy])  # fmt: skip
+        assert result.exit_code == 0, result.output
+        summary = json.loads(result.output)
+        assert summary["names"] == 2
+        (case,) = summary["review_cases"]
+        assert case["raw_name"] == "Helness" and case["method"] == "ambiguous"
+        assert sorted(case["runner_up"].split(" | ")) == ["Gunn Helness", "Tor Helness"]
 
 
 def test_cli_db_mode_json_and_help(store):

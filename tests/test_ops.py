@@ -268,10 +268,30 @@ def test_watcher_event_matches_the_deployment_trigger(half_store: tuple[Path, Pa
     assert not trigger.match.matches(other.resource)
 
 
+def test_watcher_waits_while_a_run_holds_the_store(half_store: tuple[Path, Path, Path]) -> None:
+    """The watcher reads the store only under its lock: DuckDB refuses a writer while any other
+    process has the file open (even read-only), so an unguarded read failed a running pipeline
+    (found by ops/stack-smoke.sh)."""
+    from tasks.db import store_lock
+
+    inbox, db, _ = half_store
+    full = copy_settled(QUALIFIER, inbox / "full.pbn")
+    sent: list[dict[str, Any]] = []
+    announced: set[str] = set()
+    with store_lock(db):  # a pipeline run in progress
+        assert (
+            poll_once(inbox, db, announced, settle_seconds=1, emit=lambda **kw: sent.append(kw))
+            == []
+        )
+    assert sent == [] and announced == set()
+    new = poll_once(inbox, db, announced, settle_seconds=1, emit=lambda **kw: sent.append(kw))
+    assert [f.path for f in new] == [full] and len(sent) == 1
+
+
 # --- prefect.yaml and served deployments --------------------------------------------------------
 
 
-def test_prefect_yaml_is_valid_and_entrypoints_are_flows() -> None:
+def test_prefect_yaml_is_valid_and_entrypoints_are_flows(monkeypatch: pytest.MonkeyPatch) -> None:
     from prefect import Flow
     from prefect.cli.deploy._models import PrefectYamlModel
     from prefect.utilities.importtools import import_object
@@ -292,10 +312,18 @@ def test_prefect_yaml_is_valid_and_entrypoints_are_flows() -> None:
     assert hourly["schedules"] == [{"interval": 3600}]
     assert hourly["concurrency_limit"]["limit"] == 1
     assert "schedules" not in yaml_deployments()[ON_EVENT]
-    # the pull step's working directory is where the Dockerfile puts the code
+    # the pull step's working directory is the worker's DDRANK_CODE_DIR (read when a run
+    # starts): in the image, where the Dockerfile puts the code
     pull = yaml.safe_load(PREFECT_YAML.read_text())["pull"][0]
     workdir = pull["prefect.deployments.steps.set_working_directory"]["directory"]
-    assert f"WORKDIR {workdir}" in DOCKERFILE.read_text()
+    assert workdir == "{{ $DDRANK_CODE_DIR }}"
+    image_dir = re.search(r"^ENV DDRANK_CODE_DIR=(\S+)", DOCKERFILE.read_text(), re.M)
+    assert image_dir and f"WORKDIR {image_dir[1]}" in DOCKERFILE.read_text()
+    from prefect.utilities.templating import apply_values
+
+    monkeypatch.setenv("DDRANK_CODE_DIR", str(ROOT))  # the worker's environment
+    resolved = apply_values(pull, {})  # as a run's pull step does: {{ $X }} reads os.environ
+    assert resolved["prefect.deployments.steps.set_working_directory"]["directory"] == str(ROOT)
 
 
 def test_served_deployments_mirror_prefect_yaml() -> None:

@@ -6,6 +6,7 @@ to a few runs on the 30 table results of the bundled BBO vugraph file.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -89,7 +90,10 @@ def test_rerun_adds_and_computes_nothing(uninterrupted: Path, tmp_path: Path) ->
     out = subprocess.run(
         [sys.executable, "-c",
          "import json\nfrom flows.pipeline import run_pipeline\nfrom flows.settings import load_settings\n"
-         "r = run_pipeline(load_settings(), show=False)\n"
+         "from tasks.progress import reporting\nseen = {}\n"
+         "with reporting(lambda st, d, t: seen.__setitem__(st, (d, t))):\n"
+         "    r = run_pipeline(load_settings(), show=False)\n"
+         "print('STAGES', json.dumps(seen))\n"
          "print('RESULT', json.dumps({'new': r['ingest']['new'], 'tables': r['dd']['tables_computed'],"
          " 'traces': r['dd']['traces_computed'], 'cleaned': r['clean']['cleaned']}))"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
@@ -98,11 +102,31 @@ def test_rerun_adds_and_computes_nothing(uninterrupted: Path, tmp_path: Path) ->
     line = next(x for x in out.stdout.splitlines() if x.startswith("RESULT"))
     assert line == 'RESULT {"new": 0, "tables": 0, "traces": 0, "cleaned": 0}'
     assert _snapshot(uninterrupted) == before
+    # every long stage reported its progress, and each one finished (done == total > 0)
+    stages = json.loads(next(x for x in out.stdout.splitlines() if x.startswith("STAGES"))[7:])
+    for name in ("prefect-api", "ingest", "clean", "names", "solve", "tally", "scoring"):
+        done, total = stages[name]
+        assert total > 0 and done == total, (name, stages)
+
+
+def test_regress_on_a_small_store_hints_at_the_min_flags(uninterrupted: Path) -> None:
+    """The paper's Table 9 minima leave too few of the 8 vugraph players: say which flags to lower,
+    with the values `ddrank run` used for this store."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "400"}
+    out = subprocess.run([sys.executable, "-m", "cli.main", "regress", "--db", str(uninterrupted),
+                          "--out", str(uninterrupted.parent / "reg"), "--json"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert out.returncode == 1
+    assert "players left after exclusions" in out.stderr
+    assert "hint: lower the opportunity thresholds with --min-claims, --min-leads" in out.stderr
+    assert f"ddrank regress --db {uninterrupted} --min-claims 1 --min-leads 1" in out.stderr
 
 
 def test_run_with_nothing_new_starts_no_server(uninterrupted: Path) -> None:
     """`ddrank run` after a finished run: one line, and Prefect is never imported."""
     env = _env(uninterrupted.parent, "full")
+    manifest = Path(env["DDRANK_OUT"]) / ".ddrank-run.json"
+    assert manifest.is_file(), "no finished run was recorded: did a stage of the pipeline fail?"
     probe = (
         "import sys\nfrom typer.main import get_command\nimport cli.main\n"
         "try:\n    get_command(cli.main.app).main(['run'], prog_name='ddrank')\n"

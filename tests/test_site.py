@@ -78,3 +78,19 @@ def test_hand_diagram_and_par_text() -> None:
     assert hands(None) == {}
     assert par_text("EW 6H=; NS 7SX-5") == "EW 6♥=; NS 7♠X-5"
     assert par_text("NS 1N=") == "NS 1NT="
+
+
+def test_traveller_line_escapes_names_and_teams_once() -> None:
+    from types import SimpleNamespace
+
+    from ddrank.site.render import result_row
+
+    players = SimpleNamespace(page=lambda p: "players/x.html", label=lambda p: p)
+    row = {"record_id": "r1", "players": ['O\'Brien "<b>"', None, None, None],
+           "home_team": "T<1>", "visit_team": "U&V", "room": "Open", "contract": "4SX",
+           "declarer": "E", "opening_leader": "S", "result": 9, "dd_tricks": 10,
+           "ns_points": 100, "mistakes": [None] * 4}  # fmt: skip
+    html = str(result_row(row, SimpleNamespace(scoring="IMP"), players, "../", False))
+    assert "T&lt;1&gt; v U&amp;V" in html
+    assert "O&#39;Brien &#34;&lt;b&gt;&#34;" in html and "<b>" not in html
+    assert '10 <span class="minus">(-1)</span>' in html  # 9 tricks, 10 double dummy

@@ -254,3 +254,30 @@ def test_latin1_under_a_utf8_declaration_is_read() -> None:
     parsed = parse_usebio(data, "misdeclared.xml")
     assert len(parsed.records) == 144 and not any(r.parse_error for r in parsed.records)
     assert parsed.records[0].southname == "Jacqueline Collièr"
+
+
+@needs_shared
+def test_ingest_joins_the_hand_record_beside_the_usebio_file() -> None:
+    from tasks.workers import hands_of, read_parsed
+
+    assert hands_of(WELWYN) == WELWYN_HANDS and hands_of(REALBRIDGE) is None
+    parsed, _ = read_parsed(WELWYN)
+    assert parsed.format == "usebio" and len(parsed.records) == 144
+    assert all(r.deal for r in parsed.records)
+
+
+@needs_shared
+def test_a_board_with_its_own_hands() -> None:
+    """USEBIO lets a BOARD of the event carry its HANDs: the sample's board 1 hands moved there."""
+    data = (SAMPLES / "mp-pairs.usebio.xml").read_bytes()
+    handset = data.index(b"<HANDSET")
+    first = data.index(b"<HAND>", handset)
+    hands = data[first : data.index(b"<DUPLICATES>0", first)]
+    tag = b"<BOARD_NUMBER>1</BOARD_NUMBER>"
+    at = data.index(tag) + len(tag)
+    moved = data[:at] + hands + data[at:handset] + b"</USEBIO>"
+    records = parse_usebio(moved, "moved.xml").records
+    assert not any(r.parse_error for r in records)
+    board1 = [r for r in records if r.board_no == "1"]
+    assert len(board1) == 11 and all(r.deal.startswith("N:KJ.KJ87642.87.62 ") for r in board1)
+    assert not any(r.deal for r in records if r.board_no != "1")

@@ -21,8 +21,8 @@ STRATEGIES = ("fuzzy", "seed")
 
 
 def parse_name_lines(text: str) -> list[str]:
-    """One raw name per line, as written (blank lines are kept: they must get a clean no-match)."""
-    return text.splitlines()
+    """One raw name per line, as written; a blank line is not a name and is skipped."""
+    return [line for line in text.splitlines() if line.strip()]
 
 
 def make_matcher(

@@ -31,6 +31,7 @@ from ddrank.names.types import (
     METHOD_AMBIGUOUS,
     METHOD_FUZZY,
     METHOD_NONE,
+    TIE_SEPARATOR,
     MatchDecision,
 )
 
@@ -248,13 +249,14 @@ class FuzzyMatcher:
             return Standalone(decision, (), readings)
         tied = tuple(c.index for c in cands if best.score - c.score < MARGIN)
         if len(tied) > 1:
+            # every tied candidate, so a reviewer sees both "Tor Helness" and "Gunn Helness"
             decision = MatchDecision(
                 raw_name,
                 "",
                 None,
                 METHOD_AMBIGUOUS,
                 best.score,
-                self.entries[best.index].key,
+                TIE_SEPARATOR.join(self.entries[i].key for i in tied),
                 runner_score,
             )
             return Standalone(decision, tied, readings)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from ddrank.names.rankings import RankingEntry, alias_key, resolve_aliases
 from ddrank.names.tokens import MAX_NAME_LENGTH
-from ddrank.names.types import METHOD_ALIAS, MatchDecision
+from ddrank.names.types import METHOD_ALIAS, TIE_SEPARATOR, MatchDecision
 
 SeedTuple = tuple[int, int, int, int]
 
@@ -120,13 +120,14 @@ class SeedMatcher:
         runner_name = self.entries[runner[1]].key if runner else None
         runner_score = float(runner[0][0]) if runner else None
         if runner is not None and runner[0] == best_tuple:
+            tied = [self.entries[i].key for t, i in scored if t == best_tuple]
             return MatchDecision(
                 raw_name,
                 "",
                 None,
                 "ambiguous",
                 float(best_tuple[0]),
-                self.entries[best_i].key,
+                TIE_SEPARATOR.join(tied),
                 runner_score,
             )
         return MatchDecision(

@@ -18,6 +18,10 @@ METHOD_NONE = "none"  # no acceptable candidate
 REVIEW_SCORE = 90.0
 
 
+#: Joins the tied candidates of an ambiguous name in ``MatchDecision.runner_up``.
+TIE_SEPARATOR = " | "
+
+
 @dataclass(frozen=True, slots=True)
 class NameUnit:
     """One raw name as it appears in one context (event and year), with the evidence around it.
@@ -34,7 +38,11 @@ class NameUnit:
 
 @dataclass(frozen=True, slots=True)
 class MatchDecision:
-    """How one raw name in one context was resolved; the row stored in ``player_matches``."""
+    """How one raw name in one context was resolved; the row stored in ``player_matches``.
+
+    ``runner_up`` is the best rejected candidate; for an ambiguous name it lists every tied
+    candidate, joined by ``TIE_SEPARATOR`` ("Tor Helness | Gunn Helness").
+    """
 
     raw_name: str
     context: str

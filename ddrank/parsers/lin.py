@@ -19,6 +19,7 @@ no field for alerts). BBO handles are the players' ids as well as their names.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from urllib.parse import unquote
 
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
@@ -27,10 +28,12 @@ _PAIR = re.compile(r"([a-zA-Z]{2})\|([^|]*)\|")
 _LIN_SEAT = {"1": "S", "2": "W", "3": "N", "4": "E"}
 _LIN_VUL = {"o": "None", "0": "None", "-": "None", "n": "NS", "e": "EW", "b": "All"}
 _RESULT = re.compile(r"^(\d)([CDHSN])([NESW])(X{0,2}|x{0,2})([=+-]\d*)?$", re.IGNORECASE)
-_RANK_ORDER = {r: i for i, r in enumerate("AKQJT98765432")}
 _ENCODED = re.compile(r"(?:^|\|)(?:pn|md)\|[^|]*%2C", re.IGNORECASE)
 _BOARD_LABEL = re.compile(r"(\d+)\s*$")
 _VG_SCORING = {"I": "TEAMS", "P": "MP", "B": "BAM"}
+
+
+_SUITS = re.compile(r"([SHDC])")
 
 
 def _lin_hands(md: str) -> tuple[str, list[str]]:
@@ -43,13 +46,10 @@ def _lin_hands(md: str) -> tuple[str, list[str]]:
     pbn_hands = []
     for hand in hands:
         suits = {"S": "", "H": "", "D": "", "C": ""}
-        cur = None
-        for ch in hand.upper():
-            if ch in suits:
-                cur = ch
-            elif cur is not None:
-                suits[cur] += ch
-        pbn_hands.append(".".join(suits[s] for s in "SHDC"))
+        parts = _SUITS.split(hand.upper())  # ['', 'S', '25', 'H', '79T', ...]
+        for k in range(1, len(parts) - 1, 2):
+            suits[parts[k]] += parts[k + 1]
+        pbn_hands.append(f"{suits['S']}.{suits['H']}.{suits['D']}.{suits['C']}")
     if len(pbn_hands) == 3:
         pbn_hands.append(_remaining_hand(pbn_hands))
     return dealer, pbn_hands
@@ -62,15 +62,24 @@ def _lin_deal(md: str) -> tuple[str, str]:
     return dealer, ("S:" + " ".join(hands)) if hands else ""
 
 
+_TO_SORTABLE = str.maketrans("AKQJT98765432", "abcdefghijklm")
+_FROM_SORTABLE = str.maketrans("abcdefghijklm", "AKQJT98765432")
+
+
+def _descending(hand: str) -> str:
+    """'25.79T.35A.357JA' → '52.T97.A53.AJ753': each suit's ranks from the ace down."""
+    return ".".join(
+        "".join(sorted(suit.translate(_TO_SORTABLE))).translate(_FROM_SORTABLE)
+        for suit in hand.split(".")
+    )
+
+
 def _north_first_deal(md: str) -> tuple[str, str]:
     """(dealer, PBN 'N:...' deal with ranks in descending order); '' when not four hands."""
     dealer, hands = _lin_hands(md)
     if len(hands) != 4:
         return dealer, ("S:" + " ".join(hands)) if hands else ""
-    south, west, north, east = (
-        ".".join("".join(sorted(s, key=lambda r: _RANK_ORDER.get(r, 99))) for s in h.split("."))
-        for h in hands
-    )
+    south, west, north, east = (_descending(h) for h in hands)
     return dealer, f"N:{north} {east} {south} {west}"
 
 
@@ -103,20 +112,36 @@ def _player(text: str) -> tuple[str, str]:
     return t, t
 
 
+_CALLS = {"D": "X", "DBL": "X", "RDBL": "R", "XX": "R"}
+
+
 def _call(value: str) -> str:
     call = value.strip().upper().rstrip("!")
-    return {"D": "X", "DBL": "X", "RDBL": "R", "XX": "R"}.get(call, call)
+    return _CALLS.get(call, call)
+
+
+# One match is either a run of pairs that need no decision one by one (calls, cards, alerts,
+# comments, page breaks), gathered afterwards in C, or one other pair. The engine still reads the
+# text pair by pair, so a key can never be taken from inside a value.
+_RUN_KEYS = "mb|pc|an|nt|pg|st|rh|zz|sk|hc|bt|fh|at|cr"
+_TOKEN = re.compile(
+    rf"(?P<run>(?:(?:{_RUN_KEYS})\|[^|]*\|\s*)+)|(?P<key>[a-zA-Z]{{2}})\|(?P<value>[^|]*)\|\s*",
+    re.IGNORECASE,
+)
 
 
 def parse_lin_file(text: str, source: str) -> ParsedFile:
     """Every table result of a LIN text (any of the layouts above), and the vugraph event if any.
 
     Never raises for bad data: text between pairs that is not LIN is noted in the record it falls
-    in, and a text with no table at all is one record with `parse_error` set.
+    in, and a text with no table at all is one record with `parse_error` set. The text is read
+    match by match (no list of all its pairs is built), so memory holds the records, not the text
+    taken apart.
     """
     if "|" not in text and "%7C" in text.upper():  # the whole text URL-encoded, pipes included
         text = unquote(text)
-    decode = unquote if _ENCODED.search(text) else None
+    encoded = ("%2C" in text or "%2c" in text) and _ENCODED.search(text)
+    decode = unquote if encoded else None
     records: list[RawRecord] = []
     events: list[RawEvent] = []
     event = stage = home = visit = ""
@@ -128,19 +153,10 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
     has_deal = False
     calls: list[str] = []
     cards: list[str] = []
-    line_starts = [0]
-    for m in re.finditer("\n", text):
-        line_starts.append(m.end())
+    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def lineno(offset: int) -> int:
-        lo, hi = 0, len(line_starts) - 1
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if line_starts[mid] <= offset:
-                lo = mid
-            else:
-                hi = mid - 1
-        return lo + 1
+        return bisect_right(line_starts, offset)
 
     def finish() -> None:
         nonlocal cur
@@ -148,8 +164,6 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
             return
         cur.auction = " ".join(calls)
         cur.play = " ".join(cards)
-        if cur.play:
-            cur.lead = ""  # implied by the first card's holder; cleaning derives it
         records.append(cur)
         cur = None
 
@@ -188,15 +202,26 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
 
     pos = 0
     board_index = 0
-    for m in _PAIR.finditer(text):
-        gap = text[pos : m.start()].strip()
-        if gap and cur is not None and not cur.parse_error:
-            cur.parse_error = f"unreadable LIN text {gap[:60]!r} at line {lineno(pos)}"
-        elif gap and cur is None and outside is None:
-            outside = RawRecord(source, lineno(pos), "lin",
-                                parse_error=f"unreadable LIN text {gap[:60]!r} outside any table")  # fmt: skip
+    for m in _TOKEN.finditer(text):
+        if m.start() != pos:
+            gap = text[pos : m.start()].strip()
+            if gap and cur is not None and not cur.parse_error:
+                cur.parse_error = f"unreadable LIN text {gap[:60]!r} at line {lineno(pos)}"
+            elif gap and cur is None and outside is None:
+                outside = RawRecord(source, lineno(pos), "lin",
+                                    parse_error=f"unreadable LIN text {gap[:60]!r} outside any table")  # fmt: skip
         pos = m.end()
-        key, value = m.group(1).lower(), m.group(2)
+        run = m.group("run")
+        if run is not None:
+            if cur is None:
+                continue
+            pairs = _PAIR.findall(run)
+            if decode is not None:
+                pairs = [(k, decode(v)) for k, v in pairs]
+            calls += [_call(v) for k, v in pairs if k in ("mb", "MB", "Mb", "mB")]
+            cards += [v.strip().upper() for k, v in pairs if k in ("pc", "PC", "Pc", "pC")]
+            continue
+        key, value = m.group("key").lower(), m.group("value")
         if decode is not None:
             value = decode(value)
         if key == "vg":
@@ -237,15 +262,14 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
                 cur.board_no = label.group(1)
         elif key == "sv":
             cur.vulnerable = _LIN_VUL.get(value.strip().lower(), value)
-        elif key == "mb":
-            calls.append(_call(value))
-        elif key == "pc":
-            cards.append(value.strip().upper())
         elif key == "mc":
             cur.result = value.strip()
     tail = text[pos:].strip()
     if tail and cur is not None and not cur.parse_error:
         cur.parse_error = f"unreadable LIN text {tail[:60]!r} at line {lineno(pos)}"
+    elif tail and cur is None and outside is None:
+        outside = RawRecord(source, lineno(pos), "lin",
+                            parse_error=f"unreadable LIN text {tail[:60]!r} outside any table")  # fmt: skip
     finish()
     if outside is not None and records:
         records.insert(0, outside)

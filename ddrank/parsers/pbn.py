@@ -9,12 +9,12 @@ Text that cannot be read as a game becomes a record with `parse_error` set, neve
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
+from ddrank.parsers.adjusted import adjusted_split
 from ddrank.parsers.pbn_tables import (
     Table,
     add_row,
-    adjusted_split,
     dd_hex,
     parse_spec,
     split_names,
@@ -23,6 +23,7 @@ from ddrank.parsers.pbn_tables import (
 from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
 
 _TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
+_BARE_QUOTE = re.compile(r'(?<!\\)"')
 _ANY_TAG = re.compile(r'\[\s*(\w+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 
 
@@ -41,6 +42,7 @@ def _open_brackets(text: str) -> int:
 _BOARD_TAGS = ("Event", "Site", "Date", "Stage", "Board", "Dealer", "Vulnerable", "Deal", "Scoring")
 _EVENT_TAGS = ("Event", "Site", "Date", "Stage", "Scoring", "HomeTeam", "VisitTeam", "Round")
 _SECTION_TAGS = ("Auction", "Play")
+_IDENTITY_TAGS = frozenset(_BOARD_TAGS + ("North", "East", "South", "West"))
 _SEATS = ("North", "East", "South", "West")
 
 
@@ -89,13 +91,16 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
     return "".join(out), in_brace
 
 
-def _games(text: str) -> Iterator[_Game]:
+def _games(lines: str | Iterable[str]) -> Iterator[_Game]:
+    """The games of a PBN text (a whole text, or its lines one at a time)."""
+    if isinstance(lines, str):
+        lines = lines.splitlines()
     game: _Game | None = None
     in_brace = False
     garbage_at: int | None = None
     pending: str | None = None  # a tag not closed yet on its first line
     pending_at = 0
-    for lineno, raw_line in enumerate(text.splitlines(), start=1):
+    for lineno, raw_line in enumerate(lines, start=1):
         if raw_line.startswith("%") and not in_brace:
             continue
         if (
@@ -115,7 +120,7 @@ def _games(text: str) -> Iterator[_Game]:
         if not line:
             if raw_line.strip():
                 continue  # a line that held only a comment does not end the game
-            if game is not None and game.tags:
+            if game is not None and (game.tags or game.errors):
                 yield game
                 game = None
             continue
@@ -123,6 +128,8 @@ def _games(text: str) -> Iterator[_Game]:
             if game is None:
                 game = _Game(lineno)
             m = _TAG.match(line) if pending is None else None
+            if m is not None and _BARE_QUOTE.search(m.group(2)):
+                m = None  # `[Event "a"] [Date "b"]`: two tags on one line
             if m is not None:
                 found = [(m.group(1), m.group(2))]
             else:  # PBN is token-based: tags may share a line or span several lines
@@ -145,7 +152,7 @@ def _games(text: str) -> Iterator[_Game]:
                     continue
                 pending = None
             for name, value in found:
-                if name in game.tags and name in _BOARD_TAGS + ("North", "East", "South", "West"):
+                if name in _IDENTITY_TAGS and name in game.tags:
                     # a repeated identity tag without a blank line starts the next game
                     yield game
                     game = _Game(lineno)
@@ -186,21 +193,29 @@ _TAG_SYNTAX = {
     "Result": re.compile(r"^(\^?\d{1,2}|(NS|EW) \d{1,2}( (NS|EW) \d{1,2})?)$"),
     "OptimumScore": re.compile(r"^(NS|EW)( [^;]+;)? ?[+-]?\d+$"),
     "Score": re.compile(r"^((NS|EW) )?[+-]?\d+$"),
+    "ScorePercentage": re.compile(r"^((NS|EW) )?\d+(\.\d*)?( (NS|EW) \d+(\.\d*)?)?$"),
+    "ScoreMP": re.compile(r"^((NS|EW) )?\d+(\.\d*)?( (NS|EW) \d+(\.\d*)?)?$"),
 }
+
+
+_CONTROL = re.compile(r"[\x00-\x1f]")
 
 
 def _check_tags(game: _Game) -> list[str]:
     """Tag values that break the PBN standard, as "line N: ..." (the record is then unreadable:
     a value that cannot be read is never guessed)."""
     errors = []
-    for name, value in game.tags.items():
+    tags = game.tags
+    if _CONTROL.search("".join(tags.values())):
+        for name, value in tags.items():
+            if _CONTROL.search(value):
+                line = game.tag_lines.get(name, game.line)
+                errors.append(f"line {line}: control character in the {name} tag")
+    for name in _TAG_SYNTAX.keys() & tags.keys():
+        value = tags[name]
         line = game.tag_lines.get(name, game.line)
-        if any(ord(ch) < 32 for ch in value):
-            errors.append(f"line {line}: control character in the {name} tag")
-            continue
-        syntax = _TAG_SYNTAX.get(name)
         v = value.strip().removeprefix("##")  # "##" hides a value (PBN 2.0), it stays valid
-        if syntax is not None and v not in ("", "?", "#") and not syntax.match(v):
+        if v not in ("", "?", "#") and not _TAG_SYNTAX[name].match(v):
             errors.append(f"line {line}: {name} {value!r} is not a valid PBN {name}")
         elif name == "Result" and v.count(" ") == 3:
             tricks = [int(t) for t in v.split()[1::2]]
@@ -219,15 +234,32 @@ def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
     """A PBN file as a ParsedFile: table results (games and `ScoreTable` rows), published
     rankings (`TotalScoreTable`) and events. `tables=False` reads the games alone (a companion
     hand record, whose results another file holds)."""
-    records: list[RawRecord] = []
     standings: list[RawStanding] = []
-    table_records: list[RawRecord] = []
+    records = list(iter_pbn(text.splitlines(), source_file, tables, standings))
+    return ParsedFile("pbn", number_repeats(records), standings)
+
+
+def iter_pbn(
+    lines: Iterable[str],
+    source_file: str,
+    tables: bool = True,
+    standings: list[RawStanding] | None = None,
+) -> Iterator[RawRecord]:
+    """The records of a PBN text, one at a time, from its lines (without line ends), so a large
+    file is read in bounded memory. Published rankings are appended to `standings`.
+
+    `ScoreTable` rows with pair numbers but no names wait for the `TotalScoreTable` (often at
+    the end of the file) that names the pairs; every other record is yielded at once. Identical
+    records are not numbered here (`number_repeats` or the caller's running count do that).
+    """
+    standings = standings if standings is not None else []
+    waiting: list[RawRecord] = []
     prev: dict[str, str] = {}
     # Exports name the players of each table once per match: the k-th table result of a board
     # inherits the names of the k-th table result of the previous board.
     names_by_table: dict[int, dict[str, str]] = {}
     table = -1
-    for game in _games(text):
+    for game in _games(lines):
         tags = dict(game.tags)
         # "#" means: same as the previous game.
         for name, value in list(tags.items()):
@@ -251,9 +283,7 @@ def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
             prev = tags
         game.errors.extend(_check_tags(game))
         if game.errors and not game.tags:
-            records.append(
-                RawRecord(source_file, game.line, "pbn", parse_error="; ".join(game.errors))
-            )
+            yield RawRecord(source_file, game.line, "pbn", parse_error="; ".join(game.errors))
             continue
         auction = " ".join(game.sections.get("Auction", []))
         play_tokens = " ".join(game.sections.get("Play", [])).split()
@@ -290,13 +320,21 @@ def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
             parse_error="; ".join(game.errors),
         )
         _event_model(rec, tags)
-        records.append(rec)
+        rows: list[RawRecord] = []
         if tables and game.tables:
-            dd = _tables(game, tags, rec, table_records, standings)
+            dd = _tables(game, tags, rec, rows, standings)
             if dd and not getattr(rec, "dd_tricks", ""):
                 rec.dd_tricks = dd  # type: ignore[attr-defined]
-    _names_from_standings(table_records, standings)
-    return ParsedFile("pbn", number_repeats(records + table_records), standings)
+        yield rec
+        for row in rows:
+            unnamed_ns = row.ns_pair and not (row.northname or row.southname)
+            unnamed_ew = row.ew_pair and not (row.eastname or row.westname)
+            if not row.parse_error and (unnamed_ns or unnamed_ew):
+                waiting.append(row)
+            else:
+                yield row
+    _names_from_standings(waiting, standings)
+    yield from waiting
 
 
 def _tables(
@@ -328,7 +366,7 @@ def _tables(
                     out.append(_score_row(base, row_line, row))
         elif name == "TotalScoreTable":
             standings.extend(_standing(base, row_line, row) for row_line, row in table.dicts())
-        elif name == "OptimumResultTable":
+        elif name == "OptimumResultTable" and "DoubleDummyTricks" not in tags:
             dd = dd_hex(table.dicts())
     return dd
 
@@ -355,7 +393,11 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
     for cell, side in ((contract, "NS"), (row.get("score_ns", ""), "NS"),
                        (row.get("score_ew", ""), "EW"), (row.get("score", ""), "NS"),
                        (row.get("result", ""), "NS")):  # fmt: skip
-        adjusted = adjusted or adjusted_split(cell, side)
+        split = adjusted_split(cell)
+        if split and side == "EW" and "/" not in cell:  # "A+" in the EW column is EW's mark
+            ns, _, ew = split.partition("/")
+            split = f"{ew}/{ns}"
+        adjusted = adjusted or split
     if adjusted:
         rec.adjusted = adjusted
     else:
@@ -413,14 +455,24 @@ def _standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
 
 def _names_from_standings(records: list[RawRecord], standings: list[RawStanding]) -> None:
     """ScoreTable rows without names take them from the TotalScoreTable (by pair number)."""
-    by_pair = {(st.section, st.pair): st.players for st in standings if st.pair and st.players}
-    by_pair.update({("", st.pair): st.players for st in standings if st.pair and st.players})
+    # a Mitchell numbers NS and EW pairs separately: match the direction when the ranking has it
+    by_pair: dict[tuple[str, str, str], str] = {}
+    for st in standings:
+        if st.pair and st.players:
+            direction = st.direction.upper().replace("-", "")
+            for key in ((st.section, direction, st.pair), (st.section, "", st.pair),
+                        ("", "", st.pair)):  # fmt: skip
+                by_pair.setdefault(key, st.players)
     for rec in records:
-        for pair, seats in ((rec.ns_pair, ("northname", "southname")),
-                            (rec.ew_pair, ("eastname", "westname"))):  # fmt: skip
+        for pair, direction, seats in ((rec.ns_pair, "NS", ("northname", "southname")),
+                                       (rec.ew_pair, "EW", ("eastname", "westname"))):  # fmt: skip
             if not pair or getattr(rec, seats[0]) or getattr(rec, seats[1]):
                 continue
-            names = by_pair.get((rec.section, pair)) or by_pair.get(("", pair))
+            names = (
+                by_pair.get((rec.section, direction, pair))
+                or by_pair.get((rec.section, "", pair))
+                or by_pair.get(("", "", pair))
+            )
             if names:
                 a, b = split_names(names)
                 setattr(rec, seats[0], a)
@@ -438,7 +490,7 @@ def _event_model(rec: RawRecord, tags: dict[str, str]) -> None:
     rec.round = tags.get("Round", "")
     section = tags.get("Section", "")
     if not section and (rec.home_team or rec.visit_team):
-        section = f"{rec.home_team} v {rec.visit_team}"
+        section = " v ".join(sorted((rec.home_team, rec.visit_team)))  # rooms swap home/visit
     rec.section = section
     rec.table_no = tags.get("Table", "")
     declarer_side = _SIDE_OF.get(rec.declarer.strip().upper(), "")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 _SPEC_ITEM = re.compile(r"^[+-]?([A-Za-z][A-Za-z0-9_]*)(?:\\(\d+)([LR]?))?$")
 _CELL = re.compile(r'"[^"]*"|\S+')
-_FORBIDDEN = set("%[]{};")
+_FORBIDDEN = re.compile(r"[%\[\]{};]")
 
 
 @dataclass
@@ -64,12 +64,13 @@ def add_row(table: Table, line: int, raw: str) -> None:
     text = raw.strip()
     if not text or text[0] in "{;%":
         return
-    outside = re.sub(r'"[^"]*"', "", text)
-    if any(ch in _FORBIDDEN for ch in outside):
-        bad = next(ch for ch in outside if ch in _FORBIDDEN)
-        table.errors.append(f"line {line}: {bad!r} is not allowed in a {table.name} row")
+    quoted = '"' in text
+    outside = re.sub(r'"[^"]*"', "", text) if quoted else text
+    bad = _FORBIDDEN.search(outside)
+    if bad:
+        table.errors.append(f"line {line}: {bad.group()!r} is not allowed in a {table.name} row")
         return
-    cells = split_cells(text)
+    cells = split_cells(text) if quoted else text.split()
     if table.columns and len(cells) != len(table.columns):
         table.errors.append(
             f"line {line}: {len(cells)} cells for the {len(table.columns)} columns of {table.name}"
@@ -82,36 +83,6 @@ def clean_cell(cell: str) -> str:
     t = cell[1:-1] if len(cell) >= 2 and cell[0] == cell[-1] == '"' else cell
     t = t.strip()
     return "" if t in ("-", "?") else t
-
-
-# ---------------------------------------------------------------- adjusted scores
-_ADJ_CODE = {"A+": 60, "A": 50, "A=": 50, "A-": 40, "AVG+": 60, "AVG": 50, "AVG-": 40,
-             "AV+": 60, "AV": 50, "AV-": 40}  # fmt: skip
-_PERCENT = re.compile(r"^(\d{1,3})%?$")
-
-
-def adjusted_split(text: str, side: str = "NS") -> str:
-    """An adjusted-score cell as "NS%/EW%": "A+" → "60/40" (seen from `side`), "A+/A-" →
-    "60/40", "A-/A-" → "40/40", "60/40" → "60/40", "A" → "50/50". "" when not adjusted."""
-    t = text.strip().upper().replace(" ", "")
-    if not t or not t.startswith(("A", "4", "5", "6")) or t[0].isdigit() and "/" not in t:
-        return ""
-    parts = t.split("/")
-
-    def pct(p: str) -> int | None:
-        if p in _ADJ_CODE:
-            return _ADJ_CODE[p]
-        m = _PERCENT.match(p)
-        return int(m.group(1)) if m and int(m.group(1)) <= 100 else None
-
-    values = [pct(p) for p in parts]
-    if any(v is None for v in values) or len(values) > 2:
-        return ""
-    if len(values) == 1:
-        values.append(100 - values[0])  # type: ignore[operator]
-        if side == "EW":
-            values.reverse()
-    return f"{values[0]}/{values[1]}"
 
 
 # ---------------------------------------------------------------- results

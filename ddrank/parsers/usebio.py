@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from xml.parsers.expat import ExpatError, XMLParserType
 
 from defusedxml import DefusedXmlException
-from defusedxml.ElementTree import DefusedXMLParser, ParseError
+from defusedxml.ElementTree import DefusedXMLParser
 
 from ddrank.cleaning import auction_contract, auction_declarer, clean_calls, normalise_contract
 from ddrank.parsers.adjusted import adjusted_split
@@ -94,7 +95,7 @@ class _Reader:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.parser: DefusedXMLParser | None = None
+        self.expat: XMLParserType | None = None
         self.stack: list[_Node] = []
         self.club = ""
         self.pending: list[_Pending] = []
@@ -107,7 +108,7 @@ class _Reader:
 
     # --- expat target interface
     def start(self, tag: str, attrs: dict[str, str]) -> None:
-        line = self.parser.parser.CurrentLineNumber if self.parser is not None else 0
+        line = self.expat.CurrentLineNumber if self.expat is not None else 0
         if not self.stack and tag != "USEBIO":
             raise _NotUsebio(f"the root element is <{tag}>, not <USEBIO>")
         node = _Node(tag, dict(attrs), line)
@@ -239,23 +240,9 @@ class _Reader:
 
     # --- boards
     def _handset_board(self, node: _Node) -> None:
-        board = node.value("BOARD_NUMBER")
-        hands = {}
-        for hand in node.every("HAND"):
-            seat = hand.value("DIRECTION")[:1].upper()
-            suits = (hand.value(s) for s in ("SPADES", "HEARTS", "DIAMONDS", "CLUBS"))
-            hands[seat] = ".".join(
-                s.replace("-", "").replace("10", "T") for s in suits
-            )  # "-": void
-        if (
-            board
-            and len(hands) == 4
-            and set(hands) == set(_SEATS_PBN)
-            and board not in self.handset
-        ):
-            dealer, vulnerable = board_dealer_vulnerability(board)
-            deal = "N:" + " ".join(hands[s] for s in _SEATS_PBN)
-            self.handset[board] = HandDeal(board, deal, dealer, vulnerable, line=node.line)
+        hand = _hand_deal(node)
+        if hand is not None and hand.board_no not in self.handset:
+            self.handset[hand.board_no] = hand
 
     def _board(self, node: _Node) -> None:
         board = node.value("BOARD_NUMBER")
@@ -267,6 +254,7 @@ class _Reader:
             round_no = match.value("ROUND_NUMBER")
             team, opponents = match.value("TEAM"), match.value("OPPOSING_TEAM")
         dealer, vulnerable = board_dealer_vulnerability(board)
+        own = _hand_deal(node)  # a BOARD may carry its own HANDs
         for line in node.every("TRAVELLER_LINE"):
             rec = RawRecord(
                 source_file=self.source,
@@ -299,6 +287,8 @@ class _Reader:
                 rec.contract = rec.declarer = rec.result = ""
             else:
                 rec.ns_score = score
+            if own is not None:
+                rec.deal, rec.bidstart = own.deal, own.dealer
             direction = line.value("DIRECTION").upper()
             if match is not None:
                 self._match_line(rec, node, direction, team, opponents)
@@ -372,6 +362,21 @@ class _Reader:
             across_field=across,
             mp_top=top,
         )
+
+
+def _hand_deal(board: _Node) -> HandDeal | None:
+    """The deal in a BOARD's four HAND elements (`<HEARTS>-</HEARTS>` is a void), or None."""
+    number = board.value("BOARD_NUMBER")
+    hands = {}
+    for hand in board.every("HAND"):
+        seat = hand.value("DIRECTION")[:1].upper()
+        suits = (hand.value(s) for s in ("SPADES", "HEARTS", "DIAMONDS", "CLUBS"))
+        hands[seat] = ".".join(s.replace("-", "").replace("10", "T") for s in suits)
+    if not number or set(hands) != set(_SEATS_PBN):
+        return None
+    dealer, vulnerable = board_dealer_vulnerability(number)
+    deal = "N:" + " ".join(hands[s] for s in _SEATS_PBN)
+    return HandDeal(number, deal, dealer, vulnerable, line=board.line)
 
 
 def _dates(text: str) -> tuple[str, str]:
@@ -578,19 +583,25 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None) -> P
     """
     data = _utf8_or_declared(data)
     reader = _Reader(source)
-    parser = DefusedXMLParser(target=reader, forbid_dtd=False, forbid_entities=True,
-                              forbid_external=True)  # fmt: skip
-    reader.parser = parser
+    # defusedxml's parser installs the guards (entity declarations refused, external references
+    # refused, the DTD never fetched); the elements go straight to the reader, no tree is built.
+    guarded = DefusedXMLParser(forbid_dtd=False, forbid_entities=True, forbid_external=True)
+    expat = reader.expat = guarded.parser
+    expat.buffer_text = True
+    expat.ordered_attributes = False
+    expat.StartElementHandler = reader.start
+    expat.EndElementHandler = reader.end
+    expat.CharacterDataHandler = reader.data
     errors: list[RawRecord] = []
 
     def fail(problem: str) -> None:
-        line = parser.parser.CurrentLineNumber or 1
-        errors.append(RawRecord(source, line, "usebio", parse_error=f"line {line}: {problem}"))
+        line = expat.CurrentLineNumber or 1
+        errors.append(RawRecord(source, line, "usebio", parse_error=problem))
 
     try:
         for start in range(0, len(data), _CHUNK):
-            parser.feed(data[start : start + _CHUNK])
-        parser.close()
+            expat.Parse(data[start : start + _CHUNK], False)
+        expat.Parse(b"", True)
     except _NotUsebio as exc:
         fail(f"not a USEBIO file: {exc}")
     except DefusedXmlException as exc:
@@ -598,7 +609,7 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None) -> P
             "refused: the XML declares entities (an entity bomb or an external entity is how "
             f"such files attack a reader): {type(exc).__name__}"
         )
-    except ParseError as exc:
+    except ExpatError as exc:
         fail(f"not well-formed XML: {exc}")
     except (LookupError, ValueError) as exc:  # an unknown declared encoding, a bad character
         fail(f"unreadable XML: {exc}")

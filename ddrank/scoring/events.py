@@ -452,8 +452,12 @@ def wbf_vp(imp_margin: float, boards: int) -> float:
 
 
 def match_key(r: EventResult) -> tuple[str, str, str, frozenset[str]]:
-    """(event, session, section, teams): the two rooms of one match meet here."""
-    return r.event, r.session, r.section, frozenset((r.home_team, r.visit_team))
+    """(event, session, '', teams): the two rooms of one match meet here.
+
+    The section is left out: a reader may name each room's table after its own home team
+    ("A v B" and "B v A"), and the teams alone identify the match within a session.
+    """
+    return r.event, r.session, "", frozenset((r.home_team, r.visit_team))
 
 
 @dataclass
@@ -628,14 +632,42 @@ def infer_scoring(results: Sequence[EventResult], hint: str = "") -> str:
     return "TEAMS" if any(r.home_team and r.visit_team for r in results) else "MP"
 
 
+def event_info_for(results: Sequence[EventResult], info: EventInfo) -> EventInfo:
+    """The event's facts with its scoring settled (stated, else inferred from all its results)."""
+    return replace(info, scoring=infer_scoring(results, info.scoring))
+
+
+def by_session(results: Iterable[EventResult]) -> dict[str, list[EventResult]]:
+    out: dict[str, list[EventResult]] = defaultdict(list)
+    for r in results:
+        out[r.session].append(r)
+    return dict(sorted(out.items()))
+
+
+def score_session(
+    results: Sequence[EventResult], info: EventInfo, method: MpMethod = "neuberg"
+) -> EventScores:
+    """One session's table scores (and matches): a session never compares with another, so
+    sessions score independently; `assemble_event` then ranks the whole event."""
+    if info.scoring == "TEAMS":
+        scored, matches = score_teams_event(results)
+        return EventScores(info, scored, matches=matches)
+    return EventScores(info, score_pairs_event(results, info, method))
+
+
+def assemble_event(info: EventInfo, sessions: Sequence[EventScores]) -> EventScores:
+    """Rankings per session and over the event from the sessions' table scores."""
+    scored = [s for part in sessions for s in part.results]
+    if info.scoring == "TEAMS":
+        matches = [m for part in sessions for m in part.matches]
+        return EventScores(info, scored, team_rankings(matches), matches, butler_rankings(scored))
+    return EventScores(info, scored, pair_rankings(scored, info))
+
+
 def score_event(
     results: Sequence[EventResult], info: EventInfo, method: MpMethod = "neuberg"
 ) -> EventScores:
-    """Score one event by its scoring: pairs (MP, IMP, BUTLER) or teams."""
-    scoring = infer_scoring(results, info.scoring)
-    info = replace(info, scoring=scoring)
-    if scoring == "TEAMS":
-        scored, matches = score_teams_event(results)
-        return EventScores(info, scored, team_rankings(matches), matches, butler_rankings(scored))
-    scored = score_pairs_event(results, info, method)
-    return EventScores(info, scored, pair_rankings(scored, info))
+    """Score one event by its scoring: pairs (MP, IMP, BUTLER) or teams, session by session."""
+    info = event_info_for(results, info)
+    parts = [score_session(rs, info, method) for rs in by_session(results).values()]
+    return assemble_event(info, parts)

@@ -110,6 +110,9 @@ def event_label(row: Mapping[str, Any]) -> str:
     if eid:
         return eid
     name = _s(row, "event")
+    day = re.match(r"^(\d{4})[.-](\d\d)[.-](\d\d)$", _s(row, "date"))
+    if day:  # two sessions of a club's "Pairs" are told apart by their day
+        return f"{name} ({day.group(1)}-{day.group(2)}-{day.group(3)})"
     year = row.get("year")
     if not year:
         year = board_year(_s(row, "date"), name)
@@ -217,7 +220,9 @@ def results_from_rows(
 def drop_duplicate_tables(
     results: Sequence[EventResult],
 ) -> tuple[list[EventResult], list[RecordError]]:
-    """A player (or a pair number) with two results on one board: the later one is left out.
+    """A pair number (or, without numbers, a player) with two results on one board: the later
+    one is left out. Pair numbers decide where the source gives them, because club sources often
+    write surnames only, and two pairs may hold a "Wu" each.
 
     The board is the director's (event, session, section, board) and, in teams events, the match,
     so the same board number of two matches, sessions or sections never clashes.
@@ -227,11 +232,13 @@ def drop_duplicate_tables(
     errors: list[RecordError] = []
     for r in results:
         key = (r.event, r.session, r.section, r.board, frozenset((r.home_team, r.visit_team)))
-        who = [("player", p) for p in r.players if p and not PHANTOM_NAME.match(p)]
+        who: list[tuple[str, str]] = []
         if r.ns_pair and r.phantom != "NS":
             who.append(("NS pair", r.ns_pair))
         if r.ew_pair and r.phantom != "EW":
             who.append(("EW pair", r.ew_pair))
+        if not who:  # without pair numbers, the players (surname-only names may repeat across
+            who = [("player", p) for p in r.players if p and not PHANTOM_NAME.match(p)]  # pairs)
         clash = next((seen[(key, w)] for w in who if (key, w) in seen), None)
         if clash is not None:
             errors.append(RecordError("scoring", None,
@@ -259,9 +266,7 @@ def event_infos(
     for r in results:
         by_event[r.event].append(r)
     for event in by_event:
-        f = given.get(event) or next(
-            (v for k, v in given.items() if event.startswith(k) or k.startswith(event)), {}
-        )
+        f = given.get(event) or {}
         top = parse_number(f.get("mp_top")) if f else None
         across = f.get("across_field") if f else False
         out[event] = EventInfo(

@@ -58,3 +58,28 @@ def rating_chart(player: str, history: Sequence[dict[str, Any]], path: Path) -> 
     bx.set_xticks(x[::step], [p[:18] for p in periods[::step]], fontsize=7)
     fig.savefig(path, format="svg", metadata={"Date": None})
     return path
+
+
+def _chart_job(job: tuple[str, list[dict[str, Any]], str]) -> str:
+    player, history, path = job
+    rating_chart(player, history, Path(path))
+    return path
+
+
+def rating_charts(jobs: Sequence[tuple[str, list[dict[str, Any]], str]]) -> int:
+    """Draw many rating charts, on every core when there are enough to pay for the start-up."""
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    workers = min(os.cpu_count() or 1, max(1, len(jobs) // PER_WORKER))
+    if workers <= 1:
+        for job in jobs:
+            _chart_job(job)
+        return len(jobs)
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        return sum(1 for _ in pool.map(_chart_job, jobs, chunksize=8))
+
+
+#: Charts per extra worker process: a spawned worker costs about as much as 10 charts to start.
+PER_WORKER = 24

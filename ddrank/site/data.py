@@ -36,6 +36,10 @@ class SiteData:
     regression: Row | None = None
     regression_dir: Path | None = None
     seconds_read: float = 0.0
+    labels: dict[str, str] = field(default_factory=dict)  # player key -> name shown
+
+    def label(self, player: str | None) -> str:
+        return self.labels.get(player, player) if player else ""
 
 
 def slug(text: str, prefix: str) -> str:
@@ -103,6 +107,7 @@ def build_events(data: SiteData) -> list[Event]:
             events[eid] = ev
         names = (r.get("northname"), r.get("eastname"), r.get("southname"), r.get("westname"))
         r["players"] = [p or (n or None) for p, n in zip(who[r["record_id"]], names, strict=True)]
+        r["labels"] = [data.label(p) for p in r["players"]]
         r["names"] = names
         r["mistakes"] = [mistakes.get((r["record_id"], k)) for k in range(4)]
         if r.get("source_file"):
@@ -163,7 +168,8 @@ def score_event(ev: Event) -> None:
 
 
 def table_result(r: Row) -> TableResult | None:
-    names = tuple(p or "" for p in r["players"])
+    """The result as the split needs it; pairs are labelled with the names shown."""
+    names = tuple(p or "" for p in r["labels"])
     made = make_result(
         board=str(r["deal_id"]), deal=str(r["deal_id"]), table=str(r["record_id"]),
         names=names, contract_text=r.get("contract"), declarer_text=r.get("declarer"),
@@ -187,8 +193,8 @@ def pair_matchpoints(ev: Event) -> list[Row]:
     for r in ev.results:
         if r.get("pct_ns") is None:
             continue
-        ns = pair_label([r["players"][0] or "", r["players"][2] or ""])
-        ew = pair_label([r["players"][1] or "", r["players"][3] or ""])
+        ns = pair_label([r["labels"][0] or "", r["labels"][2] or ""])
+        ew = pair_label([r["labels"][1] or "", r["labels"][3] or ""])
         tot[ns].append(r["pct_ns"])
         tot[ew].append(100.0 - r["pct_ns"])
     rows = [{"players": k, "boards": len(v), "pct": sum(v) / len(v)} for k, v in tot.items()]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup, escape
 
 from ddrank.site.data import (
     SEATS,
@@ -34,8 +35,14 @@ from ddrank.site.stats import regression_verdict
 
 #: Boards per traveller page: keeps a page of a 1,000-board event small enough to open at once.
 BOARDS_PER_PAGE = 32
-#: Players with at least this many boards are listed first and get a rating chart.
+#: Players with at least this many boards are listed first and get a rating chart...
 MIN_BOARDS_LISTED = 30
+#: ... when they were rated in at least this many periods (one period is a point, shown as text).
+MIN_PERIODS_CHARTED = 2
+#: At most this many charts (players with the most boards first): matplotlib takes 0.1-0.5 s per
+#: chart on a busy 2-core machine, and the whole report must stay well under 30 s. Every other
+#: player page shows the same numbers as a table (rating ± SE and boards after each period).
+MAX_CHARTS = 40
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "N": "NT"}
 STATIC = Path(__file__).resolve().parent / "static"
 #: Columns of the scoring stage's `rankings` and of `published_standings` the event page shows.
@@ -150,7 +157,8 @@ class Players:
             if r.get("player"):
                 self.skill[r["player"]].append(r)
         names = set(self.totals) | set(self.events)
-        self.names = sorted(names, key=lambda n: (-self.boards(n), n.casefold()))
+        self.label = data.label
+        self.names = sorted(names, key=lambda n: (-self.boards(n), self.label(n).casefold()))
 
     def boards(self, name: str) -> int:
         return int((self.totals.get(name) or {}).get("boards") or sum(self.events[name].values()))
@@ -175,7 +183,7 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
     events = build_events(data)
     players = Players(data, events)
     verdict = regression_verdict(data.regression)
-    common = {"verdict": verdict, "has": set(data.optional)}
+    common = {"verdict": verdict, "has": set(data.optional), "label": data.label}
 
     def write(rel: str, template: str, **ctx: Any) -> None:
         root = "../" * rel.count("/")
@@ -188,22 +196,25 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
     pages = 0
     for ev in events:
         pages += write_event(ev, data, players, write)
-    charts = 0
-    from ddrank.site.charts import rating_chart
-
+    jobs = []
     for name in players.names:
         chart = None
-        hist = players.history.get(name)
-        if hist and players.boards(name) >= MIN_BOARDS_LISTED:
+        hist = players.history.get(name, [])
+        if (len(hist) >= MIN_PERIODS_CHARTED and players.boards(name) >= MIN_BOARDS_LISTED
+                and len(jobs) < MAX_CHARTS):  # fmt: skip
             chart = f"img/{slug(name, 'p')}-rating.svg"
-            rating_chart(name, hist, site_dir / "players" / chart)
-            charts += 1
+            jobs.append((name, hist, str(site_dir / "players" / chart)))
         write(players.page(name), "player.html", name=name, p=players, chart=chart,
               lines=profile(players.totals.get(name, {}), players.field),
-              totals=players.totals.get(name, {}),
+              totals=players.totals.get(name, {}), history=sorted(hist, key=_period_order),
               costly=sorted(players.costly[name], key=lambda c: -c["cost"])[:10],
               rating=players.ratings.get(name), skill=players.skill.get(name, []),
               event_of={e.event_id: e for e in events}, categories=CATEGORIES)  # fmt: skip
+    charts = 0
+    if jobs:
+        from ddrank.site.charts import rating_charts
+
+        charts = rating_charts(jobs)
     copied = copy_regression(data.regression_dir, site_dir / "model")
     write("model/index.html", "model.html", report=data.regression, copied=copied)
     return {
@@ -219,6 +230,13 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
     }
 
 
+def _period_order(row: Row) -> float:
+    try:
+        return float(row.get("period_index") or 0)
+    except (TypeError, ValueError):
+        return 0.0
+
+
 def ratings_table(data: SiteData, players: Players) -> list[Row]:
     """The rating table: stored Lehman ratings, best first (empty when the store has none)."""
     rows = []
@@ -226,10 +244,82 @@ def ratings_table(data: SiteData, players: Players) -> list[Row]:
         name = r.get("player")
         if not name or r.get("rating") is None:
             continue
-        rows.append({"player": name, "rating": float(r["rating"]),
+        rows.append({"player": name, "name": data.label(name), "rating": float(r["rating"]),
                      "se": r.get("se", r.get("std_error")), "boards": r.get("boards"),
                      "page": players.page(name)})  # fmt: skip
     return sorted(rows, key=lambda r: (-r["rating"], r["player"]))
+
+
+def result_row(r: Row, ev: Event, players: Players, root: str, published: bool) -> Markup:
+    """One traveller line as HTML. Built in Python, not in the template: a 7,000-result store has
+    7,000 of them and jinja's per-cell overhead made them most of the report's time. Every value
+    from the store goes through `escape`."""
+
+    def name(k: int) -> str:
+        p = r["players"][k]
+        if not p:
+            return ""
+        return f'<a href="{escape(root + players.page(p))}">{escape(players.label(p))}</a>'
+
+    def td(value: Any, cls: str = "n") -> str:
+        return f'<td class="{cls}">{escape("" if value is None else value)}</td>'
+
+    table = str(escape(r.get("table_no") or r.get("room") or ""))
+    if r.get("home_team"):
+        teams = [r["home_team"]] + ([r["visit_team"]] if r.get("visit_team") else [])
+        match = " v ".join(str(escape(t)) for t in teams)
+        table += f'<br><span class="muted">{match}</span>'
+    result, dd = r.get("result"), r.get("dd_tricks")
+    dd_cell = ""
+    if dd is not None:
+        dd_cell = str(dd)
+        if result is not None:
+            cls = "plus" if result > dd else "minus" if result < dd else "muted"
+            dd_cell += f' <span class="{cls}">({result - dd:+d})</span>'
+    cells = [
+        f"<td>{table}</td>",
+        f"<td>{name(0)}<br>{name(2)}</td>",
+        f"<td>{name(1)}<br>{name(3)}</td>",
+        td(contract_html(r.get("contract")), ""), td(r.get("declarer") or "", ""),
+        td(r.get("opening_leader") or "", ""), td(result),
+        f'<td class="n">{dd_cell}</td>', td(r.get("ns_points")),
+    ]  # fmt: skip
+    if ev.scoring == "MP":
+        pct = r.get("stored_pct_ns") if r.get("stored_pct_ns") is not None else r.get("pct_ns")
+        cells.append(td(fmt_num(pct, 1)))
+    else:
+        imps = r.get("stored_imps_ns") if r.get("stored_imps_ns") is not None else r.get("imps_ns")
+        split = r.get("split")
+        cells += [td(fmt_num(imps)), td(fmt_num(split.bid) if split else ""),
+                  td(fmt_num(split.play) if split else "")]  # fmt: skip
+    cells.append(f"<td>{mistakes_html(r)}</td>")
+    if published:
+        pub = "; ".join(
+            f"{k.replace('published_', '')} {fmt_num(r[k])}" for k in PUBLISHED if r.get(k)
+        )
+        cells.append(td(pub, ""))
+    return Markup(f'<tr id="r-{escape(r["record_id"])}">' + "".join(cells) + "</tr>")
+
+
+def mistakes_html(r: Row) -> str:
+    """The DD mistakes made at the table, one line per seat, with the points they cost."""
+    lines = []
+    for m in r["mistakes"]:
+        if not m:
+            continue
+        parts = [(m["declarer_mistakes"], "decl"), (m["defence_mistakes"], "def"),
+                 (m["lead_mistakes"], "lead"), (m["claim_mistakes"], "claim"),
+                 (m["auction_mistakes"], "auct")]  # fmt: skip
+        words = [w if w in ("lead", "claim") else f"{w} {count_text(v)}" for v, w in parts if v]
+        if words:
+            lines.append(f'<span class="mistake">{SEATS[m["seat"]]} {" ".join(words)} '
+                         f'({m["cost"]:.0f})</span>')  # fmt: skip
+    if lines:
+        return "<br>".join(lines)
+    analysed = r["mistakes"][0] and r["mistakes"][0].get("analysed")
+    return (
+        '<span class="muted">none</span>' if analysed else '<span class="muted">not analysed</span>'
+    )
 
 
 def write_event(ev: Event, data: SiteData, players: Players, write: Any) -> int:
@@ -258,11 +348,12 @@ def write_event(ev: Event, data: SiteData, players: Players, write: Any) -> int:
         travellers = [
             {"label": label, "deal_id": deal_id, "rows": rows, "first": rows[0],
              "hands": hands(rows[0]["deal"]), "dd": dd_rows(data.dd_tables.get(deal_id)),
-             "published": any(r.get(k) for r in rows for k in PUBLISHED) or any(r["scored"] for r in rows)}
+             "published": any(r.get(k) for r in rows for k in PUBLISHED)}
             for label, deal_id, rows in chunk
         ]  # fmt: skip
         write(f"{base}-boards-{k + 1}.html", "boards.html", ev=ev, travellers=travellers,
               page_no=k + 1, pages=len(chunks), players=players, base=base.split("/")[-1],
+              result_row=lambda r, pub: result_row(r, ev, players, "../", pub),
               scored=any(r["scored"] for r in ev.results))  # fmt: skip
     return len(chunks)
 

@@ -1,0 +1,197 @@
+"""Ingest throughput per format: results per second on one core, and peak memory.
+
+For each format a real file is replicated into one large file of about `--records` results
+(distinct event names or board numbers, so no copy is a duplicate), then read in a fresh child
+process (one core: no worker pool) twice: the reader alone (format detection + parse), and the
+whole ingest into an empty DuckDB store. The child reports its own peak RSS, once for a file of
+a quarter of the size and once for the full size, so the growth of memory with file size shows.
+Everything is written to a temporary folder; nothing goes into the repository. The files under
+`../shared` are found beside the clone, or where `DDRANK_SHARED` points.
+
+    .venv/bin/python bench/bench_ingest.py [--records 200000] [--formats pbn,scoretable,lin,usebio,bws]
+
+Formats and their real files:
+  pbn         per-table PBN: data/sample/pbn/worldclass-2012-example3.pbn (7,632 results)
+  pbn-dd      per-table PBN with DD tables and notes, ~60 lines a result:
+              data/sample/pbn/online-qualifier-2021-example2.pbn (299 results)
+  scoretable  PBN ScoreTable travellers: ../shared/.../bridgecomposer-pairs/PABC_2025-12-23 (333)
+  lin         BBO vugraph LIN: data/sample/lin/usbf-2010-sf-14502.lin (30 results)
+  usebio      USEBIO XML: ../shared/.../usebio/welwyn-2025-04-09.usebio.xml (144 traveller lines)
+  bws         Bridgemate .bws: ../shared/.../bridgemate-acbl/LBC-2026-01-26.bws (270 results), not
+              replicated (it is an MS Access database): read as it is, 20 times
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SAMPLE = ROOT / "data" / "sample"
+EVENTS = Path(os.environ.get("DDRANK_SHARED", ROOT.parent / "shared")) / "data" / "events"
+SOURCES = {
+    "pbn": SAMPLE / "pbn" / "worldclass-2012-example3.pbn",
+    "pbn-dd": SAMPLE / "pbn" / "online-qualifier-2021-example2.pbn",
+    "scoretable": EVENTS / "bridgecomposer-pairs" / "PABC_2025-12-23_D251223M.pbn",
+    "lin": SAMPLE / "lin" / "usbf-2010-sf-14502.lin",
+    "usebio": EVENTS / "usebio" / "welwyn-2025-04-09.usebio.xml",
+    "bws": EVENTS / "bridgemate-acbl" / "LBC-2026-01-26.bws",
+}
+TARGET_RATE = 20_000  # results/s, issue 12
+
+
+def replicate(fmt: str, source: Path, records: int, out: Path) -> Path:
+    """One file of about `records` results made of copies of `source`."""
+    if fmt == "bws":
+        return source
+    from tasks.workers import read_parsed
+
+    text = source.read_bytes().decode("latin-1")
+    per = len(read_parsed(source)[0].records)  # results in one copy
+    if fmt in ("pbn", "pbn-dd", "scoretable"):
+        copies = -(-records // per)
+        path = out / f"{fmt}.pbn"
+        with path.open("w", encoding="latin-1") as fh:
+            for k in range(copies):
+                fh.write(re.sub(r'\[Event "([^"#]*)"\]', rf'[Event "\1 (copy {k})"]', text))
+                fh.write("\n\n")
+    elif fmt == "lin":
+        copies = -(-records // per)
+        path = out / "vugraph.lin"
+        with path.open("w", encoding="latin-1") as fh:
+            for k in range(copies):
+                fh.write(re.sub(r"vg\|([^,|]*)", rf"vg|\1 (copy {k})", text) + "\n")
+    else:  # usebio: the 24 boards again and again, renumbered, inside the one event
+        start, end = text.index("    <BOARD>"), text.rindex("</BOARD>") + len("</BOARD>\n")
+        boards = text[start:end]
+        copies = -(-records // per)
+        boards_per_copy = text.count("<BOARD_NUMBER>")
+        chunks = []
+        for k in range(copies):
+            chunks.append(
+                re.sub(
+                    r"<BOARD_NUMBER>(\d+)</BOARD_NUMBER>",
+                    lambda m, k=k: (
+                        f"<BOARD_NUMBER>{int(m.group(1)) + boards_per_copy * k}</BOARD_NUMBER>"
+                    ),
+                    boards,
+                )
+            )
+        path = out / "event.usebio.xml"
+        path.write_text(text[:start] + "".join(chunks) + text[end:], encoding="latin-1")
+    return path
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory (VmHWM: unlike ru_maxrss, not inherited from the
+    parent that forked it)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def child(path: str, mode: str, repeat: int) -> None:
+    """Run in a fresh process: read (or ingest) the file, print results/s and peak RSS."""
+    from tasks.workers import StreamedFile, read_parsed, streams
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    n = 0
+    if mode == "read" and streams(Path(path)):  # a large PBN: read as ingest reads it
+        errors = 0
+        for _ in range(repeat):
+            for batch in StreamedFile("pbn").batches(Path(path)):
+                n += len(batch)
+                errors += sum(1 for r in batch if r.parse_error)
+    elif mode == "read":
+        for _ in range(repeat):
+            parsed, _deals = read_parsed(Path(path))
+            n += len(parsed.records)
+            errors = sum(1 for r in parsed.records if r.parse_error)
+            del parsed
+    else:
+        from tasks.db import connect
+        from tasks.ingest import ingest_paths
+
+        with tempfile.TemporaryDirectory() as tmp:
+            con = connect(Path(tmp) / "bench.duckdb")
+            summary = ingest_paths(con, [path], workers=1)
+            n, errors = summary.new, len(summary.unreadable)
+            con.close()
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    peak_mb = peak_rss_mb()
+    print(json.dumps({"results": n, "seconds": seconds, "cpu": cpu, "peak_mb": peak_mb,
+                      "errors": errors}))  # fmt: skip
+
+
+def run_child(path: Path, mode: str, repeat: int = 1) -> dict:
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", str(path), "--mode", mode, "--repeat", str(repeat)],
+        check=True, capture_output=True, text=True, cwd=ROOT,
+    )  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--records", type=int, default=200_000)
+    ap.add_argument("--formats", default="pbn,pbn-dd,scoretable,lin,usebio,bws")
+    ap.add_argument("--child")
+    ap.add_argument("--mode", default="read")
+    ap.add_argument("--repeat", type=int, default=1)
+    args = ap.parse_args()
+    if args.child:
+        child(args.child, args.mode, args.repeat)
+        return
+    print(
+        "Rates are results per CPU-second of the one process (wall-clock rates in brackets: on a"
+        " shared machine they also count the time other processes held the core)."
+    )
+    print(f"{'format':<11} {'results':>8} {'MB':>6} {'read/s':>17} {'ingest/s':>17} "
+          f"{'peak MB (1/4 size)':>19} {'peak MB':>8}  target {TARGET_RATE:,}/s")  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="ddrank-bench-ingest-") as tmp:
+        for fmt in args.formats.split(","):
+            source = SOURCES[fmt]
+            if not source.exists():
+                print(f"{fmt:<11} skipped: {source} is not here")
+                continue
+            folder = Path(tmp) / fmt
+            folder.mkdir()
+            quarter_dir = folder / "quarter"
+            quarter_dir.mkdir()
+            repeat = 20 if fmt == "bws" else 1
+            quarter = replicate(fmt, source, args.records // 4, quarter_dir)
+            full = replicate(fmt, source, args.records, folder)
+            try:
+                small = run_child(quarter, "read", max(1, repeat // 4))
+                read = run_child(full, "read", repeat)
+                ingest = run_child(full, "ingest") if fmt != "bws" else None
+            except subprocess.CalledProcessError as exc:
+                print(f"{fmt:<11} failed: {exc.stderr.strip().splitlines()[-1:]}")
+                continue
+            rate = read["results"] / read["cpu"]
+            wall = read["results"] / read["seconds"]
+            irate = (
+                f"{ingest['results'] / ingest['cpu']:,.0f} ({ingest['results'] / ingest['seconds']:,.0f})"
+                if ingest
+                else "-"
+            )
+            mark = "ok" if rate >= TARGET_RATE else "BELOW TARGET"
+            size = full.stat().st_size / 2**20
+            print(f"{fmt:<11} {read['results']:>8,} {size:>6.1f} {f'{rate:,.0f} ({wall:,.0f})':>17} {irate:>17} "
+                  f"{small['peak_mb']:>19.0f} {read['peak_mb']:>8.0f}  {mark}"
+                  + (f" ({read['errors']} unreadable)" if read["errors"] else ""))  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,163 @@
+"""Every shell example in README.md and docs/*.md runs as written, on the bundled data.
+
+Convention (for whoever writes docs):
+
+* Every fenced block tagged ```bash, ```sh or ```shell is an example. Each block runs as one
+  `bash -e` script, with `set -o pipefail`, in a fresh copy of the repository (the files git
+  tracks, so a "fresh clone"); the blocks of one file run in order in the same copy, so a later
+  block may use the store or the files an earlier block made. `ddrank` and `python` are this
+  interpreter's, running the copy's code; `.venv/bin/...` is this interpreter's venv (unless the
+  file creates `.venv` itself).
+* A marker comment on the line just before the fence changes that:
+    - `<!-- doc-test: slow -->`: expensive (minutes of DDS, a pip install); runs only with
+      `pytest -m slow`.
+    - `<!-- doc-test: manual: REASON -->`: never run here, because it cannot end on its own or
+      needs what CI does not have (a long-running server, a Docker engine); REASON (the rest of
+      the comment) says why and what covers it instead; `test_manual_examples_say_why` checks it.
+    - `<!-- doc-test: env NAME=VALUE -->`: run with that environment variable, e.g. a small input
+      (`DDRANK_INPUTS=["data/sample/lin/usbf-2010-sf-14502.lin"]`) so that a pipeline example runs in
+      CI in seconds; the example itself stays as a user types it. Several directives may share one
+      comment, separated by `;`.
+* A block must finish in 10 minutes and exit 0. Other languages (```python, ```toml, plain ```)
+  are not run.
+
+New examples are picked up automatically: the tests are generated from the files at collection.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHELLS = ("bash", "sh", "shell")
+FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```", re.M | re.S)
+MARKER = re.compile(r"<!--\s*doc-test:\s*(.*?)\s*-->\s*$")
+
+
+@dataclass
+class Example:
+    """One fenced shell block, where it is, and how the test runs it."""
+
+    doc: str
+    line: int
+    script: str
+    slow: bool = False
+    manual: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.doc}:{self.line}"
+
+
+def doc_files() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def examples(path: Path) -> list[Example]:
+    """The shell examples of one Markdown file, with their markers applied."""
+    text = path.read_text(encoding="utf-8")
+    found = []
+    for m in FENCE.finditer(text):
+        if m.group(1) not in SHELLS:
+            continue
+        line = text.count("\n", 0, m.start()) + 1
+        before = text[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        ex = Example(str(path.relative_to(ROOT)), line, m.group(2))
+        marker = MARKER.search(before)
+        directives = marker.group(1).split(";") if marker else []
+        while directives:
+            directive = directives.pop(0).strip()
+            if directive == "slow":
+                ex.slow = True
+            elif directive.startswith("manual"):  # the rest of the comment is the reason
+                ex.manual = ";".join([directive.partition(":")[2], *directives]).strip()
+                directives = []
+            elif directive.startswith("env "):
+                name, _, value = directive[4:].strip().partition("=")
+                ex.env[name] = value
+            else:
+                raise ValueError(f"{ex.id}: unknown doc-test directive {directive!r}")
+        found.append(ex)
+    return found
+
+
+ALL = [ex for p in doc_files() for ex in examples(p)]
+
+
+def _params() -> list[object]:
+    marks = {True: [pytest.mark.slow], False: []}
+    return [pytest.param(ex, id=ex.id, marks=marks[ex.slow]) for ex in ALL if ex.manual is None]
+
+
+@pytest.fixture(scope="module")
+def copies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """One fresh copy of the repository per documentation file, made on first use."""
+    return {}
+
+
+def _fresh_copy(dest: Path, creates_venv: bool) -> Path:
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                             check=True).stdout.decode().split("\0")  # fmt: skip
+    for rel in filter(None, tracked):
+        src = ROOT / rel
+        if src.is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / rel)
+    if not creates_venv:
+        (dest / ".venv").symlink_to(Path(sys.prefix))
+    return dest
+
+
+@pytest.mark.parametrize("example", _params())
+def test_doc_example_runs(example: Example, copies: dict[str, Path], tmp_path_factory) -> None:
+    if example.doc not in copies:
+        creates_venv = any(
+            "-m venv" in ex.script for ex in ALL if ex.doc == example.doc and not ex.manual
+        )
+        dest = tmp_path_factory.mktemp("clone")
+        copies[example.doc] = _fresh_copy(dest, creates_venv)
+    clone = copies[example.doc]
+    bindir = str(Path(sys.executable).parent)
+    env = {
+        **os.environ,
+        "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PYTHONPATH": str(clone),
+        "DO_NOT_TRACK": "1",
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "COLUMNS": "160",
+        **example.env,
+    }
+    for name in ("PREFECT_API_URL", "DDRANK_DB", "DDRANK_OUT", "DDRANK_CONFIG"):
+        if name not in example.env:
+            env.pop(name, None)
+    script = "set -eo pipefail\n" + example.script
+    done = subprocess.run(["bash", "-c", script], cwd=clone, env=env, capture_output=True,
+                          text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 0, (
+        f"{example.id} failed (exit {done.returncode})\n--- script\n{example.script}"
+        f"--- stdout\n{done.stdout[-3000:]}\n--- stderr\n{done.stderr[-3000:]}"
+    )
+    assert "Traceback (most recent call last)" not in done.stderr, done.stderr[-3000:]
+
+
+def test_examples_are_found() -> None:
+    """The extraction itself: the README's commands and the estimator's are among them."""
+    ids = {ex.id.split(":")[0] for ex in ALL}
+    assert {"README.md", "docs/estimator.md"} <= ids
+    assert any("ddrank dd-estimate eval --json" in ex.script for ex in ALL if not ex.slow)
+
+
+def test_manual_examples_say_why() -> None:
+    """An example that is never run must say why, in words (not just a marker)."""
+    for ex in ALL:
+        if ex.manual is not None:
+            assert len(ex.manual.split()) >= 4, f"{ex.id}: give the reason after 'manual:'"

@@ -1,0 +1,84 @@
+"""The self-hosted stack of docker-compose.yml, run for real without Docker (opt-in: -m stack).
+
+Runs ops/stack-smoke.sh: PostgreSQL from Debian's package, `prefect server start` on it with an
+API auth string, a process work pool and worker, `prefect deploy` of prefect.yaml, `ddrank watch`
+on an inbox; a real LIN file dropped into the inbox must be processed by the event-triggered
+deployment. Takes several minutes and installs postgresql with apt-get if it is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPT = ROOT / "ops" / "stack-smoke.sh"
+SAMPLE = ROOT / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+
+pytestmark = pytest.mark.stack
+
+
+@pytest.fixture(scope="module")
+def smoke() -> str:
+    env = {**os.environ, "PYTHON": sys.executable}
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    env.pop("KEEP_TMP", None)
+    run = subprocess.run(["bash", str(SCRIPT)], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=1800)  # fmt: skip
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out[-6000:]
+    return out
+
+
+def check_line(out: str, name: str) -> str:
+    lines = [
+        line for line in out.splitlines() if re.match(rf"^(PASS|FAIL)  {re.escape(name)}:", line)
+    ]
+    assert len(lines) == 1, f"no summary line for {name!r}"
+    assert lines[0].startswith("PASS"), lines[0]
+    return lines[0]
+
+
+def test_all_checks_pass_and_summary(smoke: str) -> None:
+    assert re.search(r"^SUMMARY: PASS \(8/8 checks\)$", smoke, re.M), smoke[-3000:]
+    assert "FAIL" not in smoke.split("== ddrank stack smoke (native) ==")[1]
+
+
+def test_deployments_of_prefect_yaml_are_registered(smoke: str) -> None:
+    assert "3/3 found by `prefect deployment inspect`" in check_line(
+        smoke, "deployments registered"
+    )
+    hourly = check_line(smoke, "hourly deployment is scheduled")
+    assert re.search(r"created [1-9]\d* run\(s\) of ddrank-inbox-hourly", hourly), hourly
+
+
+def test_event_run_processes_the_dropped_file_into_the_store(smoke: str) -> None:
+    line = check_line(smoke, "event-triggered run of ddrank-inbox-on-event completes")
+    assert "COMPLETED" in line and "ran the pipeline on the dropped file" in line
+    assert "created by AUTOMATION" in line and '{"settle_seconds": 0}' in line
+    tables = SAMPLE.read_text().count("\nqx|")  # 30 table results: 15 boards, open and closed room
+    store = check_line(smoke, "store holds the new records")
+    assert f'"raw_records": {tables},' in store and '"source_files": 1,' in store
+    assert f"the file holds {tables} table results" in store
+
+
+def test_api_needs_the_auth_string(smoke: str) -> None:
+    line = check_line(smoke, "API refuses requests without the auth string")
+    assert "no auth -> HTTP 401" in line and "wrong password -> HTTP 401" in line
+    assert "auth string -> HTTP 200" in line
+    assert "/api/health without auth -> HTTP 200" in check_line(
+        smoke, "healthchecks answer as compose expects"
+    )
+
+
+def test_only_loopback_listens_and_everything_stops(smoke: str) -> None:
+    line = check_line(smoke, "nothing listens beyond 127.0.0.1")
+    addresses = re.findall(r"(\S+):(\d+)(?:,|$)", line.split(": ", 1)[1])
+    assert len(addresses) >= 3 and {a for a, _ in addresses} <= {"127.0.0.1", "[::1]"}, line
+    assert "postgres 127.0.0.1:" in line
+    check_line(smoke, "everything started is stopped")
