@@ -576,7 +576,8 @@ def evaluate(
     cb = bpos[comp.board[te]]
     y = comp.y[te]
     row_period = np.array([r.period for r in ds.rows])
-    rte = np.isin(row_period, test_periods)
+    # A board played at one table only has no comparison; its rows are left out everywhere.
+    rte = np.isin(row_period, test_periods) & (bpos[row_board] >= 0)
     rb = bpos[row_board[rte]]
     actual = np.array([r.imps for r in ds.rows])
     weights = rng.multinomial(
@@ -588,7 +589,7 @@ def evaluate(
     # Session ranking: per held-out period, per pair, contributions of each board.
     sess = []
     for P in test_periods:
-        rows = np.where(row_period == P)[0]
+        rows = np.where((row_period == P) & (bpos[row_board] >= 0))[0]
         pairs = sorted({sk.pair_entity(ds.rows[k].ns) for k in rows}
                        | {sk.pair_entity(ds.rows[k].ew) for k in rows})  # fmt: skip
         pidx = {p: n for n, p in enumerate(pairs)}
@@ -723,7 +724,7 @@ def plot(results: list[dict], path: Path) -> None:
         y = np.arange(len(rs))
         x = np.array([r["log_loss"] for r in rs])
         err = np.array([[r["log_loss"] - r["log_loss_lo"], r["log_loss_hi"] - r["log_loss"]]
-                        for r in rs]).T  # fmt: skip
+                        for r in rs]).T.clip(min=0)  # fmt: skip
         colors = ["tab:red" if r["method"] == DDRANK else "tab:blue" for r in rs]
         ax.errorbar(x, y, xerr=err, fmt="none", ecolor="grey", capsize=3)
         ax.scatter(x, y, c=colors, zorder=3)
@@ -744,7 +745,9 @@ def plot(results: list[dict], path: Path) -> None:
         pt = np.array([dd["delta"][m] for m in others])
         lo = np.array([dd["delta_vs"][m][0] for m in others])
         hi = np.array([dd["delta_vs"][m][1] for m in others])
-        ax.errorbar(pt, y, xerr=[pt - lo, hi - pt], fmt="o", color="tab:red", ecolor="grey",
+        # A percentile interval need not contain the point estimate: clip the bars at it.
+        xerr = [np.maximum(pt - lo, 0), np.maximum(hi - pt, 0)]
+        ax.errorbar(pt, y, xerr=xerr, fmt="o", color="tab:red", ecolor="grey",
                     capsize=3)  # fmt: skip
         ax.axvline(0, color="black", lw=0.8)
         ax.set_yticks(y, [f"vs {m}" for m in others])

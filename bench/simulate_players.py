@@ -268,12 +268,11 @@ def measure(pbn: Path, args: argparse.Namespace, truth: dict[str, float], log) -
     con = connect(db, read_only=True)
     try:
         stats = con.sql(
-            """select s.raw_name, b.event,
-                      sum(weighted_play_mistakes_as_declarer + weighted_play_mistakes_as_defender
-                          + weighted_lead_mistakes) as cost,
-                      sum(cards_played_as_declarer + cards_played_as_defender + leads) as cards
-               from player_board_stats s join boards b using (record_id)
-               group by all"""
+            """select raw_name, record_id,
+                      weighted_play_mistakes_as_declarer + weighted_play_mistakes_as_defender
+                          + weighted_lead_mistakes as cost,
+                      cards_played_as_declarer + cards_played_as_defender + leads as cards
+               from player_board_stats"""
         ).fetchall()
     finally:
         con.close()
@@ -293,8 +292,9 @@ def measure(pbn: Path, args: argparse.Namespace, truth: dict[str, float], log) -
         lstates, _ = lehman.rate_periods(lp)
         lehman_score = np.array([lstates[n].rating if n in lstates else 50.0 for n in names])
         cost: dict[str, list[float]] = {n: [0.0, 0.0] for n in names}
-        for name, event, c, cards in stats:
-            if event in {p.split(" ", 1)[-1] for p in keep} and name in cost:
+        tables = {r.result.table for r in sub}
+        for name, record_id, c, cards in stats:
+            if record_id in tables and name in cost:
                 cost[name][0] += c
                 cost[name][1] += cards
         dd_score = np.array([-cost[n][0] / max(cost[n][1], 1.0) for n in names])
@@ -314,6 +314,8 @@ def measure(pbn: Path, args: argparse.Namespace, truth: dict[str, float], log) -
         # Spearman-Brown: an average of n noisy boards has reliability n / (n + c), and its
         # correlation with the truth is the square root of that.
         try:
+            if not np.all(np.isfinite(rho)):
+                raise RuntimeError("no finite Spearman values to fit")
             (c,), _ = curve_fit(lambda x, c: np.sqrt(x / (x + c)), n, rho, p0=[n.mean()],
                                 bounds=(1e-6, 1e9))  # fmt: skip
         except RuntimeError:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from tasks.db import DEFAULT_DB
+DEFAULT_DB = Path("data/ddrank.duckdb")  # tasks.db's default, without importing duckdb here
 
 
 def register(app: typer.Typer) -> None:
@@ -25,8 +25,8 @@ def register(app: typer.Typer) -> None:
         """Rate players on bidding, declarer play, defence and opening lead (IMPs or tricks per
         board, each with a standard error), from board results and double-dummy evidence.
 
-        With the store, the ratings are kept in the table skill_ratings and a later run adds only
-        new periods (events). With --valet a tournament directory is rated round by round.
+        The store keeps them in skill_ratings; a later run adds only new periods (events).
+        With --valet a tournament directory is rated round by round.
         """
         from cli.render import console, emit_json, friendly_errors
         from ddrank.ratings import skill as sk

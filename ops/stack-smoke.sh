@@ -56,6 +56,7 @@ NAMES=()
 PIDS=()
 STARTED_PIDS=()
 SIGS=()
+SECRETS=() # masked in what the script prints
 PG_STARTED=0
 
 as_pg() { # run a PostgreSQL server binary as an unprivileged user (initdb/postgres refuse root)
@@ -71,7 +72,10 @@ start() { # start NAME CMD...: in its own session (so its whole process tree can
   SIGS+=("$sig")
   PIDS+=("$!")
   STARTED_PIDS+=("$!")
-  log "started $name (pid $!): $*"
+  disown "$!" # stopped by stop_all through its process group; no job notices from bash
+  local shown="$*" secret
+  for secret in "${SECRETS[@]}"; do shown=${shown//"$secret"/***}; done
+  log "started $name (pid ${PIDS[-1]}): $shown"
 }
 
 group_alive() { # group_alive PGID: a process of that group runs (zombies awaiting reaping don't)
@@ -100,14 +104,16 @@ stop_all() {
       how="SIGKILL after 30 s"
     fi
     log "stopped $name ($how)"
-    wait "$pid" 2>/dev/null || true
   done
   PIDS=()
   NAMES=()
   SIGS=()
   if [[ $PG_STARTED == 1 ]]; then
-    as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w -t 60 stop >>"$LOGS/pg_ctl.log" 2>&1 &&
-      log "stopped postgres" || log "postgres did not stop cleanly (see $LOGS/pg_ctl.log)"
+    if as_pg "$PG_BIN/pg_ctl" -D "$PGDATA" -m fast -w -t 60 stop >>"$LOGS/pg_ctl.log" 2>&1; then
+      log "stopped postgres"
+    else
+      log "postgres did not stop cleanly (see $LOGS/pg_ctl.log)"
+    fi
     PG_STARTED=0
   fi
 }
@@ -158,13 +164,14 @@ if ! compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null; then
   apt-get update -qq >"$LOGS/apt.log" 2>&1
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >>"$LOGS/apt.log" 2>&1
 fi
-PG_BIN=$(dirname "$(ls -1 /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
+PG_BIN=$(dirname "$(printf '%s\n' /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
 PY_VERSIONS=$("$PYTHON" -c 'import prefect, asyncpg, fastapi; print(f"prefect {prefect.__version__}, asyncpg {asyncpg.__version__}, fastapi {fastapi.__version__}")')
 log "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $NF}'), $PY_VERSIONS"
 
 # --- postgres ---------------------------------------------------------------------------------
 PG_PORT=$(free_port)
 PG_PASSWORD=$("$PYTHON" -c 'import secrets; print(secrets.token_hex(24))')
+SECRETS+=("$PG_PASSWORD")
 mkdir -p "$PGDATA" "$PGSOCK"
 printf '%s\n' "$PG_PASSWORD" >"$TMP/pg-superuser-password"
 if [[ $EUID -eq 0 ]]; then chown postgres: "$PGDATA" "$PGSOCK" "$TMP/pg-superuser-password" "$LOGS"; fi
@@ -189,6 +196,7 @@ wait_for 30 "postgres" "$PG_BIN/pg_isready" -h 127.0.0.1 -p "$PG_PORT" -U prefec
 API_PORT=$(free_port)
 WORKER_PORT=$(free_port)
 AUTH="admin:$("$PYTHON" -c 'import secrets; print(secrets.token_hex(24))')"
+SECRETS+=("${AUTH#admin:}")
 API=http://127.0.0.1:$API_PORT/api
 export PYTHONPATH=$REPO${PYTHONPATH:+:$PYTHONPATH}
 export DO_NOT_TRACK=1 PREFECT_SERVER_ANALYTICS_ENABLED=false PYTHONUNBUFFERED=1
@@ -201,7 +209,6 @@ start prefect-server env \
   PREFECT_SERVER_API_AUTH_STRING="$AUTH" \
   PREFECT_UI_API_URL="$API" \
   "$PYTHON" -m prefect server start --host 127.0.0.1 --port "$API_PORT"
-SERVER_PID=${PIDS[-1]}
 wait_for 180 "prefect server (GET $API/health)" curl -fsS --max-time 5 "$API/health"
 log "prefect server answers on $API"
 
@@ -235,10 +242,8 @@ check "deployments registered" "$([[ $registered == 3 ]] && echo 0 || echo 1)" \
 start worker --stop-signal=INT env PREFECT_WORKER_WEBSERVER_HOST=127.0.0.1 PREFECT_WORKER_WEBSERVER_PORT="$WORKER_PORT" \
   PREFECT_WORKER_QUERY_SECONDS=2 \
   "$PYTHON" -m prefect worker start --pool "$POOL" --type process --with-healthcheck --install-policy never
-WORKER_PID=${PIDS[-1]}
 wait_for 120 "worker (GET /health on 127.0.0.1:$WORKER_PORT)" curl -fsS --max-time 5 "http://127.0.0.1:$WORKER_PORT/health"
 start watcher "$PYTHON" -m cli.main watch --poll 2
-WATCHER_PID=${PIDS[-1]}
 wait_for 60 "watcher" grep -q "watching" "$LOGS/watcher.log"
 
 # --- the API refuses a request without the auth string ----------------------------------------
@@ -300,12 +305,23 @@ for _ in range(40):
 out["hourly_runs"] = len(scheduled)
 out["hourly_next"] = [r["expected_start_time"][:16] for r in scheduled[:2]]
 if run:
+    ids, level = [run["id"]], [run["id"]]
+    for _ in range(3):  # the pipeline subflow and its own subflows (dd_analysis, ...)
+        try:
+            level = [r["id"] for r in call("/flow_runs/filter", {
+                "limit": 50, "offset": 0, "sort": "START_TIME_ASC",
+                "flow_runs": {"parent_flow_run_id": {"any_": level}}})]
+        except Exception:  # the filter is not essential: the parent's log is enough
+            break
+        ids += level
     logs = call("/logs/filter", {"limit": 200, "offset": 0, "sort": "TIMESTAMP_ASC",
-                                 "logs": {"flow_run_id": {"any_": [run["id"]]}}})
-    key = ("new file(s)", "no new hand records", "store", "records", "pending boards")
+                                 "logs": {"flow_run_id": {"any_": ids}}})
+    key = ("new file(s)", "no new hand records", "store-busy", "ingest", "pending boards",
+           "partition 0", "regression")
     out.update(name=run["name"], state=run["state_type"], parameters=run["parameters"],
                triggered_by=(run.get("created_by") or {}).get("type"),
-               log=[l["message"] for l in logs if any(k in l["message"] for k in key)][:8])
+               log=[l["message"].splitlines()[0][:160] for l in logs
+                    if any(k in l["message"] for k in key)][:8])
 print(json.dumps(out))
 PY
 ) || die "could not poll the API for the event-triggered run"

@@ -171,6 +171,7 @@ def db_skill_rows(db_path: str | Path, event: str | None = None) -> list[SkillRo
         ).fetchall():
             c = cells.setdefault(deal_id, [0] * 20)
             c["CDHSN".index(strain) * 4 + "NESW".index(declarer)] = int(tricks)
+        deal_of = dict(con.sql("select record_id, deal_id from boards").fetchall())
         played = con.sql(
             "select t.record_id, t.trace, b.play_seats from play_traces t join boards b "
             "using (record_id)"
@@ -184,7 +185,14 @@ def db_skill_rows(db_path: str | Path, event: str | None = None) -> list[SkillRo
         t = traces.get(res.table)
         return decl, (int(t[0]), int(t[1])) if t else None
 
-    rows = skill_rows(score_field(loaded.boards), cells, lead_lookup)
+    # A result's `deal` is how the scorer groups tables (it may add vulnerability); the DD table
+    # belongs to the cards, the store's deal_id.
+    by_result = {
+        r.deal: cells[deal_of[r.table]]
+        for r in loaded.results
+        if r.table in deal_of and deal_of[r.table] in cells
+    }
+    rows = skill_rows(score_field(loaded.boards), by_result, lead_lookup)
     out = []
     for r in rows:  # where the play is recorded, whose cards cost the tricks
         t, ps = traces.get(r.result.table), seats_of.get(r.result.table)

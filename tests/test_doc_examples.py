@@ -104,7 +104,7 @@ def copies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {}
 
 
-def _fresh_copy(dest: Path, creates_venv: bool) -> Path:
+def _fresh_copy(dest: Path) -> Path:
     tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
                              check=True).stdout.decode().split("\0")  # fmt: skip
     for rel in filter(None, tracked):
@@ -112,20 +112,25 @@ def _fresh_copy(dest: Path, creates_venv: bool) -> Path:
         if src.is_file():
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(src, dest / rel)
-    if not creates_venv:
-        (dest / ".venv").symlink_to(Path(sys.prefix))
     return dest
+
+
+def _provide_venv(clone: Path, example: Example) -> None:
+    """`.venv` is this interpreter's venv, unless the example makes its own (then it gets none)."""
+    venv = clone / ".venv"
+    if "-m venv" in example.script:
+        if venv.is_symlink():
+            venv.unlink()
+    elif not venv.exists():
+        venv.symlink_to(Path(sys.prefix))
 
 
 @pytest.mark.parametrize("example", _params())
 def test_doc_example_runs(example: Example, copies: dict[str, Path], tmp_path_factory) -> None:
     if example.doc not in copies:
-        creates_venv = any(
-            "-m venv" in ex.script for ex in ALL if ex.doc == example.doc and not ex.manual
-        )
-        dest = tmp_path_factory.mktemp("clone")
-        copies[example.doc] = _fresh_copy(dest, creates_venv)
+        copies[example.doc] = _fresh_copy(tmp_path_factory.mktemp("clone"))
     clone = copies[example.doc]
+    _provide_venv(clone, example)
     bindir = str(Path(sys.executable).parent)
     env = {
         **os.environ,

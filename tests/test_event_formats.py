@@ -284,3 +284,34 @@ def test_large_pbn_is_stored_in_batches_with_the_same_result(
     for table, sql in query.items():
         assert streamed.execute(sql).fetchall() == whole.execute(sql).fetchall(), table
     assert len(sizes) > 3 and sum(sizes) == summary.read  # it was read in batches
+
+
+@needs_shared
+def test_adjusted_score_table_cell_is_an_adjusted_result(tmp_path: Path) -> None:
+    """A director's "A+" in a traveller (Magic Contest, ACBLscore write them so): the row is kept
+    as an adjusted result, 60% to North-South, with no contract. Built from the real club file
+    by adjusting its first row."""
+    text = COMPOSER.read_text(encoding="latin-1")
+    row = "B 1 1 3NT E - 10   - 430 - - Ogawa-Arbian        Lu-Whitaker"
+    assert row in text
+    adjusted = tmp_path / "adjusted.pbn"
+    adjusted.write_text(
+        text.replace(row, "B 1 1 A+   - -  -   -   - - - Ogawa-Arbian        Lu-Whitaker"),
+        encoding="latin-1",
+    )
+    rec = next(r for r in read_parsed(adjusted)[0].records if r.northname == "Ogawa")
+    assert (rec.adjusted, rec.contract, rec.ns_score, rec.ns_pair) == ("60/40", "", "", "1")
+    from ddrank.cleaning import clean_record
+
+    board = clean_record(rec).board
+    assert board is not None and board.adjusted == "60/40" and board.contract is None
+
+
+@needs_shared
+def test_tags_sharing_a_line_or_spanning_lines_are_read() -> None:
+    """PBN is token-based: the verifier's `[Event "my event"] [Date "1998.03.21"]` is two tags,
+    and `[` / `Event` / `"use new lines"` / `]` on four lines is one."""
+    recs = _read(VERIFIER / "correct_10.pbn").records
+    assert any(r.event == "my event" and r.date == "1998.03.21" for r in recs)
+    assert any(r.event == "use new lines" for r in recs)
+    assert any(r.event == "No space after 'event'" for r in recs)

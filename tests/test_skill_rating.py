@@ -109,3 +109,35 @@ def test_rate_rows_is_what_the_cli_shows(rows):
     table = sk.player_rows(states)
     assert {r["component"] for r in table} == {*sk.COMPONENTS, sk.PARTNERSHIP}
     assert all(r["se"] > 0 for r in table)
+
+
+def test_play_costs_account_for_every_dd_trick_of_real_plays():
+    """Real 2012 plays traced by DDS: the declaring side's DD tricks after the last card equal
+    those after the lead, less the declarer's costs, plus each defender's gifts (no DD trick is
+    lost or invented by the split), and nobody's cost is negative."""
+    from dataclasses import asdict
+
+    from ddrank.cleaning import clean_record
+    from ddrank.dd.boards import board_from_row, has_play, trace_request
+    from ddrank.dd.solver import solve_traces
+    from ddrank.parsers.pbn import parse_pbn
+
+    path = Path(__file__).resolve().parents[1] / "data/sample/pbn/worldclass-2012-example3.pbn"
+    records = parse_pbn(path.read_text(encoding="latin-1"), str(path))[:60]
+    boards = []
+    for rec in records:
+        cb = clean_record(rec).board
+        if cb is not None and cb.play:
+            b = board_from_row(asdict(cb))
+            if has_play(b):
+                boards.append(b)
+    assert len(boards) >= 20
+    traces = solve_traces([trace_request(b) for b in boards])
+    gifts = 0.0
+    for b, trace in zip(boards, traces, strict=True):
+        seats = [int(s) for s in b.play.seats]
+        decl_cost, defence = sk.play_costs(trace, seats, int(b.declarer))
+        assert decl_cost >= 0 and all(v >= 0 for v in defence.values())
+        assert trace[-1] == trace[1] - decl_cost + sum(defence.values())
+        gifts += sum(defence.values())
+    assert gifts > 0  # world-class defenders still give tricks away

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from ddrank.parsers.adjusted import adjusted_split
 from ddrank.parsers.pbn_tables import (
     Table,
     add_row,
-    adjusted_split,
     dd_hex,
     parse_spec,
     split_names,
@@ -23,6 +23,7 @@ from ddrank.parsers.pbn_tables import (
 from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
 
 _TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
+_BARE_QUOTE = re.compile(r'(?<!\\)"')
 _ANY_TAG = re.compile(r'\[\s*(\w+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 
 
@@ -90,7 +91,10 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
     return "".join(out), in_brace
 
 
-def _games(lines: Iterable[str]) -> Iterator[_Game]:
+def _games(lines: str | Iterable[str]) -> Iterator[_Game]:
+    """The games of a PBN text (a whole text, or its lines one at a time)."""
+    if isinstance(lines, str):
+        lines = lines.splitlines()
     game: _Game | None = None
     in_brace = False
     garbage_at: int | None = None
@@ -124,6 +128,8 @@ def _games(lines: Iterable[str]) -> Iterator[_Game]:
             if game is None:
                 game = _Game(lineno)
             m = _TAG.match(line) if pending is None else None
+            if m is not None and _BARE_QUOTE.search(m.group(2)):
+                m = None  # `[Event "a"] [Date "b"]`: two tags on one line
             if m is not None:
                 found = [(m.group(1), m.group(2))]
             else:  # PBN is token-based: tags may share a line or span several lines
@@ -387,7 +393,11 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
     for cell, side in ((contract, "NS"), (row.get("score_ns", ""), "NS"),
                        (row.get("score_ew", ""), "EW"), (row.get("score", ""), "NS"),
                        (row.get("result", ""), "NS")):  # fmt: skip
-        adjusted = adjusted or adjusted_split(cell, side)
+        split = adjusted_split(cell)
+        if split and side == "EW" and "/" not in cell:  # "A+" in the EW column is EW's mark
+            ns, _, ew = split.partition("/")
+            split = f"{ew}/{ns}"
+        adjusted = adjusted or split
     if adjusted:
         rec.adjusted = adjusted
     else:

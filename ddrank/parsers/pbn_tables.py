@@ -85,36 +85,6 @@ def clean_cell(cell: str) -> str:
     return "" if t in ("-", "?") else t
 
 
-# ---------------------------------------------------------------- adjusted scores
-_ADJ_CODE = {"A+": 60, "A": 50, "A=": 50, "A-": 40, "AVG+": 60, "AVG": 50, "AVG-": 40,
-             "AV+": 60, "AV": 50, "AV-": 40}  # fmt: skip
-_PERCENT = re.compile(r"^(\d{1,3})%?$")
-
-
-def adjusted_split(text: str, side: str = "NS") -> str:
-    """An adjusted-score cell as "NS%/EW%": "A+" → "60/40" (seen from `side`), "A+/A-" →
-    "60/40", "A-/A-" → "40/40", "60/40" → "60/40", "A" → "50/50". "" when not adjusted."""
-    t = text.strip().upper().replace(" ", "")
-    if not t or not t.startswith(("A", "4", "5", "6")) or t[0].isdigit() and "/" not in t:
-        return ""
-    parts = t.split("/")
-
-    def pct(p: str) -> int | None:
-        if p in _ADJ_CODE:
-            return _ADJ_CODE[p]
-        m = _PERCENT.match(p)
-        return int(m.group(1)) if m and int(m.group(1)) <= 100 else None
-
-    values = [pct(p) for p in parts]
-    if any(v is None for v in values) or len(values) > 2:
-        return ""
-    if len(values) == 1:
-        values.append(100 - values[0])  # type: ignore[operator]
-        if side == "EW":
-            values.reverse()
-    return f"{values[0]}/{values[1]}"
-
-
 # ---------------------------------------------------------------- results
 _CONTRACT = re.compile(r"^([1-7])\s*(NT|N|S|H|D|C)\s*(XX|X|R)?$", re.IGNORECASE)
 
