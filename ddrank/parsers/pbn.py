@@ -211,8 +211,9 @@ def _check_tags(game: _Game) -> list[str]:
             if _CONTROL.search(value):
                 line = game.tag_lines.get(name, game.line)
                 errors.append(f"line {line}: control character in the {name} tag")
-    for name in _TAG_SYNTAX.keys() & tags.keys():
-        value = tags[name]
+    for name, value in tags.items():  # file order: a set's order changes from run to run
+        if name not in _TAG_SYNTAX:
+            continue
         line = game.tag_lines.get(name, game.line)
         v = value.strip().removeprefix("##")  # "##" hides a value (PBN 2.0), it stays valid
         if v not in ("", "?", "#") and not _TAG_SYNTAX[name].match(v):
