@@ -91,20 +91,24 @@ def _text(path: Path) -> str:
 
 
 def _check_lines(text: str) -> None:
-    """Refuse a text with an absurdly long line before a parser spends time on it."""
-    start = 0
-    n = len(text)
-    while start < n:
-        end = text.find("\n", start)
-        end = n if end < 0 else end
-        if end - start > _MAX_LINE:
-            line = text.count("\n", 0, start) + 1
+    """Refuse a text with an absurdly long line before a parser spends time on it.
+
+    Window by window, not line by line: from the start of a line, a line too long is one with no
+    line end in the next `_MAX_LINE + 1` characters; otherwise jump past the window's last line
+    end. The loop turns about len(text) / _MAX_LINE times, so its cost is that of `str.find`."""
+    pos, n, limit = 0, len(text), _MAX_LINE + 1
+    while n - pos > _MAX_LINE:
+        last = text.rfind("\n", pos, pos + limit)
+        if last < 0:
+            end = text.find("\n", pos)
+            end = n if end < 0 else end
+            line = text.count("\n", 0, pos) + 1
             raise UnreadableFile(
-                f"line {line} is {end - start:,} characters long (limit {_MAX_LINE:,}): "
+                f"line {line} is {end - pos:,} characters long (limit {_MAX_LINE:,}): "
                 "not a hand record",
                 line,
             )
-        start = end + 1
+        pos = last + 1
 
 
 def _unreadable(path: Path, fmt: str, why: str, line: int = 1) -> ParsedFile:
