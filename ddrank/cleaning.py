@@ -629,6 +629,7 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult, restore_passes: bool) -> 
     play_cards: list[str] | None = None
     play_seats: list[int] | None = None
     claim: int | None = None
+    played_tricks: int | None = None  # declarer's tricks when all 52 cards were played
     if contract == "P":
         if rec.play.strip():
             raise Reject("pass_play_contradiction", f"play {rec.play[:40]!r}")
@@ -665,8 +666,15 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult, restore_passes: bool) -> 
             play_cards, play_seats = outcome.cards, outcome.seats
             if len(outcome.cards) != 52:
                 claim = _claim(rec.result, outcome)
+            elif outcome.completed_tricks == 13:
+                played_tricks = outcome.declarer_tricks
 
     result = _int_or_none(rec.result)
+    if result is None and played_tricks is not None and rec.result.strip() in ("", "?"):
+        # A BBO hand record of a play finished without a claim gives no result: the 13 tricks,
+        # replayed and validated above, say how many declarer took.
+        result = played_tricks
+        repairs.append(f"result: {result} tricks, from the complete play (the record gives none)")
     ns_vul, ew_vul = vulnerability(rec.vulnerable)
     letter = SEAT_LETTERS.__getitem__
     board = CleanBoard(

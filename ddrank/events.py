@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from ddrank.raw import RawEvent, RawRecord
+
 _ISO = re.compile(r"^(\d{4})[-./](\d{1,2}|\?\?)(?:[-./](\d{1,2}|\?\?))?")
 _DMY = re.compile(r"^(\d{1,2})[-./](\d{1,2})[-./](\d{4})$")
 
@@ -46,3 +48,24 @@ def event_id_of(event: str, date: str, organiser: str = "") -> str:
     h = hashlib.sha1(f"{name.casefold()}\x1f{day}\x1f{organiser.strip().casefold()}".encode())
     slug = re.sub(r"[^a-z0-9]+", "-", name.casefold()).strip("-")[:40] or "event"
     return f"{slug}-{day or 'undated'}-{h.hexdigest()[:8]}"
+
+
+def attach_to_event(deals: list[RawRecord], events: list[RawEvent]) -> None:
+    """Give a companion hand record's deals the event of the results file they belong to.
+
+    A hand-record PBN carries no organiser, and the event key includes it, so its deals would
+    otherwise make a second `events` row beside the USEBIO event. The deal takes the results
+    event's name, date and organiser when that file holds one event, or the event of the same
+    name (case and spacing aside) when it holds several; a deal of no event there is left as is.
+    """
+    if not events:
+        return
+    by_name = {" ".join(ev.event.split()).casefold(): ev for ev in events}
+    for rec in deals:
+        ev = events[0] if len(events) == 1 else by_name.get(" ".join(rec.event.split()).casefold())
+        if ev is None:
+            continue
+        rec.event = ev.event or rec.event
+        rec.date = ev.date_start or rec.date
+        rec.organiser = ev.organiser or rec.organiser
+        rec.__dict__.pop("record_id", None)  # computed from the old fields, if at all

@@ -19,10 +19,11 @@ from pathlib import Path
 import polars as pl
 
 from ddrank.cleaning import Reject, clean_record, has_table_result, parse_deal
+from ddrank.events import attach_to_event
 from ddrank.parsers.bridgedeals import parse_dump, record_from_row
 from ddrank.parsers.lin import parse_lin
 from ddrank.parsers.pbn import iter_pbn, read_pbn
-from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
+from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding, number_repeats
 
 # Extensions `expand_paths` picks up inside a folder. The format itself is told by content
 # (`detect_format`), never by the extension.
@@ -91,20 +92,24 @@ def _text(path: Path) -> str:
 
 
 def _check_lines(text: str) -> None:
-    """Refuse a text with an absurdly long line before a parser spends time on it."""
-    start = 0
-    n = len(text)
-    while start < n:
-        end = text.find("\n", start)
-        end = n if end < 0 else end
-        if end - start > _MAX_LINE:
-            line = text.count("\n", 0, start) + 1
+    """Refuse a text with an absurdly long line before a parser spends time on it.
+
+    Window by window, not line by line: from the start of a line, a line too long is one with no
+    line end in the next `_MAX_LINE + 1` characters; otherwise jump past the window's last line
+    end. The loop turns about len(text) / _MAX_LINE times, so its cost is that of `str.find`."""
+    pos, n, limit = 0, len(text), _MAX_LINE + 1
+    while n - pos > _MAX_LINE:
+        last = text.rfind("\n", pos, pos + limit)
+        if last < 0:
+            end = text.find("\n", pos)
+            end = n if end < 0 else end
+            line = text.count("\n", 0, pos) + 1
             raise UnreadableFile(
-                f"line {line} is {end - start:,} characters long (limit {_MAX_LINE:,}): "
+                f"line {line} is {end - pos:,} characters long (limit {_MAX_LINE:,}): "
                 "not a hand record",
                 line,
             )
-        start = end + 1
+        pos = last + 1
 
 
 def _unreadable(path: Path, fmt: str, why: str, line: int = 1) -> ParsedFile:
@@ -205,6 +210,7 @@ def read_parsed(path: Path) -> tuple[ParsedFile, list[RawRecord]]:
         return parsed, []
     if companion:
         deals = [r for r in parsed.records if not r.parse_error]
+        attach_to_event(deals, _results_events(companion_of(path)))
         parsed.records = [r for r in parsed.records if r.parse_error]
         parsed.format = "pbn-hands"
         return parsed, deals
@@ -212,6 +218,20 @@ def read_parsed(path: Path) -> tuple[ParsedFile, list[RawRecord]]:
     if deals:
         parsed.records = [r for r in parsed.records if not is_hand_record(r)]
     return parsed, deals
+
+
+def _results_events(results: Path | None) -> list[RawEvent]:
+    """The events of a USEBIO results file (its header: no deals joined), so that its companion
+    hand record's deals join that event. [] for a .bws (its reader names no organiser) or a
+    results file that cannot be read (its own ingest reports why)."""
+    if results is None or detect_format(results) != "usebio":
+        return []
+    from ddrank.parsers.usebio import parse_usebio
+
+    try:
+        return parse_usebio(results.read_bytes(), str(results)).events
+    except (OSError, ValueError):
+        return []
 
 
 def is_hand_record(rec: RawRecord) -> bool:

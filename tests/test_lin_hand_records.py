@@ -133,3 +133,48 @@ def test_text_between_pairs_is_reported_with_its_line() -> None:
     broken = text.replace("|pg||", "|pg||\n garbage here \n", 1)
     (rec,) = parse_lin(broken, "broken.lin")
     assert "garbage here" in rec.parse_error and "line 2" in rec.parse_error  # where it stands
+
+
+def _tricks_by_endplay(deal: str, contract: str, declarer: str, cards: list[str]) -> int:
+    """Declarer's tricks, counted from endplay's trick winners (independent of ddrank's replay)."""
+    from endplay.types import Card, Deal, Denom, Player
+
+    board = Deal(deal)
+    board.trump = {"C": Denom.clubs, "D": Denom.diamonds, "H": Denom.hearts,
+                   "S": Denom.spades, "N": Denom.nt}[contract[1]]  # fmt: skip
+    side = "NESW".index(declarer) % 2
+    board.first = Player(("NESW".index(declarer) + 1) % 4)  # left of declarer leads
+    won = 0
+    for k, card in enumerate(cards, start=1):
+        board.play(Card(card))
+        if k % 4 == 0:
+            won += int(board.first) % 2 == side  # the trick's winner leads the next one
+    return won
+
+
+@needs_shared
+def test_complete_play_without_result_gives_declarer_tricks() -> None:
+    """33 of the 49 BBO hand records were played out with no claim, so they carry no result:
+    cleaning counts declarer's tricks from the validated 52-card play and says so in `repairs`.
+    Every record stays kept (raw = clean + excluded with nothing excluded)."""
+    derived = 0
+    for path in _files():
+        (rec,) = parse_lin_file(path.read_text(encoding="latin-1"), str(path)).records
+        board = clean_record(rec).board
+        assert board is not None, path
+        if rec.result.strip():
+            assert board.repairs is None or "from the complete play" not in board.repairs
+            continue
+        if board.play is None or len(board.play) < 52:
+            assert board.result is None, path  # an unfinished play with no claim: unknown
+            continue
+        assert board.result == _tricks_by_endplay(
+            board.deal, board.contract, board.declarer, board.play
+        ), path
+        assert f"result: {board.result} tricks, from the complete play" in board.repairs
+        derived += 1
+    assert derived == 31
+    # 20784148.lin: East's 4H, all 52 cards played, no claim: 12 tricks
+    (rec,) = parse_lin_file((SKYCLUB / "20784148.lin").read_text(encoding="latin-1"), "x").records
+    board = clean_record(rec).board
+    assert (rec.result, board.contract, board.declarer, board.result) == ("", "4H", "E", 12)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -281,3 +282,32 @@ def test_a_board_with_its_own_hands() -> None:
     board1 = [r for r in records if r.board_no == "1"]
     assert len(board1) == 11 and all(r.deal.startswith("N:KJ.KJ87642.87.62 ") for r in board1)
     assert not any(r.deal for r in records if r.board_no != "1")
+
+
+@needs_shared
+def test_welwyn_hand_record_joins_the_usebio_event(tmp_path: Path) -> None:
+    """The companion hand record carries no organiser; its 24 deals still belong to the one
+    USEBIO event (one `events` row), whichever file is ingested first, and re-ingesting adds
+    nothing."""
+    from tasks.db import connect
+    from tasks.ingest import ingest_paths
+
+    for order in ((WELWYN_HANDS, WELWYN), (WELWYN, WELWYN_HANDS)):
+        folder = tmp_path / order[0].name
+        folder.mkdir()
+        for src in order:
+            shutil.copy(src, folder / src.name)
+        con = connect(folder / "store.duckdb")
+        for src in order:
+            ingest_paths(con, [folder / src.name], workers=1)
+        events = con.execute("SELECT event_id, name, organiser, date_start FROM events").fetchall()
+        assert len(events) == 1, events
+        event_id, name, organiser, date_start = events[0]
+        assert (name, organiser, date_start) == (
+            "Wednesday AM Pairs", "Welwyn Garden City Bridge Club", "2025-04-09")  # fmt: skip
+        deals = con.execute("SELECT DISTINCT event_id, count(*) FROM deals GROUP BY 1").fetchall()
+        assert deals == [(event_id, 24)]
+        again = ingest_paths(con, [folder / src.name for src in order], workers=1)
+        assert again.new == 0 and again.new_deals == 0 and again.new_events == 0
+        assert con.execute("SELECT count(*) FROM events").fetchall()[0][0] == 1
+        con.close()

@@ -19,7 +19,7 @@ no field for alerts). BBO handles are the players' ids as well as their names.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from collections.abc import Callable
 from urllib.parse import unquote
 
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
@@ -120,13 +120,36 @@ def _call(value: str) -> str:
     return _CALLS.get(call, call)
 
 
+class _Memo(dict):
+    """value -> normalised value, computed once: a file repeats a few dozen calls and 52 cards
+    thousands of times. Bounded, so a hostile file cannot grow it without end."""
+
+    def __init__(self, normalise: Callable[[str], str]) -> None:
+        super().__init__()
+        self.normalise = normalise
+
+    def __missing__(self, value: str) -> str:
+        out = self.normalise(value)
+        if len(self) < 10_000:
+            self[value] = out
+        return out
+
+
+_CALL_OF = _Memo(_call)
+_CARD_OF = _Memo(lambda value: value.strip().upper())
+_MB = frozenset(("mb", "MB", "Mb", "mB"))
+_PC = frozenset(("pc", "PC", "Pc", "pC"))
+
+
 # One match is either a run of pairs that need no decision one by one (calls, cards, alerts,
 # comments, page breaks), gathered afterwards in C, or one other pair. The engine still reads the
 # text pair by pair, so a key can never be taken from inside a value.
 _RUN_KEYS = "mb|pc|an|nt|pg|st|rh|zz|sk|hc|bt|fh|at|cr"
 _TOKEN = re.compile(
-    rf"(?P<run>(?:(?:{_RUN_KEYS})\|[^|]*\|\s*)+)|(?P<key>[a-zA-Z]{{2}})\|(?P<value>[^|]*)\|\s*",
-    re.IGNORECASE,
+    # each key as letter classes, not re.IGNORECASE: a case-blind alternation is matched slower
+    r"(?P<run>(?:(?:"
+    + "|".join("".join(f"[{c}{c.upper()}]" for c in key) for key in _RUN_KEYS.split("|"))
+    + r")\|[^|]*\|\s*)+)|(?P<key>[a-zA-Z]{2})\|(?P<value>[^|]*)\|\s*"
 )
 
 
@@ -153,10 +176,16 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
     has_deal = False
     calls: list[str] = []
     cards: list[str] = []
-    line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    counted = [0, 1]  # (offset, line at that offset): offsets asked for mostly grow
 
     def lineno(offset: int) -> int:
-        return bisect_right(line_starts, offset)
+        at, line = counted
+        if offset >= at:
+            line += text.count("\n", at, offset)
+        else:
+            line = text.count("\n", 0, offset) + 1
+        counted[:] = [offset, line]
+        return line
 
     def finish() -> None:
         nonlocal cur
@@ -218,8 +247,8 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
             pairs = _PAIR.findall(run)
             if decode is not None:
                 pairs = [(k, decode(v)) for k, v in pairs]
-            calls += [_call(v) for k, v in pairs if k in ("mb", "MB", "Mb", "mB")]
-            cards += [v.strip().upper() for k, v in pairs if k in ("pc", "PC", "Pc", "pC")]
+            calls += [_CALL_OF[v] for k, v in pairs if k in _MB]
+            cards += [_CARD_OF[v] for k, v in pairs if k in _PC]
             continue
         key, value = m.group("key").lower(), m.group("value")
         if decode is not None:

@@ -22,8 +22,9 @@ from ddrank.parsers.pbn_tables import (
 )
 from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
 
-_TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
-_BARE_QUOTE = re.compile(r'(?<!\\)"')
+# one tag on a line, its value free of bare quotes (a quote not after a backslash): otherwise
+# the line holds several tags, read by the token path
+_TAG = re.compile(r'^\[(\w+)\s+"((?:[^"]|(?<=\\)")*)"\]\s*$')
 _ANY_TAG = re.compile(r'\[\s*(\w+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 
 
@@ -103,18 +104,13 @@ def _games(lines: str | Iterable[str]) -> Iterator[_Game]:
     for lineno, raw_line in enumerate(lines, start=1):
         if raw_line.startswith("%") and not in_brace:
             continue
-        if (
-            game is not None
-            and game.table
-            and not in_brace
-            and raw_line.strip()
-            and not raw_line.lstrip().startswith("[")
-        ):
+        if game is not None and game.table and not in_brace:
             stripped = raw_line.strip()
-            game.tables[game.table][1].append((lineno, stripped))  # judged by pbn_tables
-            if stripped.startswith("{") and "}" not in stripped:
-                in_brace = True
-            continue
+            if stripped and stripped[0] != "[":
+                game.tables[game.table][1].append((lineno, stripped))  # judged by pbn_tables
+                if stripped[0] == "{" and "}" not in stripped:
+                    in_brace = True
+                continue
         line, in_brace = _strip_comments(raw_line, in_brace)
         line = line.strip()
         if not line:
@@ -128,10 +124,8 @@ def _games(lines: str | Iterable[str]) -> Iterator[_Game]:
             if game is None:
                 game = _Game(lineno)
             m = _TAG.match(line) if pending is None else None
-            if m is not None and _BARE_QUOTE.search(m.group(2)):
-                m = None  # `[Event "a"] [Date "b"]`: two tags on one line
-            if m is not None:
-                found = [(m.group(1), m.group(2))]
+            if m is not None:  # (`[Event "a"] [Date "b"]`, two tags on one line, does not match)
+                found = [m.groups()]
             else:  # PBN is token-based: tags may share a line or span several lines
                 if pending is None:
                     pending, pending_at = line, lineno
@@ -211,8 +205,9 @@ def _check_tags(game: _Game) -> list[str]:
             if _CONTROL.search(value):
                 line = game.tag_lines.get(name, game.line)
                 errors.append(f"line {line}: control character in the {name} tag")
-    for name in _TAG_SYNTAX.keys() & tags.keys():
-        value = tags[name]
+    for name, value in tags.items():  # file order: a set's order changes from run to run
+        if name not in _TAG_SYNTAX:
+            continue
         line = game.tag_lines.get(name, game.line)
         v = value.strip().removeprefix("##")  # "##" hides a value (PBN 2.0), it stays valid
         if v not in ("", "?", "#") and not _TAG_SYNTAX[name].match(v):

@@ -24,7 +24,7 @@ Conventions (the standard leaves these open):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from xml.parsers.expat import ExpatError, XMLParserType
 
 from defusedxml import DefusedXmlException
@@ -45,27 +45,46 @@ _ZZ = re.compile(r"(?:^|\|)zz\|([^|]*)\|")
 _SEATS_PBN = "NESW"
 
 
-@dataclass(slots=True)
 class _Node:
-    tag: str
-    attrs: dict[str, str]
-    line: int
-    children: list[_Node] = field(default_factory=list)
-    parts: list[str] = field(default_factory=list)
+    """One element: tag, attributes, line, children, text. A plain slotted class (not a
+    dataclass) with an index of the first child per tag: the reader builds one per element and
+    looks children up by tag many times per traveller line, so both are on the hot path."""
+
+    __slots__ = ("tag", "attrs", "line", "children", "parts", "index")
+
+    def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
+        self.tag = tag
+        self.attrs = attrs
+        self.line = line
+        self.children: list[_Node] = []
+        self.parts: list[str] = []
+        self.index: dict[str, _Node] = {}  # tag -> first child with that tag
+
+    def add(self, child: _Node) -> None:
+        self.children.append(child)
+        if child.tag not in self.index:
+            self.index[child.tag] = child
+
+    def drop_last(self) -> None:
+        """Forget the last child (read already), from the children and the index."""
+        child = self.children.pop()
+        if self.index.get(child.tag) is child:
+            del self.index[child.tag]
+            for other in self.children:  # an earlier child of the same tag is first again
+                if other.tag == child.tag:
+                    self.index[child.tag] = other
+                    break
 
     @property
     def text(self) -> str:
         return "".join(self.parts).strip()
 
     def first(self, tag: str) -> _Node | None:
-        for child in self.children:
-            if child.tag == tag:
-                return child
-        return None
+        return self.index.get(tag)
 
     def value(self, tag: str) -> str:
-        node = self.first(tag)
-        return node.text if node is not None else ""
+        node = self.index.get(tag)
+        return "".join(node.parts).strip() if node is not None else ""
 
     def every(self, tag: str) -> list[_Node]:
         return [c for c in self.children if c.tag == tag]
@@ -111,9 +130,9 @@ class _Reader:
         line = self.expat.CurrentLineNumber if self.expat is not None else 0
         if not self.stack and tag != "USEBIO":
             raise _NotUsebio(f"the root element is <{tag}>, not <USEBIO>")
-        node = _Node(tag, dict(attrs), line)
+        node = _Node(tag, attrs, line)  # expat hands a fresh dict per element
         if self.stack:
-            self.stack[-1].children.append(node)
+            self.stack[-1].add(node)
         self.stack.append(node)
         if tag == "EVENT":
             self.current_event = []
@@ -133,7 +152,7 @@ class _Reader:
                 self._handset_board(node)
             else:
                 self._board(node)
-            parent.children.pop()  # read: drop it, memory stays one board deep
+            parent.drop_last()  # read: drop it, memory stays one board deep
 
     def data(self, text: str) -> None:
         if self.stack:
@@ -618,7 +637,7 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None) -> P
         if board is not None and not any(n.tag == "HANDSET" for n in reader.stack):
             open_line = board.children[-1] if board.children else None
             if open_line is not None and open_line.tag == "TRAVELLER_LINE":
-                board.children.pop()  # the line being read when the error struck is incomplete
+                board.drop_last()  # the line being read when the error struck is incomplete
             reader.stack = reader.stack[: reader.stack.index(board)]
             reader._board(board)
     if not reader.pending and not errors and not reader.standings:
