@@ -86,7 +86,9 @@ def register(app: typer.Typer) -> None:
         for w in total["warnings"][:10]:
             console.print(tagged("warning", "yellow", f"{w['file']}:{w['line']}: {w['warning']}"))
         if len(total["warnings"]) > 10:
-            console.print(f"... and {len(total['warnings']) - 10} more (see `ddrank ingest --json`)")
+            console.print(
+                f"... and {len(total['warnings']) - 10} more (see `ddrank ingest --json`)"
+            )
 
     @app.command()
     def clean(
@@ -207,7 +209,8 @@ STAGE_LABELS = {
     "tally": "DD tally (boards)",
     "regression": "regression report",
     "prefect-api": "start Prefect API",
-    "scoring": "score and rate",
+    "scoring": "score, Lehman ratings, bid/play split",
+    "skill ratings": "ddrank skill ratings",
 }
 
 
