@@ -253,7 +253,7 @@ def ratings_table(data: SiteData, players: Players) -> list[Row]:
         if not name or r.get("rating") is None:
             continue
         rows.append({"player": name, "name": data.label(name), "rating": float(r["rating"]),
-                     "se": r.get("se", r.get("std_error")), "boards": r.get("boards"),
+                     "se": r.get("se", r.get("std_error")), "boards": int(r.get("boards") or 0),
                      "page": players.page(name)})  # fmt: skip
     return sorted(rows, key=lambda r: (-r["rating"], r["player"]))
 
