@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
             counters = ("files", "records_read", "new", "duplicate", "hand_record_deals",
                         "new_deals", "new_events", "new_standings")  # fmt: skip
             total: dict = {k: 0 for k in counters}
-            total.update({"unreadable": [], "per_file": [], "new_partitions": []})
+            total.update({"unreadable": [], "warnings": [], "per_file": [], "new_partitions": []})
             with Progress(TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
                           TextColumn("{task.description}"), TimeElapsedColumn(),
                           console=console, disable=json, transient=True) as bar:  # fmt: skip
@@ -63,7 +63,7 @@ def register(app: typer.Typer) -> None:
                     part = ingest_paths(con, [f], partition_size).as_dict()
                     for k in counters:
                         total[k] += part[k]
-                    for k in ("unreadable", "per_file", "new_partitions"):
+                    for k in ("unreadable", "warnings", "per_file", "new_partitions"):
                         total[k] += part[k]
                     bar.advance(job)
             con.close()
@@ -81,6 +81,14 @@ def register(app: typer.Typer) -> None:
             console.print(tagged("unreadable", "yellow", f"{u['file']}:{u['line']}: {u['error']}"))
         if len(total["unreadable"]) > 20:
             console.print(f"... and {len(total['unreadable']) - 20} more (see `ddrank audit`)")
+        if total["warnings"]:  # records kept; the file departs from its format's standard
+            console.print(f"{len(total['warnings']):,} conformance warning(s) (records kept):")
+        for w in total["warnings"][:10]:
+            console.print(tagged("warning", "yellow", f"{w['file']}:{w['line']}: {w['warning']}"))
+        if len(total["warnings"]) > 10:
+            console.print(
+                f"... and {len(total['warnings']) - 10} more (see `ddrank ingest --json`)"
+            )
 
     @app.command()
     def clean(
@@ -201,7 +209,8 @@ STAGE_LABELS = {
     "tally": "DD tally (boards)",
     "regression": "regression report",
     "prefect-api": "start Prefect API",
-    "scoring": "score and rate",
+    "scoring": "score, Lehman ratings, bid/play split",
+    "skill ratings": "ddrank skill ratings",
 }
 
 

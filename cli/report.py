@@ -193,10 +193,15 @@ def register(app: typer.Typer) -> None:
             labels = [f"{e.name} ({e.year})" if e.year else e.name for e in events]
             chosen = _pick(name, labels, "event")
         ev = events[labels.index(chosen)]
+        from ddrank.site.render import RANKING_COLUMNS, event_of, group_rankings
+
         stored = [
-            r for r in data.optional.get("rankings", []) if str(r.get("event_id")) == ev.event_id
+            {k: r.get(k) for k in RANKING_COLUMNS if k in r}
+            for r in data.optional.get("rankings", [])
+            if event_of(r) == ev.event_id
         ]
-        if stored:
+        if stored:  # one ranking per kind/session/section, each in rank order
+            stored = [{"ranking": g, **r} for g, rows in group_rankings(stored) for r in rows]
             source, rows = "rankings table", stored
         elif ev.scoring == "IMP":
             source, rows = "Butler IMPs per board computed from the travellers", pair_split(ev)

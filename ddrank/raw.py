@@ -171,3 +171,5 @@ class ParsedFile:
     records: list[RawRecord]
     standings: list[RawStanding] = field(default_factory=list)
     events: list[RawEvent] = field(default_factory=list)
+    # (line, warning): the format's rules this file breaks that reading tolerates (nothing dropped)
+    warnings: list[tuple[int, str]] = field(default_factory=list)

@@ -75,7 +75,8 @@ def publish_task(db: str, summary: dict[str, Any]) -> None:
 
 @flow(name="pipeline", log_prints=True)
 def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
-    """Ingest → clean → names → DD analysis → player stats → regression report → artifacts.
+    """Ingest → clean → names → DD analysis → regression report → scoring and Lehman → skill
+    ratings → artifacts → site.
 
     With nothing new since the last finished run (and `force` off) it returns at once."""
     s = settings or PipelineSettings()
@@ -97,7 +98,6 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
         dds_threads=s.dds_threads,
         dask_address=s.dask_address,
     )
-    rate(db_path=s.db)  # ddrank skill ratings -> skill_ratings
     thresholds, eligible = thresholds_task(s.db, s)
     print(thresholds_line(thresholds, s.db))
     if eligible >= MIN_REGRESSION_PLAYERS:
@@ -114,7 +114,9 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
     with stage("scoring"):
-        summary["scoring"] = score_and_rate(s)  # score → ratings → bid/play split
+        summary["scoring"] = score_and_rate(s)  # score → Lehman ratings → bid/play split
+    with stage("skill ratings"):
+        summary["skill"] = rate(db_path=s.db)  # ddrank skill ratings -> skill_ratings
     publish_task(s.db, summary)
     with stage("site"):
         site = site_report(db=s.db, out=s.out, return_state=True)

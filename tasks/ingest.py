@@ -43,6 +43,7 @@ class IngestSummary:
     new: int = 0
     duplicate: int = 0
     unreadable: list[dict[str, object]] = field(default_factory=list)
+    warnings: list[dict[str, object]] = field(default_factory=list)  # kept, but off-standard
     per_file: list[dict[str, object]] = field(default_factory=list)
     partitions: list[int] = field(default_factory=list)
     hand_record_deals: int = 0  # games with a deal and no table result: stored in `deals`
@@ -54,6 +55,7 @@ class IngestSummary:
         return {
             "files": self.files, "records_read": self.read, "new": self.new,
             "duplicate": self.duplicate, "unreadable": self.unreadable,
+            "warnings": self.warnings,
             "hand_record_deals": self.hand_record_deals, "new_deals": self.new_deals,
             "new_events": self.new_events, "new_standings": self.new_standings,
             "per_file": self.per_file, "new_partitions": self.partitions,
@@ -116,6 +118,8 @@ def ingest_paths(
         small = [p for p in todo if p not in large]
         for path, (parsed, deals, ids) in zip(small, _parsed(small, workers), strict=True):
             extras.add(parsed, deals)
+            summary.warnings += [{"file": str(path), "line": line, "warning": w}
+                                 for line, w in parsed.warnings]  # fmt: skip
             fresh = _fresh(con, parsed.records, ids, summary)
             _insert(con, fresh, summary, next_partition, partition_size)
             _file_done(con, summary, path, digests[path], parsed.format, len(parsed.records),

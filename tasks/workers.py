@@ -25,6 +25,7 @@ from ddrank.events import attach_to_event
 from ddrank.parsers.bridgedeals import parse_dump, record_from_row
 from ddrank.parsers.lin import parse_lin
 from ddrank.parsers.pbn import iter_pbn, read_pbn
+from ddrank.parsers.pbn_conformance import conformance_warnings
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding, number_repeats
 
 # Extensions `expand_paths` picks up inside a folder. The format itself is told by content
@@ -188,7 +189,9 @@ def _read_by_format(path: Path, fmt: str, companion: bool = False) -> ParsedFile
         return parse_lin_file(text, name)
     if fmt == "dump":
         return ParsedFile(fmt, parse_dump(text, name))
-    return read_pbn(text, name, tables=not companion)
+    parsed = read_pbn(text, name, tables=not companion)
+    parsed.warnings = conformance_warnings(text)
+    return parsed
 
 
 @contextmanager

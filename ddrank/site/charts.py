@@ -48,7 +48,7 @@ def rating_chart(player: str, history: Sequence[dict[str, Any]], path: Path) -> 
     ax.errorbar(x, rating, yerr=[0 if math.isnan(s) else s for s in se], fmt="o-", color="#1f4e79",
                 ecolor="#8aa9c8", capsize=3, lw=1.2, ms=4)  # fmt: skip
     ax.set_ylabel("rating")
-    ax.set_xticks(x, [""] * len(x))
+    ax.tick_params(labelbottom=False)
     ax.grid(alpha=0.3)
     ax.set_title("Rating after each period (bars: ±1 standard error)", fontsize=9)
     bx = fig.add_axes((0.09, 0.12, 0.89, 0.2), sharex=ax)

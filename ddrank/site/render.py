@@ -183,7 +183,14 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
     events = build_events(data)
     players = Players(data, events)
     verdict = regression_verdict(data.regression)
-    common = {"verdict": verdict, "has": set(data.optional), "label": data.label}
+    names = {e.event_id: e.name for e in events}
+
+    def period_name(period: Any) -> str:
+        """A rating period is an event: its name, not its id."""
+        return names.get(str(period), str(period or ""))
+
+    common = {"verdict": verdict, "has": set(data.optional), "label": data.label,
+              "period_name": period_name}  # fmt: skip
 
     def write(rel: str, template: str, **ctx: Any) -> None:
         root = "../" * rel.count("/")
@@ -203,7 +210,8 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
         if (len(hist) >= MIN_PERIODS_CHARTED and players.boards(name) >= MIN_BOARDS_LISTED
                 and len(jobs) < MAX_CHARTS):  # fmt: skip
             chart = f"img/{slug(name, 'p')}-rating.svg"
-            jobs.append((name, hist, str(site_dir / "players" / chart)))
+            named = [{**h, "period": period_name(h.get("period"))} for h in hist]
+            jobs.append((name, named, str(site_dir / "players" / chart)))
         write(players.page(name), "player.html", name=name, p=players, chart=chart,
               lines=profile(players.totals.get(name, {}), players.field),
               totals=players.totals.get(name, {}), history=sorted(hist, key=_period_order),
@@ -245,7 +253,7 @@ def ratings_table(data: SiteData, players: Players) -> list[Row]:
         if not name or r.get("rating") is None:
             continue
         rows.append({"player": name, "name": data.label(name), "rating": float(r["rating"]),
-                     "se": r.get("se", r.get("std_error")), "boards": r.get("boards"),
+                     "se": r.get("se", r.get("std_error")), "boards": int(r.get("boards") or 0),
                      "page": players.page(name)})  # fmt: skip
     return sorted(rows, key=lambda r: (-r["rating"], r["player"]))
 
@@ -335,10 +343,15 @@ def write_event(ev: Event, data: SiteData, players: Players, write: Any) -> int:
                                 "href": f"{page.split('/')[-1]}#b-{deal_id}",
                                 "results": len(rows)})  # fmt: skip
     rankings = [
-        r for r in data.optional.get("rankings", []) if str(r.get("event_id")) == ev.event_id
+        {k: r.get(k) for k in RANKING_COLUMNS if k in r}
+        for r in data.optional.get("rankings", [])
+        if event_of(r) == ev.event_id
     ]
-    standings = [r for r in data.optional.get("published_standings", [])
-                 if str(r.get("event_id")) == ev.event_id]  # fmt: skip
+    standings = [
+        {k: r.get(k) for k in STANDING_COLUMNS if k in r}
+        for r in data.optional.get("published_standings", [])
+        if event_of(r) == ev.event_id
+    ]
     write(ev.page, "event.html", ev=ev, rankings=group_rankings(rankings),
           standings=group_rankings(standings),
           split=pair_split(ev) if ev.scoring == "IMP" else [],
@@ -380,7 +393,11 @@ def group_rankings(rows: list[Row]) -> list[tuple[str, list[Row]]]:
                 continue
         return math.inf
 
-    return [(k, sorted(v, key=rank)) for k, v in sorted(groups.items())]
+    out = []
+    for key, rows in sorted(groups.items()):
+        used = [c for c in rows[0] if any(r.get(c) not in (None, "") for r in rows)]
+        out.append((key, [{c: r.get(c) for c in used} for r in sorted(rows, key=rank)]))
+    return out  # columns no line fills are left out
 
 
 def copy_regression(src: Path | None, dest: Path) -> list[str]:

@@ -21,7 +21,11 @@ def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # exact ends: 0 mistakes has a lower bound of 0 (floating point leaves 1e-18 otherwise,
+    # which would rank the player below everyone tied at 0)
+    lo = 0.0 if k <= 0 else max(0.0, centre - half)
+    hi = 1.0 if k >= n else min(1.0, centre + half)
+    return lo, hi
 
 
 def share_worse(rate: float, field: Sequence[float]) -> float:

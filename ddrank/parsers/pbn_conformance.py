@@ -1,0 +1,114 @@
+"""PBN conformance warnings: rules of the PBN standard that the reader deliberately tolerates.
+
+The reader keeps records that break these rules because real files break them (exports with long
+comment lines, Windows-1252 files read as Latin-1, games with a play but no contract tag). A
+warning tells the user where a file departs from the standard without dropping anything. Pure:
+text in, `(line, warning)` pairs out; lines are the file's physical lines (split on LF only, so
+a C1 character such as NEL does not shift the numbering the way `str.splitlines` would).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+MAX_LINE = 255  # PBN §2.3: at most 255 characters with the line end (the Verifier: 254 + LF)
+PER_RULE = 5  # warnings shown per rule and file; the rest is one summary warning
+# C0 controls other than tab, LF, CR; DEL; C1 controls (§2.2: ISO 8859-1 printable characters)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_TAG = re.compile(r'\[\s*(\w+)\s*"([^"]*)"\s*\]')
+# Tag values the standard lists (PBN 2.1 §4.3 player type, §4.4 competition)
+_ALLOWED = {
+    "Competition": {"Cavendish", "Chicago", "Individuals", "Pairs", "Rubber", "Teams"},
+    **{f"{seat}Type": {"human", "program"} for seat in ("West", "North", "East", "South")},
+}
+_SUMMARY = {"long": f"lines of {MAX_LINE} characters or more", "control": "lines with control characters",
+            "tag": "tag warnings"}  # fmt: skip
+# §3.6: a play is read against its table's declarer and contract (the Verifier's errors_10 games
+# 26-27, "No declarer", "No contract"). Not the deal: files that repeat no board tags within a
+# board (rpbridge's 2012 sample) leave it to the game before, which the reader accepts.
+_PLAY_NEEDS = ("Declarer", "Contract")
+
+
+def _tags(line: str, in_comment: bool) -> tuple[list[str], bool]:
+    """The text of a line outside `{...}` comments (which may span lines), `%` lines and `;`."""
+    if not in_comment and line.startswith("%"):
+        return [], False
+    parts: list[str] = []
+    pos = 0
+    while pos < len(line):
+        if in_comment:
+            end = line.find("}", pos)
+            if end < 0:
+                return parts, True
+            in_comment, pos = False, end + 1
+            continue
+        start = line.find("{", pos)
+        chunk = line[pos:] if start < 0 else line[pos:start]
+        semi = chunk.find(";")
+        parts.append(chunk if semi < 0 else chunk[:semi])
+        if start < 0 or semi >= 0:
+            break
+        in_comment, pos = True, start + 1
+    return parts, in_comment
+
+
+def _game_warnings(tags: dict[str, tuple[int, str]]) -> list[tuple[int, str]]:
+    """A game's tag-level rules: listed values, and the tags a Play section needs."""
+    out = []
+    for name, allowed in _ALLOWED.items():
+        if name in tags and tags[name][1] not in allowed and tags[name][1] not in ("", "#"):
+            line, value = tags[name]
+            out.append(
+                (line, f"{name} {value!r} is not a PBN {name} ({', '.join(sorted(allowed))})")
+            )
+    if "Play" in tags and tags["Play"][1] not in ("", "#"):
+        missing = [t for t in _PLAY_NEEDS if t not in tags]
+        if "Contract" in tags and not tags["Contract"][1][:1].isdigit() and "Declarer" in missing:
+            missing.remove("Declarer")  # an end position (§3.10): a strain, no declarer needed
+        if missing:
+            out.append((tags["Play"][0], f"a Play section without the {', '.join(missing)} tag"
+                        f"{'s' if len(missing) > 1 else ''} it is read against"))  # fmt: skip
+    return out
+
+
+def iter_conformance(lines: Iterable[str]) -> list[tuple[int, str]]:
+    """Warnings for the standard's rules the reader tolerates, in line order, at most `PER_RULE`
+    per rule then one summary, so a file that breaks a rule on every line gives a short report."""
+    found: dict[str, list[tuple[int, str]]] = {"long": [], "control": [], "tag": []}
+    tags: dict[str, tuple[int, str]] = {}
+    in_comment = False
+    for no, raw in enumerate(lines, 1):
+        line = raw.rstrip("\r\n")
+        if len(line) >= MAX_LINE:
+            found["long"].append(
+                (no, f"line is {len(line):,} characters long (PBN: {MAX_LINE} with its line end)")
+            )
+        bad = _CONTROL.search(line)
+        if bad:
+            found["control"].append(
+                (no, f"control character U+{ord(bad.group()):04X} at column {bad.start() + 1}")
+            )
+        if not line.strip() and not in_comment:  # an empty line ends a game
+            found["tag"] += _game_warnings(tags)
+            tags = {}
+            continue
+        parts, in_comment = _tags(line, in_comment)
+        for part in parts:
+            for m in _TAG.finditer(part):
+                tags.setdefault(m.group(1), (no, m.group(2)))
+    found["tag"] += _game_warnings(tags)
+    out: list[tuple[int, str]] = []
+    for rule, hits in found.items():
+        out += hits[:PER_RULE]
+        if len(hits) > PER_RULE:
+            first = hits[PER_RULE][0]
+            out.append(
+                (first, f"and {len(hits) - PER_RULE:,} more {_SUMMARY[rule]} from this line on")
+            )
+    return sorted(out)
+
+
+def conformance_warnings(text: str) -> list[tuple[int, str]]:
+    """`iter_conformance` on a whole decoded file."""
+    return iter_conformance(text.split("\n"))
