@@ -415,6 +415,24 @@ def write_csv(path: Path, rows: Iterable[Mapping[str, Any]], columns: Sequence[s
     return path
 
 
+def published_section(checks: Sequence[Check], max_listed: int = 50) -> list[str]:
+    """How many of our values agree with each kind of published value, and the ones that don't."""
+    lines = ["## Published values", ""]
+    if not checks:
+        return lines + ["The sources published no matchpoints, percentages, IMPs or places.", ""]
+    lines += ["| published value | compared | agree | disagree |", "|---|---:|---:|---:|"]
+    lines += [f"| {c.what} | {c.compared} | {c.agree} | {len(c.disagree)} |" for c in checks]
+    lines.append("")
+    for c in checks:
+        if c.disagree:
+            lines += [f"### {c.what}: {len(c.disagree)} disagree", ""]
+            lines += [f"- {d}" for d in c.disagree[:max_listed]]
+            if len(c.disagree) > max_listed:
+                lines.append(f"- ... and {len(c.disagree) - max_listed} more")
+            lines.append("")
+    return lines
+
+
 def report_markdown(
     source: str,
     scores: Mapping[str, EventScores],
@@ -427,20 +445,7 @@ def report_markdown(
              f"- events: {len(scores)}; table results scored: "
              f"{sum(len(s.results) for s in scores.values())}; records left out: {len(errors)} "
              "(errors.csv)", f"- fouled boards (one board, several deals): {fouled}", ""]  # fmt: skip
-    lines += ["## Published values", ""]
-    if not checks:
-        lines += ["The sources published no matchpoints, percentages, IMPs or places.", ""]
-    else:
-        lines += ["| published value | compared | agree | disagree |", "|---|---:|---:|---:|"]
-        lines += [f"| {c.what} | {c.compared} | {c.agree} | {len(c.disagree)} |" for c in checks]
-        lines.append("")
-        for c in checks:
-            if c.disagree:
-                lines += [f"### {c.what}: {len(c.disagree)} disagree", ""]
-                lines += [f"- {d}" for d in c.disagree[:max_listed]]
-                if len(c.disagree) > max_listed:
-                    lines.append(f"- ... and {len(c.disagree) - max_listed} more")
-                lines.append("")
+    lines += published_section(checks, max_listed)
     for ev, sc in scores.items():
         info = sc.info
         lines += [f"## {ev}", "", f"scoring {info.scoring}, movement {info.movement or 'inferred'}, "
@@ -833,19 +838,8 @@ def _store_report(source: str, results: Sequence[Row], pairs: Sequence[Row],
                   checks: Sequence[Check], errors: Sequence[RecordError]) -> str:  # fmt: skip
     lines = ["# Event scores", "", f"- source: `{source}`",
              f"- events: {len({r['event'] for r in results})}; table results scored: "
-             f"{len(results)}; records left out: {len(errors)} (errors.csv)", "",
-             "## Published values", ""]  # fmt: skip
-    if not checks:
-        lines += ["The sources published no matchpoints, percentages, IMPs or places.", ""]
-    else:
-        lines += ["| published value | compared | agree | disagree |", "|---|---:|---:|---:|"]
-        lines += [f"| {c.what} | {c.compared} | {c.agree} | {len(c.disagree)} |" for c in checks]
-        lines.append("")
-        for c in checks:
-            if c.disagree:
-                lines += [f"### {c.what}: {len(c.disagree)} disagree", ""]
-                lines += [f"- {d}" for d in c.disagree[:50]]
-                lines.append("")
+             f"{len(results)}; records left out: {len(errors)} (errors.csv)", ""]  # fmt: skip
+    lines += published_section(checks)
     by_event: dict[str, list[Row]] = defaultdict(list)
     for p in pairs:
         by_event[p["event"]].append(p)
