@@ -224,7 +224,7 @@ def show_outputs(site: dict[str, Any] | None, report: dict[str, Any]) -> None:
     if site.get("ratings"):
         top = "; ".join(f"{escape(r.get('name') or r['player'])} {r['rating']:.1f}"
                         for r in site["ratings"][:5])  # fmt: skip
-        console.print(f"top ratings: {top}")
+        console.print(f"top ratings (at least 30 boards): {top}")
     else:
         console.print("ratings: none in the store yet")
     verdict = site.get("verdict") or regression_verdict(report)

@@ -229,11 +229,13 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
         "site": str(site_dir / "index.html"),
         "events": len(events),
         "players": len(players.names),
-        "players_30_boards": sum(1 for n in players.names if players.boards(n) >= 30),
+        "players_30_boards": sum(
+            1 for n in players.names if players.boards(n) >= MIN_BOARDS_LISTED
+        ),
         "event_pages": len(events) + pages,
         "charts": charts,
         "verdict": verdict,
-        "ratings": ranked[:10],
+        "ratings": [r for r in ranked if r["boards"] >= MIN_BOARDS_LISTED][:10],
         "seconds_render": round(time.perf_counter() - t0, 3),
     }
 
