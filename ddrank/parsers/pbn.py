@@ -92,6 +92,15 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
     return "".join(out), in_brace
 
 
+def _tag_kind(name: str) -> tuple[bool, str | None, str | None]:
+    """(identity tag, section it opens, table it opens) of a tag name."""
+    table = name if name.endswith("Table") and name != "Table" else None
+    return name in _IDENTITY_TAGS, name if name in _SECTION_TAGS else None, table
+
+
+_TAG_KINDS: dict[str, tuple[bool, str | None, str | None]] = {}
+
+
 def _games(lines: str | Iterable[str]) -> Iterator[_Game]:
     """The games of a PBN text (a whole text, or its lines one at a time)."""
     if isinstance(lines, str):
@@ -101,16 +110,45 @@ def _games(lines: str | Iterable[str]) -> Iterator[_Game]:
     garbage_at: int | None = None
     pending: str | None = None  # a tag not closed yet on its first line
     pending_at = 0
+    kinds = _TAG_KINDS
     for lineno, raw_line in enumerate(lines, start=1):
-        if raw_line.startswith("%") and not in_brace:
-            continue
-        if game is not None and game.table and not in_brace:
-            stripped = raw_line.strip()
-            if stripped and stripped[0] != "[":
-                game.tables[game.table][1].append((lineno, stripped))  # judged by pbn_tables
-                if stripped[0] == "{" and "}" not in stripped:
-                    in_brace = True
+        if not in_brace:
+            if raw_line[:1] == "%":
                 continue
+            if game is not None and game.table:
+                stripped = raw_line.strip()
+                if stripped and stripped[0] != "[":
+                    game.tables[game.table][1].append((lineno, stripped))  # judged by pbn_tables
+                    if stripped[0] == "{" and "}" not in stripped:
+                        in_brace = True
+                    continue
+            if pending is None and "{" not in raw_line and ";" not in raw_line:
+                # the common lines, without comments: one tag, or a section's data line
+                line = raw_line.strip()
+                if line[:1] == "[" and game is not None:
+                    m = _TAG.match(line)
+                    if m is not None:
+                        name, value = m.groups()
+                        kind = kinds.get(name)
+                        if kind is None:
+                            kind = kinds[name] = _tag_kind(name)
+                        if kind[0] and name in game.tags:
+                            # a repeated identity tag without a blank line starts the next game
+                            yield game
+                            game = _Game(lineno)
+                        game.tags[name] = value
+                        game.tag_lines[name] = lineno
+                        game.current = kind[1]
+                        game.table = kind[2]
+                        if kind[2]:
+                            game.tables[name] = (lineno, [])
+                        elif kind[1]:
+                            game.sections[name] = []
+                        continue
+                elif line and game is not None and game.tags:
+                    if game.current:
+                        game.sections[game.current].append(line)
+                    continue  # data lines of other sections (tables, notes) are not needed
         line, in_brace = _strip_comments(raw_line, in_brace)
         line = line.strip()
         if not line:
