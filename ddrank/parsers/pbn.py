@@ -24,7 +24,7 @@ from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
 
 # one tag on a line, its value free of bare quotes (a quote not after a backslash): otherwise
 # the line holds several tags, read by the token path
-_TAG = re.compile(r'^\[(\w+)\s+"((?:[^"]|(?<=\\)")*)"\]\s*$')
+_TAG = re.compile(r'^\[(\w+)\s+"([^"]*(?:\\"[^"]*)*)"\]\s*$')
 _ANY_TAG = re.compile(r'\[\s*(\w+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 
 
@@ -246,15 +246,30 @@ def _check_tags(game: _Game) -> list[str]:
     for name, value in tags.items():  # file order: a set's order changes from run to run
         if name not in _TAG_SYNTAX:
             continue
-        line = game.tag_lines.get(name, game.line)
-        v = value.strip().removeprefix("##")  # "##" hides a value (PBN 2.0), it stays valid
-        if v not in ("", "?", "#") and not _TAG_SYNTAX[name].match(v):
-            errors.append(f"line {line}: {name} {value!r} is not a valid PBN {name}")
-        elif name == "Result" and v.count(" ") == 3:
-            tricks = [int(t) for t in v.split()[1::2]]
-            if sum(tricks) != 13 or v.split()[0] == v.split()[2]:
-                errors.append(f"line {line}: Result {value!r}: the tricks do not add up to 13")
+        key = (name, value)
+        problem = _VALUE_PROBLEMS.get(key, False)
+        if problem is False:
+            if len(_VALUE_PROBLEMS) > 50_000:  # values repeat (boards, seats, contracts)
+                _VALUE_PROBLEMS.clear()
+            problem = _VALUE_PROBLEMS[key] = _value_problem(name, value)
+        if problem:
+            errors.append(f"line {game.tag_lines.get(name, game.line)}: {problem}")
     return errors
+
+
+_VALUE_PROBLEMS: dict[tuple[str, str], str | None] = {}
+
+
+def _value_problem(name: str, value: str) -> str | None:
+    """Why a tag value breaks the PBN standard's syntax for that tag (None if it does not)."""
+    v = value.strip().removeprefix("##")  # "##" hides a value (PBN 2.0), it stays valid
+    if v not in ("", "?", "#") and not _TAG_SYNTAX[name].match(v):
+        return f"{name} {value!r} is not a valid PBN {name}"
+    if name == "Result" and v.count(" ") == 3:
+        tricks = [int(t) for t in v.split()[1::2]]
+        if sum(tricks) != 13 or v.split()[0] == v.split()[2]:
+            return f"Result {value!r}: the tricks do not add up to 13"
+    return None
 
 
 def parse_pbn(text: str, source_file: str) -> list[RawRecord]:
@@ -370,6 +385,17 @@ def iter_pbn(
     yield from waiting
 
 
+_ROW_SPECIAL = re.compile(r'["%\[\]{};]')  # a quote, or what add_row reports or skips
+
+
+def _rows_valid(rows: list[tuple[int, str]], columns: int) -> bool:
+    """Whether add_row would accept every row as it is (no comment, no forbidden character,
+    `columns` cells each), judged in one pass over the joined text."""
+    if _ROW_SPECIAL.search("\n".join([raw for _, raw in rows])):
+        return False
+    return not columns or set(map(len, map(str.split, [raw for _, raw in rows]))) == {columns}
+
+
 def _tables(
     game: _Game,
     tags: dict[str, str],
@@ -386,7 +412,14 @@ def _tables(
         spec = tags.get(name, "")
         columns, errors = parse_spec(spec, line)
         table = Table(name, line, columns, errors=errors)
-        if not errors:
+        kept = name in ("ScoreTable", "TotalScoreTable") or (
+            name == "OptimumResultTable" and "DoubleDummyTricks" not in tags
+        )
+        if errors:
+            pass
+        elif not kept and _rows_valid(rows, len(columns)):
+            pass  # rows not kept and nothing to report: not split into cells
+        else:
             for row_line, raw in rows:
                 add_row(table, row_line, raw)
         for err in table.errors:
