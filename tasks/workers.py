@@ -284,11 +284,38 @@ def is_hand_record(rec: RawRecord) -> bool:
 STREAM_BYTES = 16 * 2**20  # a PBN file larger than this is read and stored in batches
 
 
+def _too_long(lineno: int) -> UnreadableFile:
+    return UnreadableFile(
+        f"line {lineno} is longer than {_MAX_LINE:,} characters: not a hand record", lineno
+    )
+
+
+def _decode_lines(data: bytes) -> list[str]:
+    """Lines of a block (split on LF only), each decoded as UTF-8 or else Latin-1, without
+    trailing CRs. A block that is valid UTF-8 is decoded at once (LF never occurs inside a
+    multi-byte sequence, so every line of it is valid UTF-8 too)."""
+    try:
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        lines = []
+        for raw in data.split(b"\n"):
+            try:
+                lines.append(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                lines.append(raw.decode("latin-1"))
+    if b"\r" in data:
+        lines = [line.rstrip("\r") for line in lines]
+    return lines
+
+
+_BLOCK = 1 << 20  # bytes read at once by iter_lines (one read and decode per block, not per line)
+
+
 def iter_lines(path: Path) -> Iterator[str]:
     """The lines of a text file, one at a time, each decoded as UTF-8 or else Latin-1.
 
-    Memory holds one line; a line longer than the limit is refused (with its number) after
-    reading at most the limit.
+    Memory holds one block and at most one line over it; a line longer than the limit is
+    refused (with its number) once the lines before it are given.
     """
     with path.open("rb") as fh:
         if fh.read(2) in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16: rare, small files
@@ -296,18 +323,32 @@ def iter_lines(path: Path) -> Iterator[str]:
             return
         fh.seek(0)
         lineno = 0
-        while raw := fh.readline(_MAX_LINE + 2):
-            lineno += 1
-            if len(raw) > _MAX_LINE and not raw.endswith(b"\n"):
-                raise UnreadableFile(
-                    f"line {lineno} is longer than {_MAX_LINE:,} characters: not a hand record",
-                    lineno,
-                )
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                line = raw.decode("latin-1")
-            yield line.rstrip("\r\n")
+        rest = b""
+        while block := fh.read(_BLOCK):
+            data = rest + block
+            cut = data.rfind(b"\n")
+            if cut < 0:
+                if len(data) > _MAX_LINE + 1:  # no line end within the limit
+                    raise _too_long(lineno + 1)
+                rest = data
+                continue
+            rest = data[cut + 1 :]
+            raws = data[:cut].split(b"\n")
+            if max(map(len, raws)) > _MAX_LINE + 1:  # rare: give the lines before it first
+                for raw in raws:
+                    if len(raw) > _MAX_LINE + 1:
+                        raise _too_long(lineno + 1)
+                    lineno += 1
+                    yield _decode_lines(raw)[0]
+            lines = _decode_lines(data[:cut])
+            lineno += len(lines)
+            yield from lines
+            if len(rest) > _MAX_LINE + 1:
+                raise _too_long(lineno + 1)
+        if rest:  # the last line, without a line end
+            if len(rest) > _MAX_LINE:
+                raise _too_long(lineno + 1)
+            yield _decode_lines(rest)[0]
 
 
 @dataclass

@@ -24,7 +24,6 @@ from urllib.parse import unquote
 
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
 
-_PAIR = re.compile(r"([a-zA-Z]{2})\|([^|]*)\|")
 _LIN_SEAT = {"1": "S", "2": "W", "3": "N", "4": "E"}
 _LIN_VUL = {"o": "None", "0": "None", "-": "None", "n": "NS", "e": "EW", "b": "All"}
 _RESULT = re.compile(r"^(\d)([CDHSN])([NESW])(X{0,2}|x{0,2})([=+-]\d*)?$", re.IGNORECASE)
@@ -124,11 +123,11 @@ class _Memo(dict):
     """value -> normalised value, computed once: a file repeats a few dozen calls and 52 cards
     thousands of times. Bounded, so a hostile file cannot grow it without end."""
 
-    def __init__(self, normalise: Callable[[str], str]) -> None:
+    def __init__(self, normalise: Callable[[str], object]) -> None:
         super().__init__()
         self.normalise = normalise
 
-    def __missing__(self, value: str) -> str:
+    def __missing__(self, value: str) -> object:
         out = self.normalise(value)
         if len(self) < 10_000:
             self[value] = out
@@ -136,21 +135,31 @@ class _Memo(dict):
 
 
 _CALL_OF = _Memo(_call)
+# a match plays each deal at two tables (open and closed room): its `md|` is read once
+_DEAL_OF = _Memo(_north_first_deal)  # type: ignore[arg-type]
+_LIN_DEAL_OF = _Memo(_lin_deal)  # type: ignore[arg-type]
 _CARD_OF = _Memo(lambda value: value.strip().upper())
-_MB = frozenset(("mb", "MB", "Mb", "mB"))
-_PC = frozenset(("pc", "PC", "Pc", "pC"))
 
 
-# One match is either a run of pairs that need no decision one by one (calls, cards, alerts,
-# comments, page breaks), gathered afterwards in C, or one other pair. The engine still reads the
-# text pair by pair, so a key can never be taken from inside a value.
-_RUN_KEYS = "mb|pc|an|nt|pg|st|rh|zz|sk|hc|bt|fh|at|cr"
-_TOKEN = re.compile(
+# One match is either a run of calls (`mb|`), a run of cards (`pc|`), a run of other pairs that
+# need no decision one by one (alerts, comments, page breaks), or one other pair; the values of a
+# run are gathered afterwards in C. The engine still reads the text pair by pair, so a key can
+# never be taken from inside a value.
+_RUN_KEYS = "an|nt|pg|st|rh|zz|sk|hc|bt|fh|at|cr"
+
+
+def _keys(keys: str) -> str:
     # each key as letter classes, not re.IGNORECASE: a case-blind alternation is matched slower
-    r"(?P<run>(?:(?:"
-    + "|".join("".join(f"[{c}{c.upper()}]" for c in key) for key in _RUN_KEYS.split("|"))
-    + r")\|[^|]*\|\s*)+)|(?P<key>[a-zA-Z]{2})\|(?P<value>[^|]*)\|\s*"
+    return "|".join("".join(f"[{c}{c.upper()}]" for c in key) for key in keys.split("|"))
+
+
+_TOKEN = re.compile(
+    rf"(?P<calls>(?:{_keys('mb')}\|[^|]*\|\s*)+)|(?P<cards>(?:{_keys('pc')}\|[^|]*\|\s*)+)"
+    rf"|(?P<run>(?:(?:{_keys(_RUN_KEYS)})\|[^|]*\|\s*)+)"
+    r"|(?P<key>[a-zA-Z]{2})\|(?P<value>[^|]*)\|\s*"
 )
+# the values of a run of pairs: after each match the text goes on at the next pair's key
+_RUN_VALUE = re.compile(r"\|([^|]*)\|")
 
 
 def parse_lin_file(text: str, source: str) -> ParsedFile:
@@ -240,15 +249,17 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
                 outside = RawRecord(source, lineno(pos), "lin",
                                     parse_error=f"unreadable LIN text {gap[:60]!r} outside any table")  # fmt: skip
         pos = m.end()
-        run = m.group("run")
-        if run is not None:
-            if cur is None:
+        kind = m.lastgroup
+        if kind != "value":  # a run of pairs
+            if cur is None or kind == "run":
                 continue
-            pairs = _PAIR.findall(run)
+            values = _RUN_VALUE.findall(m.group(kind))
             if decode is not None:
-                pairs = [(k, decode(v)) for k, v in pairs]
-            calls += [_CALL_OF[v] for k, v in pairs if k in _MB]
-            cards += [_CARD_OF[v] for k, v in pairs if k in _PC]
+                values = [decode(v) for v in values]
+            if kind == "calls":
+                calls += map(_CALL_OF.__getitem__, values)
+            else:
+                cards += map(_CARD_OF.__getitem__, values)
             continue
         key, value = m.group("key").lower(), m.group("value")
         if decode is not None:
@@ -280,7 +291,7 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
             if cur is None or has_deal:
                 start(m.start())
             assert cur is not None
-            cur.dealer, cur.deal = (_lin_deal if legacy else _north_first_deal)(value)
+            cur.dealer, cur.deal = (_LIN_DEAL_OF if legacy else _DEAL_OF)[value]
             cur.bidstart = cur.dealer
             has_deal = True
         elif cur is None:

@@ -24,7 +24,7 @@ from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
 
 # one tag on a line, its value free of bare quotes (a quote not after a backslash): otherwise
 # the line holds several tags, read by the token path
-_TAG = re.compile(r'^\[(\w+)\s+"((?:[^"]|(?<=\\)")*)"\]\s*$')
+_TAG = re.compile(r'^\[(\w+)\s+"([^"]*(?:\\"[^"]*)*)"\]\s*$')
 _ANY_TAG = re.compile(r'\[\s*(\w+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 
 
@@ -92,6 +92,15 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
     return "".join(out), in_brace
 
 
+def _tag_kind(name: str) -> tuple[bool, str | None, str | None]:
+    """(identity tag, section it opens, table it opens) of a tag name."""
+    table = name if name.endswith("Table") and name != "Table" else None
+    return name in _IDENTITY_TAGS, name if name in _SECTION_TAGS else None, table
+
+
+_TAG_KINDS: dict[str, tuple[bool, str | None, str | None]] = {}
+
+
 def _games(lines: str | Iterable[str]) -> Iterator[_Game]:
     """The games of a PBN text (a whole text, or its lines one at a time)."""
     if isinstance(lines, str):
@@ -101,16 +110,45 @@ def _games(lines: str | Iterable[str]) -> Iterator[_Game]:
     garbage_at: int | None = None
     pending: str | None = None  # a tag not closed yet on its first line
     pending_at = 0
+    kinds = _TAG_KINDS
     for lineno, raw_line in enumerate(lines, start=1):
-        if raw_line.startswith("%") and not in_brace:
-            continue
-        if game is not None and game.table and not in_brace:
-            stripped = raw_line.strip()
-            if stripped and stripped[0] != "[":
-                game.tables[game.table][1].append((lineno, stripped))  # judged by pbn_tables
-                if stripped[0] == "{" and "}" not in stripped:
-                    in_brace = True
+        if not in_brace:
+            if raw_line[:1] == "%":
                 continue
+            if game is not None and game.table:
+                stripped = raw_line.strip()
+                if stripped and stripped[0] != "[":
+                    game.tables[game.table][1].append((lineno, stripped))  # judged by pbn_tables
+                    if stripped[0] == "{" and "}" not in stripped:
+                        in_brace = True
+                    continue
+            if pending is None and "{" not in raw_line and ";" not in raw_line:
+                # the common lines, without comments: one tag, or a section's data line
+                line = raw_line.strip()
+                if line[:1] == "[" and game is not None:
+                    m = _TAG.match(line)
+                    if m is not None:
+                        name, value = m.groups()
+                        kind = kinds.get(name)
+                        if kind is None:
+                            kind = kinds[name] = _tag_kind(name)
+                        if kind[0] and name in game.tags:
+                            # a repeated identity tag without a blank line starts the next game
+                            yield game
+                            game = _Game(lineno)
+                        game.tags[name] = value
+                        game.tag_lines[name] = lineno
+                        game.current = kind[1]
+                        game.table = kind[2]
+                        if kind[2]:
+                            game.tables[name] = (lineno, [])
+                        elif kind[1]:
+                            game.sections[name] = []
+                        continue
+                elif line and game is not None and game.tags:
+                    if game.current:
+                        game.sections[game.current].append(line)
+                    continue  # data lines of other sections (tables, notes) are not needed
         line, in_brace = _strip_comments(raw_line, in_brace)
         line = line.strip()
         if not line:
@@ -208,15 +246,30 @@ def _check_tags(game: _Game) -> list[str]:
     for name, value in tags.items():  # file order: a set's order changes from run to run
         if name not in _TAG_SYNTAX:
             continue
-        line = game.tag_lines.get(name, game.line)
-        v = value.strip().removeprefix("##")  # "##" hides a value (PBN 2.0), it stays valid
-        if v not in ("", "?", "#") and not _TAG_SYNTAX[name].match(v):
-            errors.append(f"line {line}: {name} {value!r} is not a valid PBN {name}")
-        elif name == "Result" and v.count(" ") == 3:
-            tricks = [int(t) for t in v.split()[1::2]]
-            if sum(tricks) != 13 or v.split()[0] == v.split()[2]:
-                errors.append(f"line {line}: Result {value!r}: the tricks do not add up to 13")
+        key = (name, value)
+        problem = _VALUE_PROBLEMS.get(key, False)
+        if problem is False:
+            if len(_VALUE_PROBLEMS) > 50_000:  # values repeat (boards, seats, contracts)
+                _VALUE_PROBLEMS.clear()
+            problem = _VALUE_PROBLEMS[key] = _value_problem(name, value)
+        if problem:
+            errors.append(f"line {game.tag_lines.get(name, game.line)}: {problem}")
     return errors
+
+
+_VALUE_PROBLEMS: dict[tuple[str, str], str | None] = {}
+
+
+def _value_problem(name: str, value: str) -> str | None:
+    """Why a tag value breaks the PBN standard's syntax for that tag (None if it does not)."""
+    v = value.strip().removeprefix("##")  # "##" hides a value (PBN 2.0), it stays valid
+    if v not in ("", "?", "#") and not _TAG_SYNTAX[name].match(v):
+        return f"{name} {value!r} is not a valid PBN {name}"
+    if name == "Result" and v.count(" ") == 3:
+        tricks = [int(t) for t in v.split()[1::2]]
+        if sum(tricks) != 13 or v.split()[0] == v.split()[2]:
+            return f"Result {value!r}: the tricks do not add up to 13"
+    return None
 
 
 def parse_pbn(text: str, source_file: str) -> list[RawRecord]:
@@ -332,6 +385,17 @@ def iter_pbn(
     yield from waiting
 
 
+_ROW_SPECIAL = re.compile(r'["%\[\]{};]')  # a quote, or what add_row reports or skips
+
+
+def _rows_valid(rows: list[tuple[int, str]], columns: int) -> bool:
+    """Whether add_row would accept every row as it is (no comment, no forbidden character,
+    `columns` cells each), judged in one pass over the joined text."""
+    if _ROW_SPECIAL.search("\n".join([raw for _, raw in rows])):
+        return False
+    return not columns or set(map(len, map(str.split, [raw for _, raw in rows]))) == {columns}
+
+
 def _tables(
     game: _Game,
     tags: dict[str, str],
@@ -348,7 +412,14 @@ def _tables(
         spec = tags.get(name, "")
         columns, errors = parse_spec(spec, line)
         table = Table(name, line, columns, errors=errors)
-        if not errors:
+        kept = name in ("ScoreTable", "TotalScoreTable") or (
+            name == "OptimumResultTable" and "DoubleDummyTricks" not in tags
+        )
+        if errors:
+            pass
+        elif not kept and _rows_valid(rows, len(columns)):
+            pass  # rows not kept and nothing to report: not split into cells
+        else:
             for row_line, raw in rows:
                 add_row(table, row_line, raw)
         for err in table.errors:
