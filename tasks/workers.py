@@ -308,7 +308,9 @@ def _decode_lines(data: bytes) -> list[str]:
     return lines
 
 
-_BLOCK = 1 << 20  # bytes read at once by iter_lines (one read and decode per block, not per line)
+# bytes read at once by iter_lines (one read and decode per block, not per line); smaller than
+# _MAX_LINE, so that only the first line of a block can be too long
+_BLOCK = 1 << 19
 
 
 def iter_lines(path: Path) -> Iterator[str]:
@@ -317,9 +319,16 @@ def iter_lines(path: Path) -> Iterator[str]:
     Memory holds one block and at most one line over it; a line longer than the limit is
     refused (with its number) once the lines before it are given.
     """
+    for lines in iter_line_blocks(path):
+        yield from lines
+
+
+def iter_line_blocks(path: Path) -> Iterator[list[str]]:
+    """The lines of a text file in lists (about a megabyte of text each), as `iter_lines` gives
+    them one at a time: a reader that works on many lines at once need not take them singly."""
     with path.open("rb") as fh:
         if fh.read(2) in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16: rare, small files
-            yield from _text(path).splitlines()
+            yield _text(path).splitlines()
             return
         fh.seek(0)
         lineno = 0
@@ -332,23 +341,19 @@ def iter_lines(path: Path) -> Iterator[str]:
                     raise _too_long(lineno + 1)
                 rest = data
                 continue
+            # only the first line can be too long: every other one lies within this block
+            if data.find(b"\n") > _MAX_LINE + 1:
+                raise _too_long(lineno + 1)
             rest = data[cut + 1 :]
-            raws = data[:cut].split(b"\n")
-            if max(map(len, raws)) > _MAX_LINE + 1:  # rare: give the lines before it first
-                for raw in raws:
-                    if len(raw) > _MAX_LINE + 1:
-                        raise _too_long(lineno + 1)
-                    lineno += 1
-                    yield _decode_lines(raw)[0]
             lines = _decode_lines(data[:cut])
             lineno += len(lines)
-            yield from lines
+            yield lines
             if len(rest) > _MAX_LINE + 1:
                 raise _too_long(lineno + 1)
         if rest:  # the last line, without a line end
             if len(rest) > _MAX_LINE:
                 raise _too_long(lineno + 1)
-            yield _decode_lines(rest)[0]
+            yield _decode_lines(rest)[:1]
 
 
 @dataclass
@@ -368,7 +373,8 @@ class StreamedFile:
         self.format = "pbn-hands" if companion else "pbn"
         seen: dict[str, int] = {}
         batch: list[RawRecord] = []
-        records = iter_pbn(iter_lines(path), str(path), not companion, self.standings)
+        records = iter_pbn(None, str(path), not companion, self.standings,
+                           blocks=iter_line_blocks(path))  # fmt: skip
         try:
             for rec in records:
                 if (companion and not rec.parse_error) or (not companion and is_hand_record(rec)):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from ddrank.parsers.adjusted import adjusted_split
 from ddrank.parsers.pbn_tables import (
@@ -48,18 +49,39 @@ _SEATS = ("North", "East", "South", "West")
 
 
 class _Game:
-    __slots__ = ("line", "tags", "sections", "current", "errors", "tables", "table", "tag_lines")
+    __slots__ = ("line", "tags", "sections", "current", "errors", "tables", "table", "_tag_lines",
+                 "_found")  # fmt: skip
 
     def __init__(self, line: int) -> None:
         self.line = line
         self.tags: dict[str, str] = {}
-        self.tag_lines: dict[str, int] = {}
+        self._tag_lines: dict[str, int] | None = {}
+        self._found = ""  # the text of a game read as a block
         self.sections: dict[str, list[str]] = {}
         self.current: str | None = None
         self.errors: list[str] = []
-        # table tag -> (line of the tag, [(line, raw row text)])
-        self.tables: dict[str, tuple[int, list[tuple[int, str]]]] = {}
+        # table tag -> (line of the tag, [(line, raw row text)], or the rows' text: `table_rows`)
+        self.tables: dict[str, tuple[int, list[tuple[int, str]] | str]] = {}
         self.table: str | None = None
+
+    def table_rows(self, name: str) -> list[tuple[int, str]]:
+        """The data lines of a table, (line, text without surrounding white space)."""
+        at, rows = self.tables[name]
+        if isinstance(rows, str):
+            return [(at + k, r.strip()) for k, r in enumerate(rows.split("\n"), 1) if r]
+        return rows
+
+    @property
+    def tag_lines(self) -> dict[str, int]:
+        """Line of each tag (its last occurrence); a game read as a block counts them only when
+        asked (an error message), not for every game."""
+        if self._tag_lines is None:
+            text = self._found  # the game's text, after a line end
+            self._tag_lines = {
+                m.group(1): self.line + text.count("\n", 1, m.start() + 1)
+                for m in _TAG_LINE.finditer(text)
+            }
+        return self._tag_lines
 
 
 def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
@@ -101,116 +123,288 @@ def _tag_kind(name: str) -> tuple[bool, str | None, str | None]:
 _TAG_KINDS: dict[str, tuple[bool, str | None, str | None]] = {}
 
 
-def _games(lines: str | Iterable[str]) -> Iterator[_Game]:
-    """The games of a PBN text (a whole text, or its lines one at a time)."""
-    if isinstance(lines, str):
-        lines = lines.splitlines()
-    game: _Game | None = None
-    in_brace = False
-    garbage_at: int | None = None
-    pending: str | None = None  # a tag not closed yet on its first line
-    pending_at = 0
-    kinds = _TAG_KINDS
-    for lineno, raw_line in enumerate(lines, start=1):
-        if not in_brace:
-            if raw_line[:1] == "%":
-                continue
-            if game is not None and game.table:
-                stripped = raw_line.strip()
-                if stripped and stripped[0] != "[":
-                    game.tables[game.table][1].append((lineno, stripped))  # judged by pbn_tables
-                    if stripped[0] == "{" and "}" not in stripped:
-                        in_brace = True
+class _LineReader:
+    """The PBN grammar line by line: comments (`{...}` across lines, `;`, `%`), tags that share
+    a line or span several, text outside any game. It reads whatever the block reader
+    (`_games`) does not take, and keeps its state from one call of `feed` to the next."""
+
+    def __init__(self) -> None:
+        self.game: _Game | None = None
+        self.in_brace = False
+        self.garbage_at: int | None = None
+        self.pending: str | None = None  # a tag not closed yet on its first line
+        self.pending_at = 0
+
+    def idle(self) -> bool:
+        """Between games, outside any comment or tag: the next game may be read as a block."""
+        return self.game is None and not self.in_brace and self.pending is None
+
+    def feed(self, lines: Iterable[str], first: int) -> Iterator[_Game]:
+        """The games completed by `lines`, the first of which is line `first` of the file."""
+        game = self.game
+        in_brace = self.in_brace
+        garbage_at = self.garbage_at
+        pending = self.pending
+        pending_at = self.pending_at
+        kinds = _TAG_KINDS
+        for lineno, raw_line in enumerate(lines, start=first):
+            if not in_brace:
+                if raw_line[:1] == "%":
                     continue
-            if pending is None and "{" not in raw_line and ";" not in raw_line:
-                # the common lines, without comments: one tag, or a section's data line
-                line = raw_line.strip()
-                if line[:1] == "[" and game is not None:
-                    m = _TAG.match(line)
-                    if m is not None:
-                        name, value = m.groups()
-                        kind = kinds.get(name)
-                        if kind is None:
-                            kind = kinds[name] = _tag_kind(name)
-                        if kind[0] and name in game.tags:
-                            # a repeated identity tag without a blank line starts the next game
-                            yield game
-                            game = _Game(lineno)
-                        game.tags[name] = value
-                        game.tag_lines[name] = lineno
-                        game.current = kind[1]
-                        game.table = kind[2]
-                        if kind[2]:
-                            game.tables[name] = (lineno, [])
-                        elif kind[1]:
-                            game.sections[name] = []
+                if game is not None and game.table:
+                    stripped = raw_line.strip()
+                    if stripped and stripped[0] != "[":
+                        game.tables[game.table][1].append((lineno, stripped))  # type: ignore[union-attr]
+                        if stripped[0] == "{" and "}" not in stripped:
+                            in_brace = True
                         continue
-                elif line and game is not None and game.tags:
-                    if game.current:
-                        game.sections[game.current].append(line)
-                    continue  # data lines of other sections (tables, notes) are not needed
-        line, in_brace = _strip_comments(raw_line, in_brace)
-        line = line.strip()
-        if not line:
-            if raw_line.strip():
-                continue  # a line that held only a comment does not end the game
-            if game is not None and (game.tags or game.errors):
-                yield game
-                game = None
-            continue
-        if pending is not None or line.startswith("["):
-            if game is None:
-                game = _Game(lineno)
-            m = _TAG.match(line) if pending is None else None
-            if m is not None:  # (`[Event "a"] [Date "b"]`, two tags on one line, does not match)
-                found = [m.groups()]
-            else:  # PBN is token-based: tags may share a line or span several lines
-                if pending is None:
-                    pending, pending_at = line, lineno
-                else:
-                    pending += " " + line
-                if (
-                    line.count('"') % 2 == 0
-                    and _open_brackets(pending) > 0
-                    and lineno - pending_at < 20
-                ):
-                    continue
-                found = [(t.group(1), t.group(2)) for t in _ANY_TAG.finditer(pending)]
-                rest = _ANY_TAG.sub("", pending).strip()
-                if rest or not found:
-                    game.errors.append(f"line {pending_at}: malformed tag {pending[:80]!r}")
-                    game.current = game.table = None
-                    pending = None
-                    continue
-                pending = None
-            for name, value in found:
-                if name in _IDENTITY_TAGS and name in game.tags:
-                    # a repeated identity tag without a blank line starts the next game
+                if pending is None and "{" not in raw_line and ";" not in raw_line:
+                    # the common lines, without comments: one tag, or a section's data line
+                    line = raw_line.strip()
+                    if line[:1] == "[" and game is not None:
+                        m = _TAG.match(line)
+                        if m is not None:
+                            name, value = m.groups()
+                            kind = kinds.get(name)
+                            if kind is None:
+                                kind = kinds[name] = _tag_kind(name)
+                            if kind[0] and name in game.tags:
+                                # a repeated identity tag without a blank line starts the next game
+                                yield game
+                                game = _Game(lineno)
+                            game.tags[name] = value
+                            game.tag_lines[name] = lineno
+                            game.current = kind[1]
+                            game.table = kind[2]
+                            if kind[2]:
+                                game.tables[name] = (lineno, [])
+                            elif kind[1]:
+                                game.sections[name] = []
+                            continue
+                    elif line and game is not None and game.tags:
+                        if game.current:
+                            game.sections[game.current].append(line)
+                        continue  # data lines of other sections (tables, notes) are not needed
+            line, in_brace = _strip_comments(raw_line, in_brace)
+            line = line.strip()
+            if not line:
+                if raw_line.strip():
+                    continue  # a line that held only a comment does not end the game
+                if game is not None and (game.tags or game.errors):
                     yield game
+                    game = None
+                continue
+            if pending is not None or line.startswith("["):
+                if game is None:
                     game = _Game(lineno)
-                game.tags[name] = value
-                game.tag_lines[name] = lineno
-                game.current = name if name in _SECTION_TAGS else None
-                game.table = name if name.endswith("Table") and name != "Table" else None
-                if game.table:
-                    game.tables[name] = (lineno, [])
+                m = _TAG.match(line) if pending is None else None
+                if (
+                    m is not None
+                ):  # (`[Event "a"] [Date "b"]`, two tags on one line, does not match)
+                    found = [m.groups()]
+                else:  # PBN is token-based: tags may share a line or span several lines
+                    if pending is None:
+                        pending, pending_at = line, lineno
+                    else:
+                        pending += " " + line
+                    if (
+                        line.count('"') % 2 == 0
+                        and _open_brackets(pending) > 0
+                        and lineno - pending_at < 20
+                    ):
+                        continue
+                    found = [(t.group(1), t.group(2)) for t in _ANY_TAG.finditer(pending)]
+                    rest = _ANY_TAG.sub("", pending).strip()
+                    if rest or not found:
+                        game.errors.append(f"line {pending_at}: malformed tag {pending[:80]!r}")
+                        game.current = game.table = None
+                        pending = None
+                        continue
+                    pending = None
+                for name, value in found:
+                    if name in _IDENTITY_TAGS and name in game.tags:
+                        # a repeated identity tag without a blank line starts the next game
+                        yield game
+                        game = _Game(lineno)
+                    game.tags[name] = value
+                    game.tag_lines[name] = lineno
+                    game.current = name if name in _SECTION_TAGS else None
+                    game.table = name if name.endswith("Table") and name != "Table" else None
+                    if game.table:
+                        game.tables[name] = (lineno, [])
+                    if game.current:
+                        game.sections[name] = []
+                continue
+            if game is not None and game.tags:
                 if game.current:
-                    game.sections[name] = []
+                    game.sections[game.current].append(line)
+                continue  # data lines of other sections (tables, notes) are not needed
+            # text outside any game: report it once per block, keep going
+            if garbage_at is None or garbage_at != lineno - 1:
+                g = _Game(lineno)
+                g.errors.append(
+                    f"line {lineno}: text outside a PBN game: {raw_line.strip()[:80]!r}"
+                )
+                yield g
+            garbage_at = lineno
+        self.game, self.in_brace, self.garbage_at = game, in_brace, garbage_at
+        self.pending, self.pending_at = pending, pending_at
+
+    def finish(self) -> Iterator[_Game]:
+        """The last game of the file, if the file does not end with a blank line."""
+        game = self.game
+        if game is not None and (game.tags or game.errors):
+            if self.in_brace:
+                game.errors.append("file ends inside a {comment}")
+            yield game
+        self.game = None
+
+
+# A run of non-blank lines (a blank line holds only white space, as `str.strip` sees it).
+_RUN = re.compile(r"(?:^[^\S\n]*\S[^\n]*(?:\n|\Z))+", re.M)
+# After a line end: one tag alone on its line.
+_TAG_LINE = re.compile(r'\n\[(\w+) "([^"\n]*)"\][^\S\n]*(?=\n|\Z)')
+_INDENTED = re.compile(r"\n[^\S\n]+\[")
+_TABLE_NAME = re.compile(r"^(\w+Table)$", re.M)
+_CARRY_LINES = 100_000  # an unfinished game longer than this goes to the line reader as it is
+_BLOCK_LINES = 20_000  # lines joined at once when the caller gives lines one at a time
+
+
+def _block_game(run: str, line: int) -> _Game | None:
+    """One game written the common way, read with a few passes over its text instead of line by
+    line: every line that starts with "[" holds one tag alone, none is indented, no `{` comment,
+    no `%` line, no quote inside a tag value, no `;` in the auction or play, no identity tag
+    written twice. None when the run is not such a game: the line reader, which knows the whole
+    grammar, reads it then (both give the same games, which a test checks)."""
+    if run[:1] != "[" or "{" in run or "\n%" in run:
+        return None
+    text = "\n" + run
+    found = _TAG_LINE.findall(text)
+    lines_with_tags = text.count("\n[")
+    if len(found) != lines_with_tags or (
+        text.count("[") != lines_with_tags and _INDENTED.search(text)
+    ):
+        return None
+    tags = dict(found)
+    repeats = len(found) - len(tags)
+    if repeats and repeats != text.count('\n[Note "') - 1 and _identity_repeated(found):
+        return None  # (a game's notes are the tags it repeats most)
+    game = _Game(line)
+    game.tags = tags
+    game._found = text  # type: ignore[assignment]
+    game._tag_lines = None
+    for name in _SECTION_TAGS:
+        if name in tags:
+            body = _body(text, name)
+            if body is None or ";" in body:
+                return None
+            game.sections[name] = [row.strip() for row in body.split("\n") if row]
+    if "Table " in run:
+        for name in dict.fromkeys(_TABLE_NAME.findall("\n".join(tags))):
+            pos = text.rfind(f'\n[{name} "')
+            body = _body(text, name, pos)
+            if body is None:
+                return None
+            game.tables[name] = (line + text.count("\n", 1, pos + 1), body)
+    last = found[-1][0]
+    game.current = last if last in _SECTION_TAGS else None
+    game.table = last if last.endswith("Table") and last != "Table" else None
+    return game
+
+
+def _body(text: str, name: str, pos: int | None = None) -> str | None:
+    """The data lines after the last `name` tag of a game's text (None: the tag is not written
+    `[Name "`, with one space: left to the line reader)."""
+    if pos is None:
+        pos = text.rfind(f'\n[{name} "')
+    if pos < 0:
+        return None
+    eol = text.find("\n", pos + 1)
+    if eol < 0:
+        return ""
+    end = text.find("\n[", eol)
+    return text[eol + 1 :] if end < 0 else text[eol + 1 : end]
+
+
+def _identity_repeated(found: list[tuple[str, str]]) -> bool:
+    identity = [name for name, _value in found if name in _IDENTITY_TAGS]
+    return len(identity) != len(set(identity))
+
+
+def _line_blocks(lines: Iterable[str]) -> Iterator[list[str]]:
+    """Lines given one at a time, in lists of `_BLOCK_LINES`."""
+    block: list[str] = []
+    for line in lines:
+        block.append(line)
+        if len(block) >= _BLOCK_LINES:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def _games(
+    source: str | Iterable[str], blocks: Iterable[list[str]] | None = None
+) -> Iterator[_Game]:
+    """The games of a PBN text: a whole text, its lines, or (`blocks`) lists of its lines.
+
+    Games are runs of lines between blank lines. A run written the common way is read as one
+    block of text (`_block_game`); anything else, and everything while a comment or a tag is
+    still open, goes to the line reader.
+    """
+    if blocks is None:
+        if isinstance(source, str):
+            blocks = [source.splitlines()]
+        elif isinstance(source, list):
+            blocks = [source]
+        else:
+            blocks = _line_blocks(source)
+    reader = _LineReader()
+    carry: list[str] = []
+    first = 1  # file line number of the first line not given to a reader yet
+    for block in blocks:
+        lines = carry + block if carry else block
+        cut = len(lines)
+        while cut and lines[cut - 1].strip():
+            cut -= 1
+        if not cut:  # no blank line yet: wait for one, unless the game is too long to hold
+            if len(lines) > _CARRY_LINES:
+                yield from reader.feed(lines, first)
+                first += len(lines)
+                lines = []
+            carry = lines
             continue
-        if game is not None and game.tags:
-            if game.current:
-                game.sections[game.current].append(line)
-            continue  # data lines of other sections (tables, notes) are not needed
-        # text outside any game: report it once per block, keep going
-        if garbage_at is None or garbage_at != lineno - 1:
-            g = _Game(lineno)
-            g.errors.append(f"line {lineno}: text outside a PBN game: {raw_line.strip()[:80]!r}")
-            yield g
-        garbage_at = lineno
-    if game is not None and (game.tags or game.errors):
-        if in_brace:
-            game.errors.append("file ends inside a {comment}")
-        yield game
+        yield from _segment_games(reader, lines[:cut], first)
+        first += cut
+        carry = lines[cut:]
+    if carry:
+        yield from _segment_games(reader, carry, first)
+    yield from reader.finish()
+
+
+def _segment_games(reader: _LineReader, lines: list[str], first: int) -> Iterator[_Game]:
+    """The games of `lines` (which end with a blank line, or the file ends after them)."""
+    text = "\n".join(lines)
+    at, line = 0, first  # offset in text and the line number there
+    index = 0  # index in `lines` of the first line not read yet
+    idle = reader.idle()
+    for m in _RUN.finditer(text):
+        start = m.start()
+        line += text.count("\n", at, start)
+        at = start
+        run = m.group()
+        begin = line - first
+        if not idle:  # the blank lines before this run end the reader's game
+            yield from reader.feed(lines[index:begin], first + index)
+            idle = reader.idle()
+        if idle and (game := _block_game(run, line)) is not None:
+            yield game
+            continue
+        index = begin + run.count("\n") + (not run.endswith("\n"))
+        yield from reader.feed(lines[begin:index], line)
+        idle = reader.idle()
+    if index < len(lines) and not idle:
+        yield from reader.feed(lines[index:], first + index)
 
 
 # Tag values the PBN standard fixes, checked as written ("" and "?" mean unknown, "#" inherits).
@@ -243,16 +437,21 @@ def _check_tags(game: _Game) -> list[str]:
             if _CONTROL.search(value):
                 line = game.tag_lines.get(name, game.line)
                 errors.append(f"line {line}: control character in the {name} tag")
-    for name, value in tags.items():  # file order: a set's order changes from run to run
-        if name not in _TAG_SYNTAX:
-            continue
-        key = (name, value)
-        problem = _VALUE_PROBLEMS.get(key, False)
+    problems = _VALUE_PROBLEMS
+    found = []
+    for name in _TAG_SYNTAX.keys() & tags.keys():
+        key = (name, tags[name])
+        problem = problems.get(key, False)
         if problem is False:
-            if len(_VALUE_PROBLEMS) > 50_000:  # values repeat (boards, seats, contracts)
-                _VALUE_PROBLEMS.clear()
-            problem = _VALUE_PROBLEMS[key] = _value_problem(name, value)
+            if len(problems) > 50_000:  # values repeat (boards, seats, contracts)
+                problems.clear()
+            problem = problems[key] = _value_problem(*key)
         if problem:
+            found.append(name)
+    if found:
+        order = list(tags)  # file order: a set's order changes from run to run
+        for name in sorted(found, key=order.index):
+            problem = problems.get((name, tags[name])) or _value_problem(name, tags[name])
             errors.append(f"line {game.tag_lines.get(name, game.line)}: {problem}")
     return errors
 
@@ -288,13 +487,15 @@ def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
 
 
 def iter_pbn(
-    lines: Iterable[str],
+    lines: Iterable[str] | None,
     source_file: str,
     tables: bool = True,
     standings: list[RawStanding] | None = None,
+    blocks: Iterable[list[str]] | None = None,
 ) -> Iterator[RawRecord]:
-    """The records of a PBN text, one at a time, from its lines (without line ends), so a large
-    file is read in bounded memory. Published rankings are appended to `standings`.
+    """The records of a PBN text, one at a time, from its lines (without line ends) or from
+    lists of them (`blocks`), so a large file is read in bounded memory. Published rankings are
+    appended to `standings`.
 
     `ScoreTable` rows with pair numbers but no names wait for the `TotalScoreTable` (often at
     the end of the file) that names the pairs; every other record is yielded at once. Identical
@@ -307,12 +508,12 @@ def iter_pbn(
     # inherits the names of the k-th table result of the previous board.
     names_by_table: dict[int, dict[str, str]] = {}
     table = -1
-    for game in _games(lines):
+    for game in _games(lines or [], blocks):
         tags = dict(game.tags)
-        # "#" means: same as the previous game.
-        for name, value in list(tags.items()):
-            if value == "#":
-                tags[name] = prev.get(name, "")
+        if "#" in tags.values():  # "#" means: same as the previous game.
+            for name, value in list(tags.items()):
+                if value == "#":
+                    tags[name] = prev.get(name, "")
         same_board = "Board" not in tags or tags.get("Board") == prev.get("Board")
         for name in _EVENT_TAGS:
             if name not in tags and name in prev:
@@ -385,15 +586,22 @@ def iter_pbn(
     yield from waiting
 
 
+_SPEC_COLUMNS: dict[str, list[str]] = {}
 _ROW_SPECIAL = re.compile(r'["%\[\]{};]')  # a quote, or what add_row reports or skips
 
 
-def _rows_valid(rows: list[tuple[int, str]], columns: int) -> bool:
+def _rows_valid(rows: list[tuple[int, str]] | str, columns: int) -> bool:
     """Whether add_row would accept every row as it is (no comment, no forbidden character,
-    `columns` cells each), judged in one pass over the joined text."""
-    if _ROW_SPECIAL.search("\n".join([raw for _, raw in rows])):
+    `columns` cells each), judged in one pass over the joined text (`rows` may be that text)."""
+    text = rows if isinstance(rows, str) else "\n".join([raw for _, raw in rows])
+    if _ROW_SPECIAL.search(text):
         return False
-    return not columns or set(map(len, map(str.split, [raw for _, raw in rows]))) == {columns}
+    if not columns:
+        return True
+    lines = text.split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return set(map(len, map(str.split, lines))) == {columns}
 
 
 def _tables(
@@ -410,7 +618,13 @@ def _tables(
     source = base.source_file
     for name, (line, rows) in game.tables.items():
         spec = tags.get(name, "")
-        columns, errors = parse_spec(spec, line)
+        columns = _SPEC_COLUMNS.get(spec)
+        if columns is None:
+            columns, errors = parse_spec(spec, line)
+            if not errors and len(_SPEC_COLUMNS) < 10_000:  # specs repeat on every board
+                _SPEC_COLUMNS[spec] = columns
+        else:
+            columns, errors = list(columns), []
         table = Table(name, line, columns, errors=errors)
         kept = name in ("ScoreTable", "TotalScoreTable") or (
             name == "OptimumResultTable" and "DoubleDummyTricks" not in tags
@@ -420,7 +634,7 @@ def _tables(
         elif not kept and _rows_valid(rows, len(columns)):
             pass  # rows not kept and nothing to report: not split into cells
         else:
-            for row_line, raw in rows:
+            for row_line, raw in game.table_rows(name):
                 add_row(table, row_line, raw)
         for err in table.errors:
             out.append(RawRecord(source, int(err.split(":")[0].split()[1]), "pbn",
@@ -577,6 +791,7 @@ _SIDE_OF = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 _NUMBER = re.compile(r"^[+-]?\d+(?:[.,]\d+)?$")
 
 
+@lru_cache(maxsize=1 << 16)  # scores, IMPs and par repeat from table to table
 def ns_value(text: str, declarer_side: str, side_only: str = "") -> str:
     """North-South's value from a PBN score-like tag: "NS 420", "EW -50", "NS 4 EW -4",
     "NS 7N; +1520" (par with its contract) or a bare "420" (the declarer's side, per PBN).
