@@ -89,9 +89,9 @@ class RawRecord:
     def record_id(self) -> str:
         # one update of the joined text: the same digest as one update per field, faster
         text = "\x1f".join(_content(self)) + "\x1f"
-        for name, value in zip(EVENT_FIELDS, _event(self), strict=True):
-            if value:
-                text += f"{name}={value}\x1f"
+        event = _event(self)
+        if any(event):
+            text += "".join([f"{n}={v}\x1f" for n, v in zip(EVENT_FIELDS, event, strict=True) if v])
         h = hashlib.sha1(text.encode("utf-8", "surrogatepass"))
         if self.occurrence:
             h.update(f"#{self.occurrence}".encode())

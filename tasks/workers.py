@@ -319,16 +319,22 @@ def iter_lines(path: Path) -> Iterator[str]:
     Memory holds one block and at most one line over it; a line longer than the limit is
     refused (with its number) once the lines before it are given.
     """
-    for lines in iter_line_blocks(path):
-        yield from lines
+    for text in iter_texts(path):
+        yield from text.split("\n")
 
 
-def iter_line_blocks(path: Path) -> Iterator[list[str]]:
-    """The lines of a text file in lists (about a megabyte of text each), as `iter_lines` gives
-    them one at a time: a reader that works on many lines at once need not take them singly."""
+_LINE_END_CR = re.compile(r"\r+(?=\n|\Z)")
+
+
+def iter_texts(path: Path) -> Iterator[str]:
+    """The text of a file in pieces of whole lines (about half a megabyte each, joined by line
+    ends; a line end also separates one piece from the next): the lines of `iter_lines`, for a
+    reader that works on many lines at once."""
     with path.open("rb") as fh:
         if fh.read(2) in (b"\xff\xfe", b"\xfe\xff"):  # UTF-16: rare, small files
-            yield _text(path).splitlines()
+            lines = _text(path).splitlines()
+            if lines:
+                yield "\n".join(lines)
             return
         fh.seek(0)
         lineno = 0
@@ -345,15 +351,24 @@ def iter_line_blocks(path: Path) -> Iterator[list[str]]:
             if data.find(b"\n") > _MAX_LINE + 1:
                 raise _too_long(lineno + 1)
             rest = data[cut + 1 :]
-            lines = _decode_lines(data[:cut])
-            lineno += len(lines)
-            yield lines
+            text = _decode_text(data[:cut])
+            lineno += text.count("\n") + 1
+            yield text
             if len(rest) > _MAX_LINE + 1:
                 raise _too_long(lineno + 1)
         if rest:  # the last line, without a line end
             if len(rest) > _MAX_LINE:
                 raise _too_long(lineno + 1)
-            yield _decode_lines(rest)[:1]
+            yield _decode_text(rest)
+
+
+def _decode_text(data: bytes) -> str:
+    """`_decode_lines` joined again by LF: each line UTF-8 or else Latin-1, no trailing CRs."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "\n".join(_decode_lines(data))
+    return _LINE_END_CR.sub("", text) if "\r" in text else text
 
 
 @dataclass
@@ -374,8 +389,10 @@ class StreamedFile:
         seen: dict[str, int] = {}
         batch: list[RawRecord] = []
         records = iter_pbn(None, str(path), not companion, self.standings,
-                           blocks=iter_line_blocks(path))  # fmt: skip
+                           texts=iter_texts(path))  # fmt: skip
+        collect = gc.isenabled()  # paused while a batch is read (see gc_paused), not while used
         try:
+            gc.disable()
             for rec in records:
                 if (companion and not rec.parse_error) or (not companion and is_hand_record(rec)):
                     self.deals.append(rec)
@@ -389,10 +406,16 @@ class StreamedFile:
                 batch.append(rec)
                 if len(batch) >= size:
                     self.count += len(batch)
+                    if collect:
+                        gc.enable()
                     yield batch
+                    gc.disable()
                     batch = []
         except UnreadableFile as exc:
             batch.append(RawRecord(str(path), exc.line, "pbn", parse_error=str(exc)))
+        finally:
+            if collect:
+                gc.enable()
         self.count += len(batch)
         if batch:
             yield batch

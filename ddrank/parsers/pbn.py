@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from operator import itemgetter
 
 from ddrank.parsers.adjusted import adjusted_split
 from ddrank.parsers.pbn_tables import (
@@ -57,12 +58,20 @@ class _Game:
         self.tags: dict[str, str] = {}
         self._tag_lines: dict[str, int] | None = {}
         self._found = ""  # the text of a game read as a block
-        self.sections: dict[str, list[str]] = {}
+        # section tag -> its data lines, without surrounding white space (or their text)
+        self.sections: dict[str, list[str] | str] = {}
         self.current: str | None = None
         self.errors: list[str] = []
         # table tag -> (line of the tag, [(line, raw row text)], or the rows' text: `table_rows`)
         self.tables: dict[str, tuple[int, list[tuple[int, str]] | str]] = {}
         self.table: str | None = None
+
+    def section_lines(self, name: str) -> list[str]:
+        """The data lines of a section (Auction, Play), without surrounding white space."""
+        lines = self.sections.get(name, [])
+        if isinstance(lines, str):
+            return [row.strip() for row in lines.split("\n") if row]
+        return lines
 
     def table_rows(self, name: str) -> list[tuple[int, str]]:
         """The data lines of a table, (line, text without surrounding white space)."""
@@ -183,7 +192,7 @@ class _LineReader:
                             continue
                     elif line and game is not None and game.tags:
                         if game.current:
-                            game.sections[game.current].append(line)
+                            game.sections[game.current].append(line)  # type: ignore[union-attr]
                         continue  # data lines of other sections (tables, notes) are not needed
             line, in_brace = _strip_comments(raw_line, in_brace)
             line = line.strip()
@@ -237,7 +246,7 @@ class _LineReader:
                 continue
             if game is not None and game.tags:
                 if game.current:
-                    game.sections[game.current].append(line)
+                    game.sections[game.current].append(line)  # type: ignore[union-attr]
                 continue  # data lines of other sections (tables, notes) are not needed
             # text outside any game: report it once per block, keep going
             if garbage_at is None or garbage_at != lineno - 1:
@@ -265,8 +274,7 @@ _RUN = re.compile(r"(?:^[^\S\n]*\S[^\n]*(?:\n|\Z))+", re.M)
 # After a line end: one tag alone on its line.
 _TAG_LINE = re.compile(r'\n\[(\w+) "([^"\n]*)"\][^\S\n]*(?=\n|\Z)')
 _INDENTED = re.compile(r"\n[^\S\n]+\[")
-_TABLE_NAME = re.compile(r"^(\w+Table)$", re.M)
-_CARRY_LINES = 100_000  # an unfinished game longer than this goes to the line reader as it is
+_CARRY_CHARS = 8 << 20  # an unfinished game longer than this goes to the line reader as it is
 _BLOCK_LINES = 20_000  # lines joined at once when the caller gives lines one at a time
 
 
@@ -279,8 +287,12 @@ def _block_game(run: str, line: int) -> _Game | None:
     if run[:1] != "[" or "{" in run or "\n%" in run:
         return None
     text = "\n" + run
-    found = _TAG_LINE.findall(text)
     lines_with_tags = text.count("\n[")
+    for layout in _LAYOUTS.get(lines_with_tags, ()):
+        m = layout.regex.fullmatch(run + "\n")
+        if m is not None:
+            return layout.game(m, text, line)
+    found = _TAG_LINE.findall(text)
     if len(found) != lines_with_tags or (
         text.count("[") != lines_with_tags and _INDENTED.search(text)
     ):
@@ -293,14 +305,16 @@ def _block_game(run: str, line: int) -> _Game | None:
     game.tags = tags
     game._found = text  # type: ignore[assignment]
     game._tag_lines = None
-    for name in _SECTION_TAGS:
-        if name in tags:
-            body = _body(text, name)
-            if body is None or ";" in body:
-                return None
-            game.sections[name] = [row.strip() for row in body.split("\n") if row]
+    names = [name for name in _SECTION_TAGS if name in tags]
+    if len(names) == 2 and text.find('\n[Play "') < text.find('\n[Auction "'):
+        names.reverse()  # in the order they first appear, as the line reader has them
+    for name in names:
+        body = _body(text, name)
+        if body is None or ";" in body:
+            return None
+        game.sections[name] = body  # type: ignore[assignment]  # see section_lines
     if "Table " in run:
-        for name in dict.fromkeys(_TABLE_NAME.findall("\n".join(tags))):
+        for name in _table_names(tags):
             pos = text.rfind(f'\n[{name} "')
             body = _body(text, name, pos)
             if body is None:
@@ -309,7 +323,104 @@ def _block_game(run: str, line: int) -> _Game | None:
     last = found[-1][0]
     game.current = last if last in _SECTION_TAGS else None
     game.table = last if last.endswith("Table") and last != "Table" else None
+    if len(_LAYOUTS.get(len(found), ())) < _MAX_LAYOUTS:
+        _learn_layout(found, text)
     return game
+
+
+class _Layout:
+    """The tags of a game, in order, and which of them have data lines: one regular expression
+    that reads a whole game of that layout at once. A file's games share a few layouts (they
+    differ in their number of notes), so most games are read by one match."""
+
+    def __init__(self, names: list[str], with_body: set[str]) -> None:
+        parts = []
+        groups = 0
+        value_groups = []
+        self.sections: list[tuple[str, int]] = []
+        self.tables: list[tuple[str, int, int]] = []
+        for name in names:
+            parts.append(rf'\[{name} "([^"\n]*)"\]\n')
+            groups += 1
+            value_groups.append(groups)
+            if name in with_body or name in _SECTION_TAGS or name.endswith("Table"):
+                parts.append(r"((?:[^\s\[%][^\n]*\n)*)")  # data lines, none like a tag
+                groups += 1
+                if name in _SECTION_TAGS:
+                    self.sections.append((name, groups))
+                elif name.endswith("Table") and name != "Table":
+                    self.tables.append((name, groups - 1, groups))
+        self.regex = re.compile("".join(parts))
+        self.names = names
+        self.values = itemgetter(*(g - 1 for g in value_groups))
+        last = names[-1]
+        self.current = last if last in _SECTION_TAGS else None
+        self.table = last if last.endswith("Table") and last != "Table" else None
+
+    def game(self, m: re.Match[str], text: str, line: int) -> _Game | None:
+        """The game that `m`, a match of this layout on a game's text (after its line end `text`
+        begins with), reads."""
+        groups = m.groups()
+        game = _Game(line)
+        game.tags = dict(zip(self.names, self.values(groups), strict=True))
+        game._found = text  # type: ignore[assignment]
+        game._tag_lines = None
+        for name, g in self.sections:
+            body = groups[g - 1]
+            if ";" in body:
+                return None
+            game.sections[name] = body  # type: ignore[assignment]  # see section_lines
+        for name, g_value, g_body in self.tables:
+            at = line + text.count("\n", 1, m.start(g_value) + 1)
+            game.tables[name] = (at, groups[g_body - 1])
+        game.current, game.table = self.current, self.table
+        return game
+
+
+# by their number of tags: tried in turn before a game is read tag by tag
+_LAYOUTS: dict[int, list[_Layout]] = {}
+_MAX_LAYOUTS = 4  # of one number of tags
+_NOT_LAYOUTS: set[tuple[tuple[str, ...], frozenset[str]]] = set()
+_WITH_BODY = re.compile(r'\n\[(\w+) "[^"\n]*"\][^\S\n]*\n(?!\[)')
+
+
+def _learn_layout(found: list[tuple[str, str]], text: str) -> None:
+    """Keep the layout of a game read by `_block_game`, unless a tag that a layout cannot
+    repeat (identity, section or table) is repeated."""
+    names = [name for name, _value in found]
+    repeated = {n for n in names if names.count(n) > 1}
+    if len(names) < 2 or any(
+        n in _IDENTITY_TAGS or n in _SECTION_TAGS or n.endswith("Table") for n in repeated
+    ):
+        return
+    with_body = set(_WITH_BODY.findall(text + "\n"))
+    key = (tuple(names), frozenset(with_body))
+    if key in _NOT_LAYOUTS or with_body & repeated:
+        return
+    if all(n.isascii() and n.isidentifier() for n in names):
+        layout = _Layout(names, with_body)
+        if layout.regex.fullmatch(text[1:] + "\n"):  # (not when a tag line ends with spaces)
+            if len(_LAYOUTS) > 1000:
+                _LAYOUTS.clear()
+            _LAYOUTS.setdefault(len(names), []).append(layout)
+            return
+    if len(_NOT_LAYOUTS) > 1000:
+        _NOT_LAYOUTS.clear()
+    _NOT_LAYOUTS.add(key)
+
+
+_TABLES_OF: dict[tuple[str, ...], list[str]] = {}
+
+
+def _table_names(tags: dict[str, str]) -> list[str]:
+    """The table tags among a game's tags, in order (the same tag names recur game after game)."""
+    key = tuple(tags)
+    names = _TABLES_OF.get(key)
+    if names is None:
+        if len(_TABLES_OF) > 10_000:
+            _TABLES_OF.clear()
+        names = _TABLES_OF[key] = [n for n in key if n.endswith("Table") and n != "Table"]
+    return names
 
 
 def _body(text: str, name: str, pos: int | None = None) -> str | None:
@@ -331,55 +442,92 @@ def _identity_repeated(found: list[tuple[str, str]]) -> bool:
     return len(identity) != len(set(identity))
 
 
-def _line_blocks(lines: Iterable[str]) -> Iterator[list[str]]:
-    """Lines given one at a time, in lists of `_BLOCK_LINES`."""
+def _line_texts(lines: Iterable[str]) -> Iterator[str]:
+    """Lines given one at a time, joined `_BLOCK_LINES` at a time."""
     block: list[str] = []
     for line in lines:
         block.append(line)
         if len(block) >= _BLOCK_LINES:
-            yield block
+            yield "\n".join(block)
             block = []
     if block:
-        yield block
+        yield "\n".join(block)
 
 
-def _games(
-    source: str | Iterable[str], blocks: Iterable[list[str]] | None = None
-) -> Iterator[_Game]:
-    """The games of a PBN text: a whole text, its lines, or (`blocks`) lists of its lines.
+def _games(source: str | Iterable[str], texts: Iterable[str] | None = None) -> Iterator[_Game]:
+    """The games of a PBN text: a whole text, its lines, or (`texts`) pieces of it, each of
+    whole lines joined by line ends (a line end also separates one piece from the next).
 
     Games are runs of lines between blank lines. A run written the common way is read as one
     block of text (`_block_game`); anything else, and everything while a comment or a tag is
     still open, goes to the line reader.
     """
-    if blocks is None:
+    if texts is None:
         if isinstance(source, str):
-            blocks = [source.splitlines()]
-        elif isinstance(source, list):
-            blocks = [source]
-        else:
-            blocks = _line_blocks(source)
+            source = source.splitlines()
+        texts = (["\n".join(source)] if source else []) if isinstance(source, list) else (
+            _line_texts(source)
+        )  # fmt: skip
     reader = _LineReader()
-    carry: list[str] = []
+    carry: str | None = None  # the lines after the last blank line, not read yet
     first = 1  # file line number of the first line not given to a reader yet
-    for block in blocks:
-        lines = carry + block if carry else block
-        cut = len(lines)
-        while cut and lines[cut - 1].strip():
-            cut -= 1
-        if not cut:  # no blank line yet: wait for one, unless the game is too long to hold
-            if len(lines) > _CARRY_LINES:
-                yield from reader.feed(lines, first)
-                first += len(lines)
-                lines = []
-            carry = lines
-            continue
-        yield from _segment_games(reader, lines[:cut], first)
-        first += cut
-        carry = lines[cut:]
-    if carry:
-        yield from _segment_games(reader, carry, first)
+    for chunk in texts:
+        text = chunk if carry is None else carry + "\n" + chunk
+        if _has_blank_with_spaces(text):  # rare: blank lines found as the line reader finds them
+            lines = text.split("\n")
+            cut = len(lines)
+            while cut and lines[cut - 1].strip():
+                cut -= 1
+            if cut:
+                yield from _segment_games(reader, lines[:cut], first)
+                first += cut
+            carry = "\n".join(lines[cut:]) if cut < len(lines) else None
+        elif (k := text.rfind("\n\n")) >= 0:
+            yield from _text_games(reader, text[: k + 1], first)
+            first += text.count("\n", 0, k + 1) + 1
+            carry = text[k + 2 :]
+        else:
+            carry = text
+        if carry is not None and len(carry) > _CARRY_CHARS:  # a game too long to hold
+            yield from reader.feed(carry.split("\n"), first)
+            first += carry.count("\n") + 1
+            carry = None
+    if carry is not None:
+        yield from _text_games(reader, carry, first)
     yield from reader.finish()
+
+
+_WHITE_LINE = re.compile(r"\n[^\S\n]+(?=\n|\Z)")
+
+
+def _has_blank_with_spaces(text: str) -> bool:
+    """Whether a line of `text` holds white space and nothing else."""
+    end = text.find("\n")
+    head = text if end < 0 else text[:end]
+    return bool(head and head.isspace()) or _WHITE_LINE.search(text) is not None
+
+
+def _text_games(reader: _LineReader, text: str, first: int) -> Iterator[_Game]:
+    """The games of `text`, whose blank lines are empty, starting at line `first`."""
+    idle = reader.idle()
+    line = first
+    for piece in text.split("\n\n"):
+        run = piece.lstrip("\n")
+        at = line + len(piece) - len(run)
+        line += piece.count("\n") + 2
+        run = run.rstrip("\n")
+        if not run:
+            continue
+        if not idle:  # a blank line (before this run) ends the reader's game
+            yield from reader.feed(("",), at - 1)
+            idle = reader.idle()
+        if idle and (game := _block_game(run, at)) is not None:
+            yield game
+            continue
+        yield from reader.feed(run.split("\n"), at)
+        idle = reader.idle()
+    if not idle and text.endswith("\n"):  # the text ends with a blank line
+        yield from reader.feed(("",), line)
 
 
 def _segment_games(reader: _LineReader, lines: list[str], first: int) -> Iterator[_Game]:
@@ -425,6 +573,7 @@ _TAG_SYNTAX = {
 
 
 _CONTROL = re.compile(r"[\x00-\x1f]")
+_SYNTAX_NAMES = tuple(_TAG_SYNTAX)
 
 
 def _check_tags(game: _Game) -> list[str]:
@@ -432,35 +581,26 @@ def _check_tags(game: _Game) -> list[str]:
     a value that cannot be read is never guessed)."""
     errors = []
     tags = game.tags
-    if _CONTROL.search("".join(tags.values())):
+    values = "".join(tags.values())
+    if not values.isprintable() and _CONTROL.search(values):  # (isprintable: a fast first test)
         for name, value in tags.items():
             if _CONTROL.search(value):
                 line = game.tag_lines.get(name, game.line)
                 errors.append(f"line {line}: control character in the {name} tag")
-    problems = _VALUE_PROBLEMS
-    found = []
-    for name in _TAG_SYNTAX.keys() & tags.keys():
-        key = (name, tags[name])
-        problem = problems.get(key, False)
-        if problem is False:
-            if len(problems) > 50_000:  # values repeat (boards, seats, contracts)
-                problems.clear()
-            problem = problems[key] = _value_problem(*key)
-        if problem:
-            found.append(name)
-    if found:
+    problems = list(map(_value_problem, _SYNTAX_NAMES, map(tags.get, _SYNTAX_NAMES)))
+    if any(problems):
         order = list(tags)  # file order: a set's order changes from run to run
-        for name in sorted(found, key=order.index):
-            problem = problems.get((name, tags[name])) or _value_problem(name, tags[name])
+        found = [(order.index(n), n, p) for n, p in zip(_SYNTAX_NAMES, problems, strict=True) if p]
+        for _, name, problem in sorted(found):
             errors.append(f"line {game.tag_lines.get(name, game.line)}: {problem}")
     return errors
 
 
-_VALUE_PROBLEMS: dict[tuple[str, str], str | None] = {}
-
-
-def _value_problem(name: str, value: str) -> str | None:
+@lru_cache(maxsize=1 << 16)  # values repeat (boards, seats, contracts)
+def _value_problem(name: str, value: str | None) -> str | None:
     """Why a tag value breaks the PBN standard's syntax for that tag (None if it does not)."""
+    if value is None:  # the tag is not there
+        return None
     v = value.strip().removeprefix("##")  # "##" hides a value (PBN 2.0), it stays valid
     if v not in ("", "?", "#") and not _TAG_SYNTAX[name].match(v):
         return f"{name} {value!r} is not a valid PBN {name}"
@@ -491,10 +631,10 @@ def iter_pbn(
     source_file: str,
     tables: bool = True,
     standings: list[RawStanding] | None = None,
-    blocks: Iterable[list[str]] | None = None,
+    texts: Iterable[str] | None = None,
 ) -> Iterator[RawRecord]:
     """The records of a PBN text, one at a time, from its lines (without line ends) or from
-    lists of them (`blocks`), so a large file is read in bounded memory. Published rankings are
+    pieces of whole lines (`texts`, see `_games`), so a large file is read in bounded memory. Published rankings are
     appended to `standings`.
 
     `ScoreTable` rows with pair numbers but no names wait for the `TotalScoreTable` (often at
@@ -508,7 +648,7 @@ def iter_pbn(
     # inherits the names of the k-th table result of the previous board.
     names_by_table: dict[int, dict[str, str]] = {}
     table = -1
-    for game in _games(lines or [], blocks):
+    for game in _games(lines or [], texts):
         tags = dict(game.tags)
         if "#" in tags.values():  # "#" means: same as the previous game.
             for name, value in list(tags.items()):
@@ -534,8 +674,9 @@ def iter_pbn(
         if game.errors and not game.tags:
             yield RawRecord(source_file, game.line, "pbn", parse_error="; ".join(game.errors))
             continue
-        auction = " ".join(game.sections.get("Auction", []))
-        play_tokens = " ".join(game.sections.get("Play", [])).split()
+        auction = " ".join(game.section_lines("Auction"))
+        play = game.sections.get("Play", "")
+        play_tokens = play.split() if isinstance(play, str) else " ".join(play).split()
         while play_tokens and play_tokens[-1] == "*":
             play_tokens.pop()
         rec = RawRecord(
@@ -594,6 +735,19 @@ def _rows_valid(rows: list[tuple[int, str]] | str, columns: int) -> bool:
     """Whether add_row would accept every row as it is (no comment, no forbidden character,
     `columns` cells each), judged in one pass over the joined text (`rows` may be that text)."""
     text = rows if isinstance(rows, str) else "\n".join([raw for _, raw in rows])
+    key = (text, columns)
+    valid = _VALID_ROWS.get(key)
+    if valid is None:
+        if len(_VALID_ROWS) > 4096:  # a table's rows repeat at every table of its board
+            _VALID_ROWS.clear()
+        valid = _VALID_ROWS[key] = _rows_text_valid(text, columns)
+    return valid
+
+
+_VALID_ROWS: dict[tuple[str, int], bool] = {}
+
+
+def _rows_text_valid(text: str, columns: int) -> bool:
     if _ROW_SPECIAL.search(text):
         return False
     if not columns:
@@ -618,7 +772,12 @@ def _tables(
     source = base.source_file
     for name, (line, rows) in game.tables.items():
         spec = tags.get(name, "")
+        kept = name in ("ScoreTable", "TotalScoreTable") or (
+            name == "OptimumResultTable" and "DoubleDummyTricks" not in tags
+        )
         columns = _SPEC_COLUMNS.get(spec)
+        if not kept and columns is not None and _rows_valid(rows, len(columns)):
+            continue  # rows not kept and nothing to report: not split into cells
         if columns is None:
             columns, errors = parse_spec(spec, line)
             if not errors and len(_SPEC_COLUMNS) < 10_000:  # specs repeat on every board
@@ -626,9 +785,6 @@ def _tables(
         else:
             columns, errors = list(columns), []
         table = Table(name, line, columns, errors=errors)
-        kept = name in ("ScoreTable", "TotalScoreTable") or (
-            name == "OptimumResultTable" and "DoubleDummyTricks" not in tags
-        )
         if errors:
             pass
         elif not kept and _rows_valid(rows, len(columns)):
