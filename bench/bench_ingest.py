@@ -103,14 +103,14 @@ def peak_rss_mb() -> float:
 
 def child(path: str, mode: str, repeat: int) -> None:
     """Run in a fresh process: read (or ingest) the file, print results/s and peak RSS."""
-    from tasks.workers import StreamedFile, read_parsed, streams
+    from tasks.workers import StreamedFile, detect_format, read_parsed, streams
 
     t0, c0 = time.perf_counter(), time.process_time()
     n = 0
-    if mode == "read" and streams(Path(path)):  # a large PBN: read as ingest reads it
+    if mode == "read" and streams(Path(path)):  # a large PBN or LIN: read as ingest reads it
         errors = 0
         for _ in range(repeat):
-            for batch in StreamedFile("pbn").batches(Path(path)):
+            for batch in StreamedFile(detect_format(Path(path))).batches(Path(path)):
                 n += len(batch)
                 errors += sum(1 for r in batch if r.parse_error)
     elif mode == "read":

@@ -17,6 +17,7 @@ from tasks.events_store import EventRows
 from tasks.workers import (
     FORMATS,
     StreamedFile,
+    detect_format,
     read_records,
     read_with_ids,
     spawn_pool,
@@ -126,14 +127,14 @@ def ingest_paths(
                        len(fresh), len(deals), len(parsed.standings))  # fmt: skip
             del parsed, deals, ids, fresh
         for path in large:
-            stream = StreamedFile("pbn")
+            stream = StreamedFile(detect_format(path))
             new = 0
             for batch in stream.batches(path):
                 extras.add_records(batch)
                 fresh = _fresh(con, batch, [r.record_id for r in batch], summary)
                 _insert(con, fresh, summary, next_partition, partition_size)
                 new += len(fresh)
-            extras.add(ParsedFile(stream.format, [], stream.standings), stream.deals)
+            extras.add(stream.parsed(), stream.deals)
             _file_done(con, summary, path, digests[path], stream.format, stream.count, new,
                        len(stream.deals), len(stream.standings))  # fmt: skip
         summary.new_events, summary.new_standings, summary.new_deals = extras.store(con)

@@ -373,28 +373,40 @@ def _decode_text(data: bytes) -> str:
 
 @dataclass
 class StreamedFile:
-    """A large PBN file read as it is stored: records come in batches, the rest at the end."""
+    """A large PBN or LIN file read as it is stored: records come in batches, the rest (deals,
+    rankings, events) at the end."""
 
-    format: str
+    format: str  # "pbn" or "lin" (detect_format)
     deals: list[RawRecord] = field(default_factory=list)
     standings: list[RawStanding] = field(default_factory=list)
+    events: list[RawEvent] = field(default_factory=list)
     count: int = 0
+
+    def parsed(self) -> ParsedFile:
+        """What `read_parsed` gives besides the records."""
+        return ParsedFile(self.format, [], self.standings, self.events)
 
     def batches(self, path: Path, size: int = 20_000) -> Iterator[list[RawRecord]]:
         """The file's table results in lists of `size`, identical records numbered as
         `number_repeats` would; hand-record games go to `deals`; an unreadable line ends the
         file with one unreadable record."""
-        companion = companion_of(path) is not None
-        self.format = "pbn-hands" if companion else "pbn"
+        companion = self.format == "pbn" and companion_of(path) is not None
         seen: dict[str, int] = {}
         batch: list[RawRecord] = []
-        records = iter_pbn(None, str(path), not companion, self.standings,
-                           texts=iter_texts(path))  # fmt: skip
+        if self.format == "lin":
+            records = self._lin_records(path)
+        else:
+            self.format = "pbn-hands" if companion else "pbn"
+            records = iter_pbn(None, str(path), not companion, self.standings,
+                               texts=iter_texts(path))  # fmt: skip
         collect = gc.isenabled()  # paused while a batch is read (see gc_paused), not while used
         try:
             gc.disable()
+            pbn = self.format != "lin"
             for rec in records:
-                if (companion and not rec.parse_error) or (not companion and is_hand_record(rec)):
+                if pbn and (
+                    (companion and not rec.parse_error) or (not companion and is_hand_record(rec))
+                ):
                     self.deals.append(rec)
                     continue
                 rid = rec.record_id
@@ -420,11 +432,36 @@ class StreamedFile:
         if batch:
             yield batch
 
+    def _lin_records(self, path: Path) -> Iterator[RawRecord]:
+        """A LIN file's records as `read_parsed` reads them, the text read in pieces."""
+        from ddrank.parsers.lin import iter_lin, parse_lin_file
+        from tasks.lin_io import lin_facts, lin_pieces
+
+        facts = lin_facts(path, _MAX_LINE)
+        if facts.long_line is not None:
+            line, size = facts.long_line
+            raise UnreadableFile(
+                f"line {line} is {size:,} bytes long (limit {_MAX_LINE:,}): not a hand record", line
+            )
+        if not facts.has_pipe:  # the whole text URL-encoded, pipes included: read it whole
+            parsed = parse_lin_file(_text(path), str(path))
+            self.events += parsed.events
+            yield from parsed.records
+            return
+        yield from iter_lin(lin_pieces(path, facts.encoding), str(path), self.events,
+                            facts.url_encoded)  # fmt: skip
+
 
 def streams(path: Path) -> bool:
-    """Whether `ingest` reads this file in batches (a PBN file over STREAM_BYTES)."""
+    """Whether `ingest` reads this file in batches (a PBN or LIN file over STREAM_BYTES, not
+    UTF-16)."""
     try:
-        return path.stat().st_size > STREAM_BYTES and detect_format(path) == "pbn"
+        if path.stat().st_size <= STREAM_BYTES:
+            return False
+        with path.open("rb") as fh:
+            if fh.read(2) in (b"\xff\xfe", b"\xfe\xff"):
+                return False
+        return detect_format(path) in ("pbn", "lin")
     except (OSError, UnreadableFile):
         return False
 

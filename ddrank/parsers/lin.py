@@ -19,7 +19,7 @@ no field for alerts). BBO handles are the players' ids as well as their names.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from urllib.parse import unquote
 
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
@@ -154,12 +154,16 @@ def _keys(keys: str) -> str:
 
 
 _TOKEN = re.compile(
-    rf"(?P<calls>(?:{_keys('mb')}\|[^|]*\|\s*)+)|(?P<cards>(?:{_keys('pc')}\|[^|]*\|\s*)+)"
+    rf"(?P<calls>(?:(?:{_keys('mb|an|pg')})\|[^|]*\|\s*)+)"
+    rf"|(?P<cards>(?:(?:{_keys('pc|pg')})\|[^|]*\|\s*)+)"
     rf"|(?P<run>(?:(?:{_keys(_RUN_KEYS)})\|[^|]*\|\s*)+)"
     r"|(?P<key>[a-zA-Z]{2})\|(?P<value>[^|]*)\|\s*"
 )
-# the values of a run of pairs: after each match the text goes on at the next pair's key
-_RUN_VALUE = re.compile(r"\|([^|]*)\|")
+# In a run of calls, an alert (`an|`) or page break (`pg|`) may come between two calls, and in a
+# run of cards a page break after each trick: the values of the calls or cards alone, each after
+# a pipe (the others give ""), are joined and split in C.
+_CALL_VALUES = re.compile(rf"(?:{_keys('mb')}(\|[^|]*)\||(?:{_keys('an|pg')})\|[^|]*\|)\s*")
+_CARD_VALUES = re.compile(rf"(?:{_keys('pc')}(\|[^|]*)\||{_keys('pg')}\|[^|]*\|)\s*")
 
 
 def parse_lin_file(text: str, source: str) -> ParsedFile:
@@ -172,10 +176,28 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
     """
     if "|" not in text and "%7C" in text.upper():  # the whole text URL-encoded, pipes included
         text = unquote(text)
-    encoded = ("%2C" in text or "%2c" in text) and _ENCODED.search(text)
+    events: list[RawEvent] = []
+    records = list(iter_lin([text], source, events, url_encoded(text)))
+    return ParsedFile(format="lin", records=number_repeats(records), events=events)
+
+
+def url_encoded(text: str) -> bool:
+    """Whether the values of a LIN text are URL-encoded (RealBridge: `pn|Jeff%20Green%2C...`)."""
+    return ("%2C" in text or "%2c" in text) and _ENCODED.search(text) is not None
+
+
+def iter_lin(
+    pieces: Iterable[str], source: str, events: list[RawEvent], encoded: bool
+) -> Iterator[RawRecord]:
+    """The table results of a LIN text given in pieces (cut anywhere: a pair cut in two is read
+    whole with the next piece), each piece's as soon as it is read, so a large file is read in
+    bounded memory; vugraph events are appended to `events`. `encoded`: see `url_encoded`.
+
+    One piece gives the records in the order `parse_lin_file` gives them; with more, the record
+    for text outside any table (if any) comes last instead of first.
+    """
     decode = unquote if encoded else None
     records: list[RawRecord] = []
-    events: list[RawEvent] = []
     event = stage = home = visit = ""
     legacy = False
     outside: RawRecord | None = None  # the first text before any table that is not LIN
@@ -186,13 +208,15 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
     calls: list[str] = []
     cards: list[str] = []
     counted = [0, 1]  # (offset, line at that offset): offsets asked for mostly grow
+    first_line = 1  # line of the piece's first character
+    text = ""
 
     def lineno(offset: int) -> int:
         at, line = counted
         if offset >= at:
             line += text.count("\n", at, offset)
         else:
-            line = text.count("\n", 0, offset) + 1
+            line = text.count("\n", 0, offset) + first_line
         counted[:] = [offset, line]
         return line
 
@@ -240,70 +264,91 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
 
     pos = 0
     board_index = 0
-    for m in _TOKEN.finditer(text):
-        if m.start() != pos:
-            gap = text[pos : m.start()].strip()
-            if gap and cur is not None and not cur.parse_error:
-                cur.parse_error = f"unreadable LIN text {gap[:60]!r} at line {lineno(pos)}"
-            elif gap and cur is None and outside is None:
-                outside = RawRecord(source, lineno(pos), "lin",
-                                    parse_error=f"unreadable LIN text {gap[:60]!r} outside any table")  # fmt: skip
-        pos = m.end()
-        kind = m.lastgroup
-        if kind != "value":  # a run of pairs
-            if cur is None or kind == "run":
+    found = 0  # records given
+    carry = ""  # the end of the last piece, not read yet (a pair cut in two)
+    seen_text = False
+    pieces = iter(pieces)
+    piece = next(pieces, None)
+    while piece is not None:
+        following = next(pieces, None)
+        text = carry + piece if carry else piece
+        seen_text = seen_text or not text.isspace() and bool(text)
+        pos = 0
+        for m in _TOKEN.finditer(text):
+            if m.start() != pos:
+                gap = text[pos : m.start()].strip()
+                if gap and cur is not None and not cur.parse_error:
+                    cur.parse_error = f"unreadable LIN text {gap[:60]!r} at line {lineno(pos)}"
+                elif gap and cur is None and outside is None:
+                    outside = RawRecord(source, lineno(pos), "lin",
+                                        parse_error=f"unreadable LIN text {gap[:60]!r} outside any table")  # fmt: skip
+            pos = m.end()
+            kind = m.lastgroup
+            if kind != "value":  # a run of pairs
+                if cur is None or kind == "run":
+                    continue
+                pairs = (_CALL_VALUES if kind == "calls" else _CARD_VALUES).findall(m.group(kind))
+                values = "".join(pairs).split("|")[1:]
+                if decode is not None:
+                    values = [decode(v) for v in values]
+                if kind == "calls":
+                    calls += map(_CALL_OF.__getitem__, values)
+                else:
+                    cards += map(_CARD_OF.__getitem__, values)
                 continue
-            values = _RUN_VALUE.findall(m.group(kind))
+            key, value = m.group("key").lower(), m.group("value")
             if decode is not None:
-                values = [decode(v) for v in values]
-            if kind == "calls":
-                calls += map(_CALL_OF.__getitem__, values)
-            else:
-                cards += map(_CARD_OF.__getitem__, values)
-            continue
-        key, value = m.group("key").lower(), m.group("value")
-        if decode is not None:
-            value = decode(value)
-        if key == "vg":
-            f = value.split(",")
-            event = f[0].strip() if f else ""
-            stage = f[1].strip() if len(f) > 1 else ""
-            home = f[5].strip() if len(f) > 5 else ""
-            visit = f[7].strip() if len(f) > 7 else ""
-            scoring = _VG_SCORING.get(f[2].strip().upper(), "") if len(f) > 2 else ""
-            events.append(RawEvent(source_file=source, event=event, scoring=scoring))
-        elif key == "rs":
-            results = value.split(",")
-        elif key == "pn":
-            names = [n.strip() for n in value.split(",")]
-            if cur is not None and has_deal:
-                finish()  # a hand record's table ended; the next one starts with its players
-            elif cur is not None:
-                seat_players(cur, cur.room)  # `qx||pn|...`: this table's players
-        elif key == "qx":
-            room = {"o": "Open", "c": "Closed"}.get(value[:1].lower(), "")
-            board = value[1:] if value[:1].isalpha() else value
-            rec = start(m.start(), board.strip(), room)
-            if board_index < len(results):
-                rec.result = _result_tricks(results[board_index])
-            board_index += 1
-        elif key == "md":
-            if cur is None or has_deal:
-                start(m.start())
-            assert cur is not None
-            cur.dealer, cur.deal = (_LIN_DEAL_OF if legacy else _DEAL_OF)[value]
-            cur.bidstart = cur.dealer
-            has_deal = True
-        elif cur is None:
-            continue
-        elif key == "ah":
-            label = _BOARD_LABEL.search(value.strip())
-            if label and not cur.board_no:
-                cur.board_no = label.group(1)
-        elif key == "sv":
-            cur.vulnerable = _LIN_VUL.get(value.strip().lower(), value)
-        elif key == "mc":
-            cur.result = value.strip()
+                value = decode(value)
+            if key == "vg":
+                f = value.split(",")
+                event = f[0].strip() if f else ""
+                stage = f[1].strip() if len(f) > 1 else ""
+                home = f[5].strip() if len(f) > 5 else ""
+                visit = f[7].strip() if len(f) > 7 else ""
+                scoring = _VG_SCORING.get(f[2].strip().upper(), "") if len(f) > 2 else ""
+                events.append(RawEvent(source_file=source, event=event, scoring=scoring))
+            elif key == "rs":
+                results = value.split(",")
+            elif key == "pn":
+                names = [n.strip() for n in value.split(",")]
+                if cur is not None and has_deal:
+                    finish()  # a hand record's table ended; the next one starts with its players
+                elif cur is not None:
+                    seat_players(cur, cur.room)  # `qx||pn|...`: this table's players
+            elif key == "qx":
+                room = {"o": "Open", "c": "Closed"}.get(value[:1].lower(), "")
+                board = value[1:] if value[:1].isalpha() else value
+                rec = start(m.start(), board.strip(), room)
+                if board_index < len(results):
+                    rec.result = _result_tricks(results[board_index])
+                board_index += 1
+            elif key == "md":
+                if cur is None or has_deal:
+                    start(m.start())
+                assert cur is not None
+                cur.dealer, cur.deal = (_LIN_DEAL_OF if legacy else _DEAL_OF)[value]
+                cur.bidstart = cur.dealer
+                has_deal = True
+            elif cur is None:
+                continue
+            elif key == "ah":
+                label = _BOARD_LABEL.search(value.strip())
+                if label and not cur.board_no:
+                    cur.board_no = label.group(1)
+            elif key == "sv":
+                cur.vulnerable = _LIN_VUL.get(value.strip().lower(), value)
+            elif key == "mc":
+                cur.result = value.strip()
+        if following is None:
+            break
+        # the unread end of this piece (a pair cut in two) is read with the next one
+        first_line = lineno(pos)
+        carry = text[pos:]
+        counted[:] = [0, first_line]
+        yield from records
+        found += len(records)
+        records.clear()
+        piece = following
     tail = text[pos:].strip()
     if tail and cur is not None and not cur.parse_error:
         cur.parse_error = f"unreadable LIN text {tail[:60]!r} at line {lineno(pos)}"
@@ -311,9 +356,12 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
         outside = RawRecord(source, lineno(pos), "lin",
                             parse_error=f"unreadable LIN text {tail[:60]!r} outside any table")  # fmt: skip
     finish()
-    if outside is not None and records:
-        records.insert(0, outside)
-    if not records and text.strip():
+    if outside is not None and (records or found):
+        if found:  # records already given: it comes last
+            records.append(outside)
+        else:
+            records.insert(0, outside)
+    if not records and not found and seen_text:
         records.append(
             RawRecord(
                 source,
@@ -322,7 +370,7 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
                 parse_error="no LIN table result found (no qx|, pn| or md| pair): not a LIN file",
             )
         )
-    return ParsedFile(format="lin", records=number_repeats(records), events=events)
+    yield from records
 
 
 def parse_lin(text: str, source_file: str) -> list[RawRecord]:
