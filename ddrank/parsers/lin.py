@@ -153,17 +153,19 @@ def _keys(keys: str) -> str:
     return "|".join("".join(f"[{c}{c.upper()}]" for c in key) for key in keys.split("|"))
 
 
+_PAIR_TAIL = r"\|[^|]*\|\s*"
 _TOKEN = re.compile(
-    rf"(?P<calls>(?:(?:{_keys('mb|an|pg')})\|[^|]*\|\s*)+)"
-    rf"|(?P<cards>(?:(?:{_keys('pc|pg')})\|[^|]*\|\s*)+)"
-    rf"|(?P<run>(?:(?:{_keys(_RUN_KEYS)})\|[^|]*\|\s*)+)"
+    # a run of calls or of cards begins with one and takes in the pairs that need no decision
+    # (alerts, comments, page breaks) until a pair of another kind
+    rf"(?P<calls>(?:{_keys('mb')}){_PAIR_TAIL}(?:(?:{_keys('mb|' + _RUN_KEYS)}){_PAIR_TAIL})*)"
+    rf"|(?P<cards>(?:{_keys('pc')}){_PAIR_TAIL}(?:(?:{_keys('pc|' + _RUN_KEYS)}){_PAIR_TAIL})*)"
+    rf"|(?P<run>(?:(?:{_keys(_RUN_KEYS)}){_PAIR_TAIL})+)"
     r"|(?P<key>[a-zA-Z]{2})\|(?P<value>[^|]*)\|\s*"
 )
-# In a run of calls, an alert (`an|`) or page break (`pg|`) may come between two calls, and in a
-# run of cards a page break after each trick: the values of the calls or cards alone, each after
-# a pipe (the others give ""), are joined and split in C.
-_CALL_VALUES = re.compile(rf"(?:{_keys('mb')}(\|[^|]*)\||(?:{_keys('an|pg')})\|[^|]*\|)\s*")
-_CARD_VALUES = re.compile(rf"(?:{_keys('pc')}(\|[^|]*)\||{_keys('pg')}\|[^|]*\|)\s*")
+# The values of the calls (or cards) of a run alone, each after a pipe (the other pairs give ""),
+# are joined and split in C.
+_CALL_VALUES = re.compile(rf"(?:{_keys('mb')}(\|[^|]*)\||(?:{_keys(_RUN_KEYS)})\|[^|]*\|)\s*")
+_CARD_VALUES = re.compile(rf"(?:{_keys('pc')}(\|[^|]*)\||(?:{_keys(_RUN_KEYS)})\|[^|]*\|)\s*")
 
 
 def parse_lin_file(text: str, source: str) -> ParsedFile:
@@ -229,14 +231,21 @@ def iter_lin(
         records.append(cur)
         cur = None
 
+    seated: dict[tuple[str, bool], dict[str, str]] = {}  # the seats of `names`, by room
+
     def seat_players(rec: RawRecord, room: str) -> None:
-        offset = 4 if room == "Closed" and len(names) >= 8 else 0
-        seats = (names + [""] * 8)[offset : offset + 4]  # S, W, N, E
-        for seat, entry in zip(("south", "west", "north", "east"), seats, strict=True):
-            name, pid = _player(entry) if entry else ("", "")
-            setattr(rec, f"{seat}name", name if not legacy else entry)
-            if not legacy:
-                setattr(rec, f"{seat}_id", pid)
+        seats = seated.get((room, legacy))
+        if seats is None:
+            offset = 4 if room == "Closed" and len(names) >= 8 else 0
+            entries = (names + [""] * 8)[offset : offset + 4]  # S, W, N, E
+            seats = {}
+            for seat, entry in zip(("south", "west", "north", "east"), entries, strict=True):
+                name, pid = _player(entry) if entry else ("", "")
+                seats[f"{seat}name"] = name if not legacy else entry
+                if not legacy:
+                    seats[f"{seat}_id"] = pid
+            seated[(room, legacy)] = seats
+        rec.__dict__.update(seats)
 
     def start(offset: int, board: str = "", room: str = "") -> RawRecord:
         nonlocal cur, has_deal, calls, cards, legacy
@@ -275,14 +284,15 @@ def iter_lin(
         seen_text = seen_text or not text.isspace() and bool(text)
         pos = 0
         for m in _TOKEN.finditer(text):
-            if m.start() != pos:
-                gap = text[pos : m.start()].strip()
+            at, end = m.span()
+            if at != pos:
+                gap = text[pos:at].strip()
                 if gap and cur is not None and not cur.parse_error:
                     cur.parse_error = f"unreadable LIN text {gap[:60]!r} at line {lineno(pos)}"
                 elif gap and cur is None and outside is None:
                     outside = RawRecord(source, lineno(pos), "lin",
                                         parse_error=f"unreadable LIN text {gap[:60]!r} outside any table")  # fmt: skip
-            pos = m.end()
+            pos = end
             kind = m.lastgroup
             if kind != "value":  # a run of pairs
                 if cur is None or kind == "run":
@@ -311,6 +321,7 @@ def iter_lin(
                 results = value.split(",")
             elif key == "pn":
                 names = [n.strip() for n in value.split(",")]
+                seated.clear()
                 if cur is not None and has_deal:
                     finish()  # a hand record's table ended; the next one starts with its players
                 elif cur is not None:
@@ -318,13 +329,13 @@ def iter_lin(
             elif key == "qx":
                 room = {"o": "Open", "c": "Closed"}.get(value[:1].lower(), "")
                 board = value[1:] if value[:1].isalpha() else value
-                rec = start(m.start(), board.strip(), room)
+                rec = start(at, board.strip(), room)
                 if board_index < len(results):
                     rec.result = _result_tricks(results[board_index])
                 board_index += 1
             elif key == "md":
                 if cur is None or has_deal:
-                    start(m.start())
+                    start(at)
                 assert cur is not None
                 cur.dealer, cur.deal = (_LIN_DEAL_OF if legacy else _DEAL_OF)[value]
                 cur.bidstart = cur.dealer
