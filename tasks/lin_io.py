@@ -27,14 +27,14 @@ class LinFacts:
     encoding: str  # "utf-8", or "latin-1" when any byte sequence is not UTF-8
     has_pipe: bool  # False: the whole text is URL-encoded, pipes too (read it whole)
     url_encoded: bool  # values URL-encoded (`parsers.lin.url_encoded`)
-    long_line: tuple[int, int] | None  # (line, bytes) of the first line over the limit
+    long_line: int | None  # the first line longer than the limit
 
 
 def lin_facts(path: Path, max_line: int) -> LinFacts:
     """The facts of a LIN file, read once in blocks."""
     utf8 = codecs.getincrementaldecoder("utf-8")()
     is_utf8, has_pipe, encoded = True, False, False
-    long_line: tuple[int, int] | None = None
+    long_line: int | None = None
     tail = b""  # from the second-to-last pipe: an encoded pair cut by a block boundary
     line, line_bytes = 1, 0  # the line being read and its bytes so far
     first = True
@@ -59,11 +59,11 @@ def lin_facts(path: Path, max_line: int) -> LinFacts:
                     line_bytes += len(block)
                 else:
                     if line_bytes + end > max_line:
-                        long_line = (line, line_bytes + end)
+                        long_line = line
                     line += block.count(b"\n")
                     line_bytes = len(block) - block.rfind(b"\n") - 1
                 if long_line is None and line_bytes > max_line:
-                    long_line = (line, line_bytes)
+                    long_line = line
     if is_utf8:
         try:
             utf8.decode(b"", final=True)

@@ -439,9 +439,9 @@ class StreamedFile:
 
         facts = lin_facts(path, _MAX_LINE)
         if facts.long_line is not None:
-            line, size = facts.long_line
+            line = facts.long_line
             raise UnreadableFile(
-                f"line {line} is {size:,} bytes long (limit {_MAX_LINE:,}): not a hand record", line
+                f"line {line} is longer than {_MAX_LINE:,} bytes: not a hand record", line
             )
         if not facts.has_pipe:  # the whole text URL-encoded, pipes included: read it whole
             parsed = parse_lin_file(_text(path), str(path))

@@ -315,3 +315,75 @@ def test_tags_sharing_a_line_or_spanning_lines_are_read() -> None:
     assert any(r.event == "my event" and r.date == "1998.03.21" for r in recs)
     assert any(r.event == "use new lines" for r in recs)
     assert any(r.event == "No space after 'event'" for r in recs)
+
+
+LIN_SOURCES = {"vugraph": SAMPLE / "lin" / "usbf-2010-sf-14502.lin"}
+
+
+def _hand_history_lin(tmp_path: Path) -> Path:
+    """A hand history: the 44 BBO hand records of one club session, one after another."""
+    path = tmp_path / "history.lin"
+    folder = EVENTS / "bbo-lin" / "skyclub-2013-08-10"
+    path.write_text("\n".join(p.read_text("latin-1").strip() for p in sorted(folder.glob("*.lin"))))
+    return path
+
+
+def _realbridge_lin(tmp_path: Path) -> Path:
+    """RealBridge's URL-encoded LIN, one table a line, as its USEBIO file carries it."""
+    xml = (EVENTS / "usebio" / "realbridge-club-2025-04-07.usebio.xml").read_text("latin-1")
+    path = tmp_path / "realbridge.lin"
+    path.write_text("\n".join(re.findall(r"<LIN_DATA>([^<]*)</LIN_DATA>", xml)) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("name", ["vugraph", "hand-records", "realbridge"])
+def test_large_lin_is_read_in_pieces_with_the_same_result(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A LIN file over STREAM_BYTES is read in pieces cut anywhere (here every 100 bytes, so
+    pairs and characters are cut in two) and gives the records `read_parsed` gives, in order."""
+    import tasks.lin_io as lin_io
+    import tasks.workers as workers
+
+    if name in ("realbridge", "hand-records"):
+        if not EVENTS.exists():
+            pytest.skip("../shared/data/events is not beside the clone")
+        source = (_realbridge_lin if name == "realbridge" else _hand_history_lin)(tmp_path)
+    else:
+        source = LIN_SOURCES[name]
+        if not source.exists():
+            pytest.skip(f"{source} is not beside the clone")
+    whole, _ = read_parsed(source)
+    monkeypatch.setattr(workers, "STREAM_BYTES", 100)
+    monkeypatch.setattr(lin_io, "BLOCK", 100)
+    assert workers.streams(source)
+    stream = workers.StreamedFile(detect_format(source))
+    batches = list(stream.batches(source, size=7))
+    streamed = [rec for batch in batches for rec in batch]
+    assert len(batches) > 3
+    assert [(r.record_id, r.source_line) for r in streamed] == [
+        (r.record_id, r.source_line) for r in whole.records
+    ]
+    assert stream.events == whole.events
+    assert not any(r.parse_error for r in streamed)
+    assert len(streamed) == {"vugraph": 30, "hand-records": 44, "realbridge": 168}[name]
+    if name == "realbridge":  # names and ids decoded from `pn|Jeff%20Green%231747%2C...`
+        assert streamed[0].northname and "%" not in streamed[0].northname
+        assert streamed[0].north_id.isdigit()
+
+
+def test_large_lin_with_a_line_too_long_is_one_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tasks.workers as workers
+
+    path = tmp_path / "long.lin"
+    text = LIN_SOURCES["vugraph"].read_text("latin-1")
+    path.write_text(text + "nt|" + "x" * 1_200_000 + "|\n" + text)
+    monkeypatch.setattr(workers, "STREAM_BYTES", 1000)
+    records = [r for batch in workers.StreamedFile("lin").batches(path) for r in batch]
+    assert len(records) == 1
+    lines = text.count("\n") + 1
+    assert (
+        records[0].parse_error == f"line {lines} is longer than 1,000,000 bytes: not a hand record"
+    )
