@@ -44,6 +44,32 @@ def read_bws(path: Path) -> ParsedFile:
         head = fh.read(32)
     if head[4:19] not in _MAGIC:
         return _unreadable(path, "not a Bridgemate .bws file: no MS Access (Jet/ACE) header")
+    from tasks import bws_odbc
+
+    page = 2048 if head[0x14] == 0 else 4096  # Jet 3, else Jet 4 and ACE
+    whole_pages = path.stat().st_size % page == 0  # else truncated: access-parser says where
+    tables = bws_odbc.read_tables(path, TABLES) if whole_pages else None
+    if tables is not None and "ReceivedData" in tables:
+        if _nameless(tables) and (names := bws_odbc.read_tables(path, (NAMES_TABLE,))):
+            tables.update(names)
+    else:
+        tables = _access_parser_tables(path)
+        if isinstance(tables, ParsedFile):
+            return tables
+    return join_bws(tables, _hands(path), str(path))
+
+
+def _nameless(tables: dict[str, dict]) -> bool:
+    """Whether players were entered by number alone (their names are in PlayerNames then)."""
+    entered = tables.get("PlayerNumbers", {})
+    return any(
+        str(number or "").strip() not in ("", "0") and not str(name or "").strip()
+        for number, name in zip(entered.get("Number", []), entered.get("Name", []), strict=False)
+    )
+
+
+def _access_parser_tables(path: Path) -> dict[str, dict] | ParsedFile:
+    """The tables read with access-parser (pure Python), or the file as unreadable."""
     from access_parser import AccessParser  # imported here: only .bws files need it
 
     tables: dict[str, dict] = {}
@@ -63,16 +89,14 @@ def read_bws(path: Path) -> ParsedFile:
             except Exception:  # noqa: BLE001, S112 - a damaged optional table is left out
                 if name == "ReceivedData":
                     return _unreadable(path, "the ReceivedData table (the results) is damaged")
-        entered = tables.get("PlayerNumbers", {})
-        nameless = any(
-            str(number or "").strip() not in ("", "0") and not str(name or "").strip()
-            for number, name in zip(
-                entered.get("Number", []), entered.get("Name", []), strict=False
-            )
-        )
-        if nameless and NAMES_TABLE in db.catalog:
+        if _nameless(tables) and NAMES_TABLE in db.catalog:
             with suppress(Exception):  # names are optional
                 tables[NAMES_TABLE] = db.parse_table(NAMES_TABLE)
+    return tables
+
+
+def _hands(path: Path) -> str | None:
+    """The companion hand record's text, if there is one."""
     companion = path.with_suffix(".pbn")
     hands = None
     if companion.exists():
@@ -81,4 +105,4 @@ def read_bws(path: Path) -> ParsedFile:
             hands = data.decode("utf-8")
         except UnicodeDecodeError:
             hands = data.decode("latin-1")  # BridgeComposer writes ISO-8859-1
-    return join_bws(tables, hands, str(path))
+    return hands

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from ddrank.parsers.adjusted import adjusted_split
 from ddrank.parsers.handrecord import HandDeal, board_dealer_vulnerability, hand_record_deals
@@ -39,21 +40,26 @@ def rows(table: Table | None) -> list[dict[str, object]]:
     if not table:
         return []
     names = list(table)
-    length = min(len(table[n]) for n in names) if names else 0
-    return [{n: table[n][k] for n in names} for k in range(length)]
+    columns = zip(*table.values(), strict=False)  # (a shorter column ends the rows)
+    return [dict(zip(names, values, strict=True)) for values in columns]
 
 
 def _text(value: object) -> str:
+    if type(value) is str:
+        return value.strip()
     return "" if value is None else str(value).strip()
 
 
 def _int(value: object) -> int | None:
+    if type(value) is int:  # (not a bool: int("True") fails)
+        return value
     try:
         return int(str(value).strip())
     except ValueError:
         return None
 
 
+@lru_cache(maxsize=4096)  # a session's contracts and results repeat
 def contract_and_tricks(contract: str, result: str) -> tuple[str, str]:
     """Bridgemate's contract and result as a PBN contract and declarer's tricks.
 
@@ -120,6 +126,7 @@ class _Seating:
                  for r in rows(tables.get("PlayerNames"))}  # fmt: skip
         # (section, side, pair, seat) -> [(from round, name, id)]
         self.players: dict[tuple[int, str, str, str], list[tuple[int, str, str]]] = {}
+        self.seen: dict[tuple[int, str, str, str, int], tuple[str, str]] = {}  # player() asked
         for row in rows(tables.get("PlayerNumbers")):
             section, table = _int(row.get("Section")), _int(row.get("Table"))
             rnd, seat = _int(row.get("Round")), _text(row.get("Direction")).upper()[:1]
@@ -136,6 +143,13 @@ class _Seating:
             self.players.setdefault((section, side, pair, seat), []).append((rnd, name, number))
 
     def player(self, section: int, side: str, pair: str, seat: str, rnd: int) -> tuple[str, str]:
+        key = (section, side, pair, seat, rnd)
+        found = self.seen.get(key)
+        if found is None:
+            found = self.seen[key] = self._player(section, side, pair, seat, rnd)
+        return found
+
+    def _player(self, section: int, side: str, pair: str, seat: str, rnd: int) -> tuple[str, str]:
         entries = self.players.get((section, side, pair, seat), [])
         now = [e for e in entries if e[0] <= rnd] or entries
         if not now:
@@ -151,6 +165,12 @@ class _Seating:
         if not by_table:
             return ""
         return "mitchell" if all(len(v) == 1 for v in by_table.values()) else "howell"
+
+
+_SEAT_FIELDS = {
+    s: (f"{f}name", f"{f}_id")
+    for s, f in zip("NESW", ("north", "east", "south", "west"), strict=True)
+}
 
 
 def join_bws(tables: Mapping[str, Table], hands_pbn: str | None, source: str) -> ParsedFile:
@@ -219,9 +239,9 @@ def join_bws(tables: Mapping[str, Table], hands_pbn: str | None, source: str) ->
         for side, pair, seats in (("NS", rec.ns_pair, "NS"), ("EW", rec.ew_pair, "EW")):
             for seat in seats:
                 name, pid = seating.player(section_id or 0, side, pair, seat, rnd or 0)
-                field = {"N": "north", "E": "east", "S": "south", "W": "west"}[seat]
-                setattr(rec, f"{field}name", name)
-                setattr(rec, f"{field}_id", pid)
+                name_field, id_field = _SEAT_FIELDS[seat]
+                setattr(rec, name_field, name)
+                setattr(rec, id_field, pid)
         records.append(rec)
 
     events = []
