@@ -10,9 +10,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DO_NOT_TRACK=1 \
     PREFECT_SERVER_ANALYTICS_ENABLED=false
 
-# DDS (endplay) and LightGBM wheels need the C++ runtime and OpenMP.
+# DDS (endplay) and LightGBM wheels need the C++ runtime and OpenMP; Bridgemate .bws files are
+# read through the MDBTools ODBC driver (ops/install-bws-driver.sh).
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libgomp1 libstdc++6 \
+    && apt-get install -y --no-install-recommends libgomp1 libstdc++6 odbc-mdbtools unixodbc \
     && rm -rf /var/lib/apt/lists/*
 
 RUN useradd --create-home --uid 10001 ddrank
