@@ -8,9 +8,10 @@ alone, so the same table result read twice (again, or from another file) is one 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from functools import cached_property
 from operator import attrgetter
+from typing import Any
 
 # Fields that identify the content of a table result (provenance excluded on purpose).
 CONTENT_FIELDS = (
@@ -29,6 +30,22 @@ EVENT_FIELDS = (
     "published_ns_mp", "published_ew_mp", "published_ns_pct", "published_ew_pct",
     "published_imps", "par_score", "par_contract",
 )  # fmt: skip
+
+
+class _computed_once:  # noqa: N801 - used as a decorator, like functools.cached_property
+    """`functools.cached_property` without its lock (Python 3.11 takes one on every first read):
+    the value is stored in the instance on first read; `del obj.name` makes it computed again."""
+
+    def __init__(self, func: Callable[[Any], Any]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __get__(self, obj: Any, owner: type | None = None) -> Any:
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.func(obj)
+        return value
 
 
 @dataclass
@@ -85,13 +102,13 @@ class RawRecord:
     par_contract: str = ""
     occurrence: int = 0  # k-th identical copy within one file (two unnamed passed-out tables)
 
-    @cached_property
+    @_computed_once
     def record_id(self) -> str:
         # one update of the joined text: the same digest as one update per field, faster
         text = "\x1f".join(_content(self)) + "\x1f"
         event = _event(self)
         if any(event):
-            text += "".join([f"{n}={v}\x1f" for n, v in zip(EVENT_FIELDS, event, strict=True) if v])
+            text += "".join([p + v + "\x1f" for p, v in zip(_EVENT_KEYS, event, strict=True) if v])
         h = hashlib.sha1(text.encode("utf-8", "surrogatepass"))
         if self.occurrence:
             h.update(f"#{self.occurrence}".encode())
@@ -106,6 +123,7 @@ class RawRecord:
 
 
 _content = attrgetter(*CONTENT_FIELDS)
+_EVENT_KEYS = tuple(f"{name}=" for name in EVENT_FIELDS)
 _event = attrgetter(*EVENT_FIELDS)
 _FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RawRecord))
 RAW_COLUMNS: tuple[str, ...] = ("record_id",) + _FIELD_NAMES

@@ -15,16 +15,19 @@ from __future__ import annotations
 
 import atexit
 import os
+import pickle
+import subprocess
+import sys
 import tempfile
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import cache
-from multiprocessing import get_context
 from pathlib import Path
+from typing import BinaryIO
 
 DRIVER = "MDBTools"
 Tables = dict[str, dict[str, list]]  # table -> column -> values, as access-parser gives them
-_helper: ProcessPoolExecutor | None = None
+# the helper: `python -m tasks.bws_odbc`, pickles in and out over its stdin and stdout (started
+# as a module, not with multiprocessing, which would import the caller's whole main module)
+_helper: subprocess.Popen[bytes] | None = None
 
 
 @cache
@@ -43,19 +46,28 @@ def read_tables(path: Path, names: tuple[str, ...]) -> Tables | None:
     global _helper
     if not available() or any(c in str(path) for c in ";{}"):
         return None
-    if _helper is None:
-        _helper = ProcessPoolExecutor(1, mp_context=get_context("spawn"))
-        atexit.register(stop)
     try:
-        tables, complaints = _helper.submit(_read, str(path.resolve()), names).result(timeout=120)
-    except BrokenProcessPool:  # the driver crashed the helper: a new one for the next file
+        if _helper is None:
+            root = Path(__file__).resolve().parent.parent
+            env = {
+                **os.environ,
+                "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
+            }
+            _helper = subprocess.Popen(
+                [sys.executable, "-m", "tasks.bws_odbc"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                cwd=root, env=env,
+            )  # fmt: skip
+            atexit.register(stop)
+        assert _helper.stdin is not None and _helper.stdout is not None
+        _send(_helper.stdin, (str(path.resolve()), names))
+        answer = pickle.load(_helper.stdout)
+    except (EOFError, OSError, pickle.UnpicklingError):  # the driver crashed: a new helper next
         stop()
         return None
-    except TimeoutError:
-        stop()
+    if isinstance(answer, BaseException):  # any ODBC error: access-parser reads it, says why
         return None
-    except Exception:  # noqa: BLE001 - any ODBC error: access-parser reads it and says why
-        return None
+    tables, complaints = answer
     return None if complaints else tables
 
 
@@ -63,8 +75,35 @@ def stop() -> None:
     """Stop the helper process (it is started again when needed)."""
     global _helper
     if _helper is not None:
-        _helper.shutdown(wait=True, cancel_futures=True)
-        _helper = None
+        helper, _helper = _helper, None
+        if helper.stdin is not None:
+            helper.stdin.close()  # the helper's loop ends at end of input
+        try:
+            helper.wait(5)
+        except subprocess.TimeoutExpired:
+            helper.kill()
+            helper.wait()
+        if helper.stdout is not None:
+            helper.stdout.close()
+
+
+def _send(stream: BinaryIO, message: object) -> None:
+    pickle.dump(message, stream, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.flush()
+
+
+def _serve(requests: BinaryIO, answers: BinaryIO) -> None:
+    """The helper's loop: a (path, names) in, `_read`'s answer (or its exception) out."""
+    while True:
+        try:
+            path, names = pickle.load(requests)
+        except EOFError:
+            return
+        try:
+            answer: object = _read(path, names)
+        except Exception as exc:  # noqa: BLE001 - sent back: the caller falls back
+            answer = RuntimeError(str(exc))
+        _send(answers, answer)
 
 
 # the columns `ddrank.parsers.bridgemate.join_bws` reads from ReceivedData (the largest table:
@@ -113,3 +152,7 @@ def _read(path: str, names: tuple[str, ...]) -> tuple[Tables, str]:
             os.close(saved[1])
         said.seek(0)
         return tables, said.read().decode("latin-1").strip()
+
+
+if __name__ == "__main__":
+    _serve(sys.stdin.buffer, sys.stdout.buffer)

@@ -194,17 +194,29 @@ def join_bws(tables: Mapping[str, Table], hands_pbn: str | None, source: str) ->
     for row in rows(tables.get("ReceivedData")):
         if row.get("Erased") in (True, 1, "1", "True"):
             continue  # superseded at the table: not a result
-        key = tuple(_int(row.get(c)) for c in ("Section", "Table", "Round", "Board"))
+        get = row.get
+        key = (_int(get("Section")), _int(get("Table")), _int(get("Round")), _int(get("Board")))
         if key in latest and (_int(latest[key].get("ID")) or 0) > (_int(row.get("ID")) or 0):
             continue
         latest[key] = row
 
     records: list[RawRecord] = []
+    # per section: its letter, session, and the session's name, date and scoring
+    where: dict[int | None, tuple[str, str, str, str, str]] = {}
     for (section_id, table, rnd, _), row in sorted(
         latest.items(), key=lambda kv: _int(kv[1].get("ID")) or 0
     ):
-        letter, session_id, _ = sections.get(section_id or 0, (_text(section_id), "", None))
-        session = sessions.get(session_id, {})
+        if section_id not in where:
+            letter, session_id, _ = sections.get(section_id or 0, (_text(section_id), "", None))
+            session = sessions.get(session_id, {})
+            where[section_id] = (
+                letter,
+                session_id,
+                _text(session.get("Name")),
+                _iso(session.get("Date")).replace("-", "."),
+                _SCORING.get(sections.get(section_id or 0, ("", "", None))[2] or 0, ""),
+            )
+        letter, session_id, event_name, date, scoring = where[section_id]
         board = _text(row.get("Board"))
         raw_contract = _text(row.get("Contract"))
         adjusted = adjusted_split(raw_contract)
@@ -216,13 +228,13 @@ def join_bws(tables: Mapping[str, Table], hands_pbn: str | None, source: str) ->
             source_file=source,
             source_line=_int(row.get("ID")) or 0,  # the row's ID in ReceivedData
             source_format="bws",
-            event=_text(session.get("Name")),
-            date=_iso(session.get("Date")).replace("-", "."),
+            event=event_name,
+            date=date,
             board_no=board,
             contract=contract,
             declarer=declarer if declarer in _SEATS else "",
             result=tricks,
-            scoring=_SCORING.get(sections.get(section_id or 0, ("", "", None))[2] or 0, ""),
+            scoring=scoring,
             session=session_id,
             section=letter,
             round=_text(rnd),
