@@ -13,6 +13,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from ddrank.parsers.bridgemate import join_bws
+from ddrank.parsers.handrecord import hand_record_deals
 from ddrank.raw import ParsedFile, RawRecord
 
 TABLES = ("ReceivedData", "RoundData", "PlayerNumbers", "Section", "Session", "HandRecord")
@@ -48,15 +49,27 @@ def read_bws(path: Path) -> ParsedFile:
 
     page = 2048 if head[0x14] == 0 else 4096  # Jet 3, else Jet 4 and ACE
     whole_pages = path.stat().st_size % page == 0  # else truncated: access-parser says where
-    tables = bws_odbc.read_tables(path, TABLES) if whole_pages else None
+    hands = _hands(path)
+    # with a hand record beside it, the database's HandRecord is read only if the PBN lacks a board
+    first = tuple(t for t in TABLES if t != "HandRecord") if hands else TABLES
+    tables = bws_odbc.read_tables(path, first) if whole_pages else None
     if tables is not None and "ReceivedData" in tables:
-        if _nameless(tables) and (names := bws_odbc.read_tables(path, (NAMES_TABLE,))):
-            tables.update(names)
+        more = (NAMES_TABLE,) if _nameless(tables) else ()
+        if hands and _lacks_a_board(tables, hands):
+            more += ("HandRecord",)
+        if more and (extra := bws_odbc.read_tables(path, more)):
+            tables.update(extra)
     else:
         tables = _access_parser_tables(path)
         if isinstance(tables, ParsedFile):
             return tables
-    return join_bws(tables, _hands(path), str(path))
+    return join_bws(tables, hands, str(path))
+
+
+def _lacks_a_board(tables: dict[str, dict], hands: str) -> bool:
+    """Whether a board of ReceivedData has no deal in the hand record's PBN."""
+    boards = {str(b).strip() for b in tables["ReceivedData"].get("Board", [])}
+    return not boards <= set(hand_record_deals(hands))
 
 
 def _nameless(tables: dict[str, dict]) -> bool:

@@ -127,6 +127,7 @@ class _Seating:
         # (section, side, pair, seat) -> [(from round, name, id)]
         self.players: dict[tuple[int, str, str, str], list[tuple[int, str, str]]] = {}
         self.seen: dict[tuple[int, str, str, str, int], tuple[str, str]] = {}  # player() asked
+        self.seated: dict[tuple[int, str, str, int], dict[str, str]] = {}  # seats() asked
         for row in rows(tables.get("PlayerNumbers")):
             section, table = _int(row.get("Section")), _int(row.get("Table"))
             rnd, seat = _int(row.get("Round")), _text(row.get("Direction")).upper()[:1]
@@ -141,6 +142,21 @@ class _Seating:
             number = _text(row.get("Number"))
             name = _text(row.get("Name")) or known.get(number, "")
             self.players.setdefault((section, side, pair, seat), []).append((rnd, name, number))
+
+    def seats(self, section: int, ns_pair: str, ew_pair: str, rnd: int) -> dict[str, str]:
+        """The four players' names and ids as record fields (`northname`, `north_id`, ...)."""
+        key = (section, ns_pair, ew_pair, rnd)
+        fields = self.seated.get(key)
+        if fields is None:
+            fields = {}
+            for side, pair in (("NS", ns_pair), ("EW", ew_pair)):
+                for seat in side:
+                    name_field, id_field = _SEAT_FIELDS[seat]
+                    fields[name_field], fields[id_field] = self.player(
+                        section, side, pair, seat, rnd
+                    )
+            self.seated[key] = fields
+        return fields
 
     def player(self, section: int, side: str, pair: str, seat: str, rnd: int) -> tuple[str, str]:
         key = (section, side, pair, seat, rnd)
@@ -188,7 +204,7 @@ def join_bws(tables: Mapping[str, Table], hands_pbn: str | None, source: str) ->
     sessions = {_text(r.get("ID")): r for r in rows(tables.get("Session"))}
     seating = _Seating(tables)
     pbn_deals = hand_record_deals(hands_pbn) if hands_pbn else {}
-    db_deals = _hand_record_table(tables.get("HandRecord"))
+    db_deals: dict[tuple[int, str], HandDeal] | None = None  # read when the PBN lacks a board
 
     latest: dict[tuple[object, ...], dict[str, object]] = {}
     for row in rows(tables.get("ReceivedData")):
@@ -243,17 +259,16 @@ def join_bws(tables: Mapping[str, Table], hands_pbn: str | None, source: str) ->
             ew_pair=_text(row.get("PairEW")),
             adjusted=adjusted,
         )
-        hand = pbn_deals.get(board) or db_deals.get((section_id or 0, board))
+        hand = pbn_deals.get(board)
+        if hand is None:
+            if db_deals is None:
+                db_deals = _hand_record_table(tables.get("HandRecord"))
+            hand = db_deals.get((section_id or 0, board))
         if hand is not None:
             rec.deal, rec.dealer, rec.vulnerable = hand.deal, hand.dealer, hand.vulnerable
             rec.bidstart = hand.dealer
             rec.par_score, rec.par_contract = hand.par_score, hand.par_contract
-        for side, pair, seats in (("NS", rec.ns_pair, "NS"), ("EW", rec.ew_pair, "EW")):
-            for seat in seats:
-                name, pid = seating.player(section_id or 0, side, pair, seat, rnd or 0)
-                name_field, id_field = _SEAT_FIELDS[seat]
-                setattr(rec, name_field, name)
-                setattr(rec, id_field, pid)
+        rec.__dict__.update(seating.seats(section_id or 0, rec.ns_pair, rec.ew_pair, rnd or 0))
         records.append(rec)
 
     events = []
