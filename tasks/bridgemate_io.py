@@ -50,12 +50,13 @@ def read_bws(path: Path) -> ParsedFile:
     page = 2048 if head[0x14] == 0 else 4096  # Jet 3, else Jet 4 and ACE
     whole_pages = path.stat().st_size % page == 0  # else truncated: access-parser says where
     hands = _hands(path)
+    deals = hand_record_deals(hands) if hands else {}
     # with a hand record beside it, the database's HandRecord is read only if the PBN lacks a board
     first = tuple(t for t in TABLES if t != "HandRecord") if hands else TABLES
     tables = bws_odbc.read_tables(path, first) if whole_pages else None
     if tables is not None and "ReceivedData" in tables:
         more = (NAMES_TABLE,) if _nameless(tables) else ()
-        if hands and _lacks_a_board(tables, hands):
+        if hands and _lacks_a_board(tables, deals):
             more += ("HandRecord",)
         if more and (extra := bws_odbc.read_tables(path, more)):
             tables.update(extra)
@@ -63,13 +64,13 @@ def read_bws(path: Path) -> ParsedFile:
         tables = _access_parser_tables(path)
         if isinstance(tables, ParsedFile):
             return tables
-    return join_bws(tables, hands, str(path))
+    return join_bws(tables, hands, str(path), pbn_deals=deals)
 
 
-def _lacks_a_board(tables: dict[str, dict], hands: str) -> bool:
+def _lacks_a_board(tables: dict[str, dict], deals: dict[str, object]) -> bool:
     """Whether a board of ReceivedData has no deal in the hand record's PBN."""
     boards = {str(b).strip() for b in tables["ReceivedData"].get("Board", [])}
-    return not boards <= set(hand_record_deals(hands))
+    return not boards <= deals.keys()
 
 
 def _nameless(tables: dict[str, dict]) -> bool:

@@ -189,11 +189,17 @@ _SEAT_FIELDS = {
 }
 
 
-def join_bws(tables: Mapping[str, Table], hands_pbn: str | None, source: str) -> ParsedFile:
+def join_bws(
+    tables: Mapping[str, Table],
+    hands_pbn: str | None,
+    source: str,
+    pbn_deals: dict[str, HandDeal] | None = None,
+) -> ParsedFile:
     """The results of a Bridgemate database as raw records, joined to their deals and players.
 
     `tables` maps table names to their columns; `hands_pbn` is the companion hand-record PBN (its
-    deals, by board number, win over the database's HandRecord table and bring the par).
+    deals, by board number, win over the database's HandRecord table and bring the par), or
+    `pbn_deals` its deals already read.
     """
     sections = {}
     for row in rows(tables.get("Section")):
@@ -203,7 +209,8 @@ def join_bws(tables: Mapping[str, Table], hands_pbn: str | None, source: str) ->
             sections[sid] = (letter, _text(row.get("Session")), _int(row.get("ScoringType")))
     sessions = {_text(r.get("ID")): r for r in rows(tables.get("Session"))}
     seating = _Seating(tables)
-    pbn_deals = hand_record_deals(hands_pbn) if hands_pbn else {}
+    if pbn_deals is None:  # (the caller may have read them already)
+        pbn_deals = hand_record_deals(hands_pbn) if hands_pbn else {}
     db_deals: dict[tuple[int, str], HandDeal] | None = None  # read when the PBN lacks a board
 
     latest: dict[tuple[object, ...], dict[str, object]] = {}
