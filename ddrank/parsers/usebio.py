@@ -156,7 +156,9 @@ class _Reader:
 
     def data(self, text: str) -> None:
         if self.stack:
-            self.stack[-1].parts.append(text)
+            parts = self.stack[-1].parts
+            if parts or not text.isspace():  # (leading white space is stripped anyway)
+                parts.append(text)
 
     def close(self) -> None:
         return None
@@ -342,10 +344,15 @@ class _Reader:
         if hands_pbn:
             deals.update(hand_record_deals(hands_pbn))
         one_session = len(self.sessions) <= 1  # board numbers name one deal only then
+        seated: dict[tuple[object, ...], dict[str, str]] = {}  # the same pairs, line after line
         for item in self.pending:
             rec = item.rec
             if not item.lin_seated:
-                _seat_pairs(rec, self.players, item.keys)
+                key = (tuple(item.keys), rec.ns_pair, rec.ew_pair)
+                fields = seated.get(key)
+                if fields is None:
+                    fields = seated[key] = _seat_fields(self.players, *key)
+                rec.__dict__.update(fields)
             if not rec.deal and one_session and rec.board_no in deals:
                 hand = deals[rec.board_no]
                 rec.deal, rec.par_score, rec.par_contract = (
@@ -502,25 +509,29 @@ def _team_label(team: str) -> str:
     return team.strip()
 
 
-def _seat_pairs(
-    rec: RawRecord,
+def _seat_fields(
     players: dict[tuple[str, str, str], list[_Player]],
-    keys: list[tuple[str, str, str]],
-) -> None:
-    """Names and ids from the participants: first player North/East, second South/West."""
-    for side, pair, seats in (("NS", rec.ns_pair, ("north", "south")),
-                              ("EW", rec.ew_pair, ("east", "west"))):  # fmt: skip
+    keys: tuple[tuple[str, str, str], ...],
+    ns_pair: str,
+    ew_pair: str,
+) -> dict[str, str]:
+    """Names and ids from the participants, as record fields: first player North/East, second
+    South/West; a side of phantoms is `phantom`, without names."""
+    fields: dict[str, str] = {}
+    for side, pair, seats in (("NS", ns_pair, ("north", "south")),
+                              ("EW", ew_pair, ("east", "west"))):  # fmt: skip
         found = next((players[(s, t, pair)] for s, t, _ in keys if (s, t, pair) in players), None)
         if not found:
             continue
         for seat, player in zip(seats, found, strict=False):
-            setattr(rec, f"{seat}name", player.name)
-            setattr(rec, f"{seat}_id", player.pid)
+            fields[f"{seat}name"] = player.name
+            fields[f"{seat}_id"] = player.pid
         if all(_PHANTOM.search(p.name) for p in found):
-            rec.phantom = side
+            fields["phantom"] = side
             for seat in seats:
-                setattr(rec, f"{seat}name", "")
-                setattr(rec, f"{seat}_id", "")
+                fields[f"{seat}name"] = ""
+                fields[f"{seat}_id"] = ""
+    return fields
 
 
 def _lin_agrees(rec: RawRecord, table: RawRecord) -> bool:
