@@ -679,36 +679,15 @@ def iter_pbn(
         play_tokens = play.split() if isinstance(play, str) else " ".join(play).split()
         while play_tokens and play_tokens[-1] == "*":
             play_tokens.pop()
+        (event, date, site, board_no, dealer, deal, vulnerable, bidstart, contract, declarer,
+         lead, result, north, east, south, west, scoring, home_team, visit_team,
+         room) = map(tags.get, _RECORD_TAGS, _BLANKS)  # fmt: skip
         rec = RawRecord(
-            source_file=source_file,
-            source_line=game.line,
-            source_format="pbn",
-            event=tags.get("Event", ""),
-            date=tags.get("Date", ""),
-            site=tags.get("Site", ""),
-            board_no=tags.get("Board", ""),
-            stage=tags.get("Stage", tags.get("Round", "")),
-            dealer=tags.get("Dealer", ""),
-            deal=tags.get("Deal", ""),
-            vulnerable=tags.get("Vulnerable", ""),
-            bidstart=tags.get("Auction", ""),
-            auction=auction,
-            contract=tags.get("Contract", ""),
-            declarer=tags.get("Declarer", ""),
-            lead=tags.get("Play", ""),
-            play=" ".join(play_tokens),
-            play_format="columns",
-            result=tags.get("Result", ""),
-            northname=tags.get("North", ""),
-            eastname=tags.get("East", ""),
-            southname=tags.get("South", ""),
-            westname=tags.get("West", ""),
-            scoring=tags.get("Scoring", ""),
-            home_team=tags.get("HomeTeam", ""),
-            visit_team=tags.get("VisitTeam", ""),
-            room=tags.get("Room", ""),
-            parse_error="; ".join(game.errors),
-        )
+            source_file, game.line, "pbn", event, date, site, board_no,
+            tags.get("Stage", tags.get("Round", "")), dealer, deal, vulnerable, bidstart, auction,
+            contract, declarer, lead, " ".join(play_tokens), "columns", result, north, east,
+            south, west, scoring, home_team, visit_team, room, "; ".join(game.errors),
+        )  # fmt: skip
         _event_model(rec, tags)
         rows: list[RawRecord] = []
         if tables and game.tables:
@@ -728,6 +707,11 @@ def iter_pbn(
 
 
 _SPEC_COLUMNS: dict[str, list[str]] = {}
+# the tags a table result's fields are read from, in `RawRecord`'s order (see `iter_pbn`)
+_RECORD_TAGS = ("Event", "Date", "Site", "Board", "Dealer", "Deal", "Vulnerable", "Auction",
+                "Contract", "Declarer", "Play", "Result", "North", "East", "South", "West",
+                "Scoring", "HomeTeam", "VisitTeam", "Room")  # fmt: skip
+_BLANKS = ("",) * len(_RECORD_TAGS)
 _ROW_SPECIAL = re.compile(r'["%\[\]{};]')  # a quote, or what add_row reports or skips
 
 
