@@ -916,12 +916,14 @@ def _event_model(rec: RawRecord, tags: dict[str, str]) -> None:
     declarer_side = _SIDE_OF.get(rec.declarer.strip().upper(), "")
     rec.ns_score = ns_value(tags.get("Score", ""), declarer_side)
     rec.published_imps = ns_value(tags.get("ScoreIMP", ""), declarer_side)
-    rec.published_ns_mp = ns_value(tags.get("ScoreMP", ""), "", side_only="NS")
-    rec.published_ew_mp = ns_value(tags.get("ScoreMP", ""), "", side_only="EW")
-    rec.published_ns_pct = ns_value(tags.get("ScorePercentage", ""), "", side_only="NS")
-    rec.published_ew_pct = ns_value(tags.get("ScorePercentage", ""), "", side_only="EW")
-    par = tags.get("OptimumScore", "")
-    rec.par_score = ns_value(par, "")
+    if mp := tags.get("ScoreMP"):  # (the fields are "" when the tag is not there)
+        rec.published_ns_mp = ns_value(mp, "", "NS")
+        rec.published_ew_mp = ns_value(mp, "", "EW")
+    if pct := tags.get("ScorePercentage"):
+        rec.published_ns_pct = ns_value(pct, "", "NS")
+        rec.published_ew_pct = ns_value(pct, "", "EW")
+    if par := tags.get("OptimumScore"):
+        rec.par_score = ns_value(par, "")
     rec.par_contract = tags.get("ParContract", "")
     if "DoubleDummyTricks" in tags:  # kept for the `deals` table of a hand record (not hashed)
         rec.dd_tricks = tags["DoubleDummyTricks"]  # type: ignore[attr-defined]
