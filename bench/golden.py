@@ -43,9 +43,7 @@ SKIPPED_EVENT_FILES = {"SOURCES.md", "LICENSE.txt"}
 #: Keys of a printed JSON summary that carry the clock or the machine, not results.
 VOLATILE_KEYS = re.compile(r"seconds|elapsed|wall|timing|duration|started|finished|_at$|"
                            r"api_url|^pid$|created")  # fmt: skip
-CLOCK = re.compile(
-    r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?: ?UTC|Z|[+-]\d\d:?\d\d)?"
-)
+CLOCK = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?(?: ?UTC|Z|[+-]\d\d:?\d\d)?")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,0 +1,35 @@
+"""The one CSV writer: every CSV ddrank writes goes through `write_csv`, with one rounding rule."""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+#: Decimal places kept in every CSV (scores are published to 2; ratings and rates need more).
+DECIMALS = 4
+
+
+def cell(v: Any) -> Any:
+    """A value as it is written: empty for missing or NaN, whole floats as integers, else rounded."""
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        if math.isnan(v):
+            return ""
+        return int(v) if v.is_integer() else round(v, DECIMALS)
+    return v
+
+
+def write_csv(path: str | Path, rows: Iterable[Mapping[str, Any]], columns: Sequence[str]) -> Path:
+    """Write `rows` (dicts) with exactly `columns`, in that order; missing keys are empty."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(columns)
+        for r in rows:
+            w.writerow([cell(r.get(c)) for c in columns])
+    return path
