@@ -15,7 +15,6 @@ later stage works on pending boards only.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections.abc import Callable
@@ -24,14 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import duckdb
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from flows.pipeline import pipeline
 from flows.settings import PipelineSettings, load_settings
-from tasks.db import StoreLockedError, store_lock
-from tasks.ingest import FORMATS
+from store import Store, StoreLockedError, store_lock
+from store.inputs.files import FORMATS, file_sha1
 
 INBOX_EVENT = "ddrank.inbox.file-arrived"
 RESOURCE_PREFIX = "ddrank.inbox."
@@ -61,15 +59,6 @@ class InboxScan:
     busy: str | None = None  # why the store could not be read (another run is writing it)
 
 
-def file_sha1(path: Path) -> str:
-    """SHA-1 of the file's bytes, the same key ingest stores in `source_files.sha1`."""
-    h = hashlib.sha1()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def inbox_files(inbox: str | Path) -> list[Path]:
     """Hand-record files in the inbox (recursive, sorted; other files and dot-files ignored)."""
     root = Path(inbox)
@@ -91,20 +80,10 @@ def known_hashes(db: str | Path) -> set[str]:
     path = Path(db)
     if not path.exists():
         return set()
-    try:
-        con = duckdb.connect(str(path), read_only=True)
-    except duckdb.IOException as exc:
-        if "lock" in str(exc).lower():
-            raise StoreLockedError(
-                f"{path} is in use by another ddrank process (DuckDB allows one writer)"
-            ) from exc
-        raise
-    try:
-        return {sha for (sha,) in con.execute("SELECT sha1 FROM source_files").fetchall()}
-    except duckdb.CatalogException:  # a store created before any ingest
-        return set()
-    finally:
-        con.close()
+    with Store(path, read_only=True) as store:
+        if ("source_files",) not in store.tuples("table_names"):  # made before any ingest
+            return set()
+        return {sha for (sha,) in store.tuples("source_file_hashes")}
 
 
 def scan_inbox(

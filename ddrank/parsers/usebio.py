@@ -30,12 +30,17 @@ from xml.parsers.expat import ExpatError, XMLParserType
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
-from ddrank.cleaning import auction_contract, auction_declarer, clean_calls, normalise_contract
 from ddrank.parsers.adjusted import adjusted_split
 from ddrank.parsers.handrecord import HandDeal, board_dealer_vulnerability, hand_record_deals
 from ddrank.parsers.lin import parse_lin_file
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding, number_repeats
-from ddrank.types import SEAT_LETTERS
+from ddrank.types import (
+    SEAT_LETTERS,
+    auction_contract,
+    auction_declarer,
+    clean_calls,
+    normalise_contract,
+)
 
 _CHUNK = 1 << 16
 _PHANTOM = re.compile(r"phantom|sit[\s-]*out|absent|bye", re.IGNORECASE)
