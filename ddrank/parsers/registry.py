@@ -139,7 +139,9 @@ def unreadable(name: str, fmt: str, why: str, line: int = 1) -> ParsedFile:
 # --- the readers: bytes (+ the file's name, + a companion's text) -> ParsedFile ------------------
 
 
-def read_pbn_bytes(data: bytes, name: str, *, results: str | None = None, **_: object) -> ParsedFile:
+def read_pbn_bytes(
+    data: bytes, name: str, *, results: str | None = None, **_: object
+) -> ParsedFile:
     """A PBN file; beside a `results` file (its name) it is that file's hand record, whose table
     results are left to the results file."""
     from ddrank.parsers.pbn import read_pbn
@@ -168,7 +170,9 @@ def read_dump_bytes(data: bytes, name: str, **_: object) -> ParsedFile:
     return ParsedFile("dump", parse_dump(text, name))
 
 
-def read_usebio_bytes(data: bytes, name: str, *, hands: str | None = None, **_: object) -> ParsedFile:
+def read_usebio_bytes(
+    data: bytes, name: str, *, hands: str | None = None, **_: object
+) -> ParsedFile:
     """A USEBIO results file; `hands` is the text of its hand record (`X.hands.pbn`)."""
     try:
         from ddrank.parsers.usebio import parse_usebio
