@@ -24,23 +24,8 @@ where auction is not null and trim(auction) <> '';
 
 -- name: load_boards!
 -- The workers' boards (parquet files matching $files), each in its raw record's partition.
-insert into boards (
-    record_id, deal_id, event, year, board_no, room, home_team, visit_team, northname, eastname,
-    southname, westname, ns_vulnerable, ew_vulnerable, dealer, deal, bidstart, auction, contract,
-    declarer, opening_leader, play, play_seats, claim_tricks, result, repairs, event_id, date,
-    scoring, organiser, session, section, round, table_no, ns_pair, ew_pair, north_id, east_id,
-    south_id, west_id, ns_score, adjusted, phantom, published_ns_mp, published_ew_mp,
-    published_ns_pct, published_ew_pct, published_imps, par_score, par_contract, partition_id
-)
-select
-    n.record_id, n.deal_id, n.event, n.year, n.board_no, n.room, n.home_team, n.visit_team,
-    n.northname, n.eastname, n.southname, n.westname, n.ns_vulnerable, n.ew_vulnerable, n.dealer,
-    n.deal, n.bidstart, n.auction, n.contract, n.declarer, n.opening_leader, n.play,
-    n.play_seats, n.claim_tricks, n.result, n.repairs, n.event_id, n.date, n.scoring,
-    n.organiser, n.session, n.section, n.round, n.table_no, n.ns_pair, n.ew_pair, n.north_id,
-    n.east_id, n.south_id, n.west_id, n.ns_score, n.adjusted, n.phantom, n.published_ns_mp,
-    n.published_ew_mp, n.published_ns_pct, n.published_ew_pct, n.published_imps, n.par_score,
-    n.par_contract, r.partition_id
+insert into boards by name
+select n.*, r.partition_id
 from read_parquet($files) n
 join raw_records r on r.record_id = n.record_id;
 

@@ -22,24 +22,8 @@ values ($path, $sha1, $format, $records, $new_records);
 select r.record_id from raw_records r join probe using (record_id);
 
 -- name: insert_raw_records!
-insert into raw_records (
-    record_id, source_file, source_line, source_format, event, date, site, board_no, stage,
-    dealer, deal, vulnerable, bidstart, auction, contract, declarer, lead, play, play_format,
-    result, northname, eastname, southname, westname, scoring, home_team, visit_team, room,
-    parse_error, organiser, session, section, round, table_no, ns_pair, ew_pair, north_id,
-    east_id, south_id, west_id, ns_score, adjusted, phantom, published_ns_mp, published_ew_mp,
-    published_ns_pct, published_ew_pct, published_imps, par_score, par_contract, occurrence,
-    partition_id
-)
-select
-    record_id, source_file, source_line, source_format, event, date, site, board_no, stage,
-    dealer, deal, vulnerable, bidstart, auction, contract, declarer, lead, play, play_format,
-    result, northname, eastname, southname, westname, scoring, home_team, visit_team, room,
-    parse_error, organiser, session, section, round, table_no, ns_pair, ew_pair, north_id,
-    east_id, south_id, west_id, ns_score, adjusted, phantom, published_ns_mp, published_ew_mp,
-    published_ns_pct, published_ew_pct, published_imps, par_score, par_contract, occurrence,
-    partition_id
-from new_raw;
+-- New records (frame `new_raw`: the record's fields, its id and its partition), by column name.
+insert into raw_records by name select * from new_raw;
 
 -- name: insert_events!
 -- New events; an event already known gets what an earlier file left empty.
