@@ -50,7 +50,7 @@ def register(app: typer.Typer) -> None:
 
         with friendly_errors():
             files = expand_paths(list(paths))
-            store = Store(db)
+        with friendly_errors(), Store(db) as store:
             counters = ("files", "records_read", "new", "duplicate", "hand_record_deals",
                         "new_deals", "new_events", "new_standings")  # fmt: skip
             total: dict = {k: 0 for k in counters}
@@ -67,7 +67,6 @@ def register(app: typer.Typer) -> None:
                     for k in ("unreadable", "warnings", "per_file", "new_partitions"):
                         total[k] += part[k]
                     bar.advance(job)
-            store.close()
         if json:
             emit_json(total)
             return

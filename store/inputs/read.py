@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -83,11 +83,15 @@ def _read_bws(path: Path) -> ParsedFile:
     return read_bws(path)
 
 
+#: The database formats of the registry (`read=None` there): opened from their file, since their
+#: libraries read files, not bytes.
+FILE_READERS: dict[str, Callable[[Path], ParsedFile]] = {"bws": _read_bws, "sqlite": _read_sqlite}
+
+
 def _read_format(path: Path, fmt: str, results: Path | None) -> ParsedFile:
-    if fmt == "bws":
-        return _read_bws(path)
-    if fmt == "sqlite":
-        return _read_sqlite(path)
+    """Bytes to the registry's reader, with the companion's text or name; a database by file."""
+    if fmt in FILE_READERS:
+        return FILE_READERS[fmt](path)
     hands = hands_of(path) if fmt == "usebio" else None
     return read_bytes(path.read_bytes(), str(path), fmt,
                       hands=read_text(hands) if hands else None,
