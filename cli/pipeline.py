@@ -39,12 +39,13 @@ def register(app: typer.Typer) -> None:
         json: JsonOpt = False,
     ) -> None:
         """Read hand records into the store. Re-reading a file adds nothing; new records get new partitions."""  # noqa: E501
-        from tasks.db import connect
-        from tasks.ingest import expand_paths, ingest_paths
+        from stages.ingest import ingest_paths
+        from store import Store
+        from store.inputs import expand_paths
 
         with friendly_errors():
             files = expand_paths(list(paths))
-            con = connect(db)
+        with friendly_errors(), Store(db) as store:
             counters = ("files", "records_read", "new", "duplicate", "hand_record_deals",
                         "new_deals", "new_events", "new_standings")  # fmt: skip
             total: dict = {k: 0 for k in counters}
@@ -55,13 +56,12 @@ def register(app: typer.Typer) -> None:
                 job = bar.add_task("", total=len(files))
                 for f in files:
                     bar.update(job, description=f.name)
-                    part = ingest_paths(con, [f], partition_size).as_dict()
+                    part = ingest_paths(store, [f], partition_size).as_dict()
                     for k in counters:
                         total[k] += part[k]
                     for k in ("unreadable", "warnings", "per_file", "new_partitions"):
                         total[k] += part[k]
                     bar.advance(job)
-            con.close()
         if json:
             emit_json(total)
             return
@@ -92,20 +92,18 @@ def register(app: typer.Typer) -> None:
         json: JsonOpt = False,
     ) -> None:
         """Judge every new raw record: a clean board, or an exclusion with its reason (Tables 5-7)."""  # noqa: E501
-        from tasks.clean import clean_pending
-        from tasks.db import connect
-        from tasks.report import audit_tables
+        from stages.audit import audit_tables
+        from stages.clean import clean_pending
+        from store import Store
 
-        with friendly_errors():
-            con = connect(db)
+        with friendly_errors(), Store(db) as store:
             with (
                 console.status("cleaning new records", spinner="dots")
                 if not json
                 else nullcontext()
             ):
-                summary = clean_pending(con, workers).as_dict()
-            audit = audit_tables(con)
-            con.close()
+                summary = clean_pending(store, workers).as_dict()
+            audit = audit_tables(store)
         if json:
             emit_json({**summary, "audit": audit})
             return
@@ -115,11 +113,9 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def audit(db: DbOpt = Path("data/ddrank.duckdb"), json: JsonOpt = False) -> None:
         """Show the exclusion tables (Tables 5-7 of the paper) for everything in the store."""
-        from tasks.db import connect
-        from tasks.report import audit_tables
+        from stages.audit import audit_tables
+        from store import Store
 
-        with friendly_errors():
-            con = connect(db)
-            result = audit_tables(con)
-            con.close()
+        with friendly_errors(), Store(db) as store:
+            result = audit_tables(store)
         emit_json(result) if json else print_audit(result)
