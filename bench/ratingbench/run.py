@@ -47,13 +47,15 @@ def score(
     alpha = float(inf["alpha"])
     bins = int(proto.data["targets"]["calibration_bins"])
     primary = proto.primary
-    rng = np.random.default_rng(int(proto.data["protocol"]["seed"]))
+    seed = int(proto.data["protocol"]["seed"])
     boot: dict[str, dict[str, dict[str, np.ndarray]]] = {}  # dataset -> method -> metric
     info: dict[str, dict] = {}
     cal_all: dict[str, tuple[list, list]] = {}
     for st in streams:
         comp, held = predictions(proto, st, methods, split, log)
         for ds, periods in st.scored(split).items():
+            # One generator per dataset: its resamples do not depend on the streams run with it.
+            rng = np.random.default_rng([seed, *ds.encode()])
             w = ev.cluster_weights(len(periods), r, rng)
             boot[ds] = {}
             info[ds] = {}
