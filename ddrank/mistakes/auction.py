@@ -20,11 +20,20 @@ from ddrank.dd.tables import TrickTable
 from ddrank.mistakes.scores import assumed_doubled_score, contract_score, score
 from ddrank.mistakes.variables import (
     AUCTIONS,
+    DECLARER_ERRONEOUS_REDOUBLE,
+    DECLARER_MISSED_DOUBLING_LAST_BID,
+    DECLARER_MISSED_HIGHER_CONTRACT,
+    DECLARER_MISSED_LAST_BID,
+    DECLARER_MISSED_LAST_REDOUBLE,
+    DECLARER_MISSED_REDOUBLING_DOUBLE,
+    DEFENDER_ERRONEOUSLY_DOUBLED,
+    DEFENDER_MISSED_CURRENT_DOUBLE,
+    DEFENDER_MISSED_HIGHER_CONTRACT,
     PASSED_OUT,
     Tally,
     weighted,
 )
-from ddrank.types import ALL_BIDS, Auction, CallKind, Contract, Seat, Strain
+from ddrank.types import ALL_BIDS, Auction, Call, CallKind, Contract, Seat, Strain
 
 #: Below any real score (7NT XX vulnerable down 13 is -7600): "no candidate yet".
 FLOOR = -7600
@@ -71,6 +80,25 @@ def would_be_declarer(auction: Auction, index: int) -> Seat:
     raise AssertionError("unreachable: the bid itself qualifies")
 
 
+def best_assumed_doubled(
+    table: TrickTable,
+    bids: Sequence[Call],
+    side: set[Seat],
+    allowed: dict[Strain, set[Seat]],
+    vul: bool,
+    year: int,
+) -> int:
+    """The side's best score among `bids`, each declared by a seat of `side` allowed to declare
+    it, failing contracts assumed doubled; FLOOR when no seat can declare any of them."""
+    best = FLOOR
+    for bid in bids:
+        assert bid.strain is not None
+        for seat in side & allowed[bid.strain]:
+            t = table.tricks(bid.strain, seat)
+            best = max(best, assumed_doubled_score(bid.level, bid.strain, t, vul, year))
+    return best
+
+
 def passed_out_tallies(
     tallies: Sequence[Tally], table: TrickTable, vul_ns: bool, vul_ew: bool, year: int
 ) -> None:
@@ -109,22 +137,17 @@ def defender_candidates(
     if contract.doubled == 0:
         doubled = contract_score(contract.with_doubling(1), tricks, vul_declarer, year)
         if doubled < cur:
-            out.append(Candidate(cur - doubled, "defender_missed_current_double"))
+            out.append(Candidate(cur - doubled, DEFENDER_MISSED_CURRENT_DOUBLE))
     else:
         # A redoubled contract is also compared with undoubled (not with doubled), as the paper.
         undoubled = contract_score(contract.with_doubling(0), tricks, vul_declarer, year)
         if undoubled < cur:
-            out.append(Candidate(cur - undoubled, "defender_erroneously_doubled"))
+            out.append(Candidate(cur - undoubled, DEFENDER_ERRONEOUSLY_DOUBLED))
     defenders = {declarer.lho, declarer.rho}
     rank = (contract.level - 1) * 5 + int(contract.strain)
-    best = FLOOR
-    for bid in ALL_BIDS[rank + 1 :]:
-        assert bid.strain is not None
-        for seat in defenders & allowed[bid.strain]:
-            t = table.tricks(bid.strain, seat)
-            best = max(best, assumed_doubled_score(bid.level, bid.strain, t, vul_defender, year))
+    best = best_assumed_doubled(table, ALL_BIDS[rank + 1 :], defenders, allowed, vul_defender, year)
     if best > -cur:
-        out.append(Candidate(best + cur, "defender_missed_higher_contract"))
+        out.append(Candidate(best + cur, DEFENDER_MISSED_HIGHER_CONTRACT))
     return out
 
 
@@ -168,14 +191,9 @@ def declarer_candidates_for(
     if b_index is not None:
         start = auction.calls[b_index].rank + 1
     side = {declarer, declarer.partner}
-    best = FLOOR
-    for bid in ALL_BIDS[start:]:
-        assert bid.strain is not None
-        for seat in side & allowed[bid.strain]:
-            t = table.tricks(bid.strain, seat)
-            best = max(best, assumed_doubled_score(bid.level, bid.strain, t, vul_declarer, year))
+    best = best_assumed_doubled(table, ALL_BIDS[start:], side, allowed, vul_declarer, year)
     if best > cur:
-        out.append(Candidate(best - cur, "declarer_missed_higher_contract"))
+        out.append(Candidate(best - cur, DECLARER_MISSED_HIGHER_CONTRACT))
 
     # 2., 3., 5. Doubling, redoubled, or passing the defenders' last bid B.
     if b_index is not None:
@@ -189,17 +207,17 @@ def declarer_candidates_for(
             return score(b.level, b.strain, doubled, tb, vul_defender, year)  # noqa: B023
 
         if b_score(1) < them:
-            out.append(Candidate(them - b_score(1), "declarer_missed_doubling_opponents_last_bid"))
+            out.append(Candidate(them - b_score(1), DECLARER_MISSED_DOUBLING_LAST_BID))
         if b_score(0) < them:
-            out.append(Candidate(them - b_score(0), "declarer_missed_opponents_last_bid"))
+            out.append(Candidate(them - b_score(0), DECLARER_MISSED_LAST_BID))
         if b_redoubled and b_score(2) < them:
-            out.append(Candidate(them - b_score(2), "declarer_missed_opponents_last_redouble"))
+            out.append(Candidate(them - b_score(2), DECLARER_MISSED_LAST_REDOUBLE))
 
     # 6. Redoubling the contract when doubled would have scored more.
     if contract.doubled == 2:
         doubled = contract_score(contract.with_doubling(1), tricks, vul_declarer, year)
         if doubled > cur:
-            out.append(Candidate(doubled - cur, "declarer_erroneous_redouble"))
+            out.append(Candidate(doubled - cur, DECLARER_ERRONEOUS_REDOUBLE))
 
     # 4. Redoubling one of the side's own bids that the defenders doubled (after B).
     doubled_bids: list[int] = []
@@ -220,9 +238,7 @@ def declarer_candidates_for(
         best_redouble = max(best_redouble, score(bid.level, bid.strain, 2, t, vul_declarer, year))
     if best_redouble > cur:
         # Fixed: the gain of the best redouble (dds:211 used the earliest doubled bid's score).
-        out.append(
-            Candidate(best_redouble - cur, "declarer_missed_redoubling_opponents_erroneous_double")
-        )
+        out.append(Candidate(best_redouble - cur, DECLARER_MISSED_REDOUBLING_DOUBLE))
     return out
 
 

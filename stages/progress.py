@@ -1,0 +1,39 @@
+"""Progress of long stages, reported to whoever displays it (the CLI's rich bars).
+
+Flows and tasks call `report(stage, done, total)`; a caller that wants to show progress wraps the
+run in `reporting(hook)`. Hooks live in the process that runs the flow: not a flow parameter,
+because flow parameters travel to pool workers and a live progress bar cannot be pickled.
+Without a hook, reporting costs nothing. Pure Python: no Prefect, importable by the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+#: hook(stage, done, total): total 0 means "size unknown" (a spinner), done == total "finished".
+Progress = Callable[[str, int, int], None]
+_hooks: list[Progress] = []
+
+
+@contextmanager
+def reporting(hook: Progress) -> Iterator[None]:
+    """Call `hook` for every progress report made while the context is open."""
+    _hooks.append(hook)
+    try:
+        yield
+    finally:
+        _hooks.remove(hook)
+
+
+def report(stage: str, done: int, total: int) -> None:
+    for hook in list(_hooks):
+        hook(stage, done, total)
+
+
+@contextmanager
+def stage(name: str) -> Iterator[None]:
+    """A stage whose size is unknown: started on entry, finished on a normal exit."""
+    report(name, 0, 0)
+    yield
+    report(name, 1, 1)
