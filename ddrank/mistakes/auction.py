@@ -119,33 +119,50 @@ def passed_out_tallies(
                 tallies[seat][weighted(PASSED_OUT)] += best
 
 
-def defender_candidates(
-    auction: Auction,
-    contract: Contract,
-    table: TrickTable,
-    vul_declarer: bool,
-    vul_defender: bool,
-    year: int,
-    allowed: dict[Strain, set[Seat]],
-) -> list[Candidate]:
+@dataclass(frozen=True, slots=True)
+class Reached:
+    """The contract an auction reached, with what both sides' alternatives are scored against."""
+
+    auction: Auction
+    contract: Contract
+    table: TrickTable
+    vul_declarer: bool
+    vul_defender: bool
+    year: int
+    allowed: dict[Strain, set[Seat]]
+
+    @property
+    def declarer(self) -> Seat:
+        assert self.contract.declarer is not None
+        return self.contract.declarer
+
+    @property
+    def tricks(self) -> int:
+        return self.table.tricks(self.contract.strain, self.declarer)
+
+    def declarer_score(self, doubled: int | None = None) -> int:
+        """Declarer's score in the contract, or in it with another doubling."""
+        contract = self.contract if doubled is None else self.contract.with_doubling(doubled)
+        return contract_score(contract, self.tricks, self.vul_declarer, self.year)
+
+
+def defender_candidates(r: Reached) -> list[Candidate]:
     """The defending side's alternatives: double, not double, or outbid the contract."""
-    assert contract.declarer is not None
-    declarer = contract.declarer
-    tricks = table.tricks(contract.strain, declarer)
-    cur = contract_score(contract, tricks, vul_declarer, year)
+    contract, declarer, cur = r.contract, r.declarer, r.declarer_score()
     out: list[Candidate] = []
     if contract.doubled == 0:
-        doubled = contract_score(contract.with_doubling(1), tricks, vul_declarer, year)
+        doubled = r.declarer_score(1)
         if doubled < cur:
             out.append(Candidate(cur - doubled, DEFENDER_MISSED_CURRENT_DOUBLE))
     else:
         # A redoubled contract is also compared with undoubled (not with doubled), as the paper.
-        undoubled = contract_score(contract.with_doubling(0), tricks, vul_declarer, year)
+        undoubled = r.declarer_score(0)
         if undoubled < cur:
             out.append(Candidate(cur - undoubled, DEFENDER_ERRONEOUSLY_DOUBLED))
     defenders = {declarer.lho, declarer.rho}
     rank = (contract.level - 1) * 5 + int(contract.strain)
-    best = best_assumed_doubled(table, ALL_BIDS[rank + 1 :], defenders, allowed, vul_defender, year)
+    best = best_assumed_doubled(r.table, ALL_BIDS[rank + 1 :], defenders, r.allowed,
+                                r.vul_defender, r.year)  # fmt: skip
     if best > -cur:
         out.append(Candidate(best + cur, DEFENDER_MISSED_HIGHER_CONTRACT))
     return out
@@ -168,20 +185,11 @@ def _defenders_last_bid(auction: Auction, declarer: Seat) -> tuple[int | None, b
     return None, False
 
 
-def declarer_candidates_for(
-    auction: Auction,
-    contract: Contract,
-    table: TrickTable,
-    vul_declarer: bool,
-    vul_defender: bool,
-    year: int,
-    allowed: dict[Strain, set[Seat]],
-) -> list[Candidate]:
+def declarer_candidates_for(r: Reached) -> list[Candidate]:
     """The declaring side's six kinds of alternative (reference §4.3, "Declaring side")."""
-    assert contract.declarer is not None
-    declarer = contract.declarer
-    tricks = table.tricks(contract.strain, declarer)
-    cur = contract_score(contract, tricks, vul_declarer, year)
+    auction, contract, table, year = r.auction, r.contract, r.table, r.year
+    declarer, cur = r.declarer, r.declarer_score()
+    vul_declarer, vul_defender = r.vul_declarer, r.vul_defender
     out: list[Candidate] = []
     b_index, b_redoubled = _defenders_last_bid(auction, declarer)
 
@@ -191,7 +199,7 @@ def declarer_candidates_for(
     if b_index is not None:
         start = auction.calls[b_index].rank + 1
     side = {declarer, declarer.partner}
-    best = best_assumed_doubled(table, ALL_BIDS[start:], side, allowed, vul_declarer, year)
+    best = best_assumed_doubled(table, ALL_BIDS[start:], side, r.allowed, vul_declarer, year)
     if best > cur:
         out.append(Candidate(best - cur, DECLARER_MISSED_HIGHER_CONTRACT))
 
@@ -215,7 +223,7 @@ def declarer_candidates_for(
 
     # 6. Redoubling the contract when doubled would have scored more.
     if contract.doubled == 2:
-        doubled = contract_score(contract.with_doubling(1), tricks, vul_declarer, year)
+        doubled = r.declarer_score(1)
         if doubled > cur:
             out.append(Candidate(doubled - cur, DECLARER_ERRONEOUS_REDOUBLE))
 
@@ -275,8 +283,8 @@ def tally_auction(
     assert contract.declarer is not None
     declarer = contract.declarer
     vul_dec, vul_def = (vul_ns, vul_ew) if declarer.is_ns else (vul_ew, vul_ns)
-    allowed = declarer_candidates(auction)
-    defence = defender_candidates(auction, contract, table, vul_dec, vul_def, year, allowed)
-    assign(tallies, (declarer.lho, declarer.rho), defence)
-    offence = declarer_candidates_for(auction, contract, table, vul_dec, vul_def, year, allowed)
-    assign(tallies, (declarer, declarer.partner), offence)
+    reached = Reached(
+        auction, contract, table, vul_dec, vul_def, year, declarer_candidates(auction)
+    )
+    assign(tallies, (declarer.lho, declarer.rho), defender_candidates(reached))
+    assign(tallies, (declarer, declarer.partner), declarer_candidates_for(reached))
