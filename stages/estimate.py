@@ -210,8 +210,9 @@ def load_played_boards(store: Store | None, limit: int | None = None) -> list[di
     bundled PBN sample is read and cleaned here with the ingest rules (ddrank.parsers,
     ddrank.cleaning). `limit` keeps the first boards only (quick trials and tests)."""
     if store is not None:
-        query = ("played_boards_with_traces" if store.scalar("has_table", name="play_traces")
-                 else "played_boards")  # fmt: skip
+        # tuples, not scalar: a result left unfetched would block `frame` (DuckDB 2)
+        ((has_traces,),) = store.tuples("has_table", name="play_traces")
+        query = "played_boards_with_traces" if has_traces else "played_boards"
         frame = store.frame(query, limit=limit)
         if frame.height:
             return frame.to_dicts()

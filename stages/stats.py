@@ -15,7 +15,8 @@ STATS_COLUMNS: tuple[str, ...] = ("name", "mp", "pp", *VARIABLES)
 def build_player_stats(store: Store) -> int:
     """(Re)build `player_stats` from `player_board_stats`; returns the number of players."""
     store.run("build_player_stats")
-    return int(store.scalar("player_stats_count"))
+    ((players,),) = store.tuples("player_stats_count")  # fetched whole: DuckDB 2 blocks on a rest
+    return int(players)
 
 
 def write_player_stats(store: Store, out: str | Path) -> int:
