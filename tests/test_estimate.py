@@ -377,7 +377,9 @@ def test_flow_train_dd_estimator(trained: Path, tiny_cache: Path, tmp_path: Path
 
     from flows.estimate import train_dd_estimator
 
-    with prefect_test_harness():  # its server stops inside the test, while logs are captured
+    # its server stops inside the test, while logs are captured; 30 s (the default) to start it
+    # is not always enough on a loaded 2-core machine
+    with prefect_test_harness(server_startup_timeout=180):
         summary = train_dd_estimator(
             random_deals=16, max_boards=N_BOARDS, models=["softmax-compact"],
             cache_dir=str(tiny_cache), models_dir=str(tmp_path),
