@@ -28,7 +28,7 @@ from tasks import freshness
 from tasks.clean import clean_task
 from tasks.db import connect, store_lock
 from tasks.ingest import ingest_task
-from tasks.progress import stage
+from stages.progress import stage
 from tasks.report import (
     MIN_REGRESSION_PLAYERS,
     audit_tables,
