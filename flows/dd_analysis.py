@@ -4,6 +4,7 @@ One `solve_partition` task per board partition runs on a process pool (one worke
 default, DDS threads per worker set by the pool initializer). The flow's own process holds the
 DuckDB connection and writes each partition's results as soon as they arrive, so an interrupted run
 loses at most the partitions in flight; the next run plans only what is still missing.
+Progress goes to `stages.progress` as stages "solve" and "tally" (boards done, boards pending).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from ddrank.dd.sandbox import THREADS_ENV
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH
 from flows.server import prefect_api  # noqa: F401 - re-exported for callers
 from stages.dd import TABLE_COST, configure_worker, engine_version
-from stages.progress import Progress, reporting  # noqa: F401 - re-exported for callers
 from stages.progress import report as _report
 from store import DEFAULT_DB, Store
 from tasks.dd import (
@@ -32,9 +32,6 @@ from tasks.dd import (
     store_solution,
     tally_partition,
 )
-
-# progress(stage, done_boards, total_boards); stage is "solve" or "tally". Re-exported for callers.
-reporting_progress = reporting
 
 
 def default_split(workers: int | None, dds_threads: int | None) -> tuple[int, int]:
