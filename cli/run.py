@@ -92,9 +92,9 @@ def run(
 
 @contextmanager
 def stage_progress(disable: bool = False) -> Iterator[None]:
-    """One rich progress line per stage the flow reports (tasks.progress): a bar when the stage
+    """One rich progress line per stage the flow reports (stages.progress): a bar when the stage
     knows its size (DD boards), a spinner with the elapsed time otherwise."""
-    from tasks.progress import reporting
+    from stages.progress import reporting
 
     columns = (SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
                MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),

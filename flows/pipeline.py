@@ -26,11 +26,11 @@ from flows.report import site_report
 from flows.scoring import score_and_rate
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
+from stages.progress import stage
 from tasks import freshness
 from tasks.clean import clean_task
 from tasks.db import connect, store_lock
 from tasks.ingest import ingest_task
-from tasks.progress import stage
 from tasks.report import (
     MIN_REGRESSION_PLAYERS,
     audit_tables,
