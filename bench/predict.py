@@ -71,7 +71,7 @@ class Dataset:
 
 def load_valet(name: str, valet_dir: Path, warmup: int) -> Dataset:
     """A Valet directory (Bermuda Bowl / Venice Cup 2013): one period per round."""
-    from tasks.skill import valet_skill_rows
+    from stages.skill import valet_skill_rows
 
     rows = [
         Row(int(r.period), r.board, r.result.ns_pair, r.result.ew_pair, r.result.ns_score,
@@ -102,7 +102,7 @@ def load_pbn(name: str, path: Path, warmup: int, by_board: bool = False) -> Data
     from ddrank.parsers.pbn import parse_pbn
     from ddrank.scoring.results import TableResult, group_boards, make_result
     from ddrank.scoring.tournament import score_field
-    from tasks.skill import skill_rows
+    from stages.skill import skill_rows
 
     records = parse_pbn(path.read_text(encoding="latin-1"), str(path))
     results = []

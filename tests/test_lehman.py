@@ -230,10 +230,10 @@ def test_ratings_flow_over_the_db_boards_table(tmp_path: Path) -> None:
     con.execute(f"insert into boards ({', '.join(frame.columns)}) select * from frame")
     con.close()
 
-    from flows.ratings import ratings
+    from flows.field_measures import field_measures
 
     out = tmp_path / "out"
-    summary = ratings(db_path=str(db), out_dir=str(out), min_boards=10)
+    summary = field_measures(db_path=str(db), out_dir=str(out), min_boards=10)
     assert summary["split"]["max_residual"] < 1e-9
     assert summary["score"]["tables"] == good
     assert summary["lehman"]["periods"] == 3
