@@ -17,9 +17,9 @@ from ddrank.cleaning import board_year
 from ddrank.ratings.lehman import (
     LehmanParams,
     PlayerState,
+    rate_periods,
     rated_boards,
     sortable_date,
-    update_period,
 )
 from ddrank.scoring.events import EventResult, ScoredResult
 from store import Store
@@ -62,7 +62,8 @@ def period_boards(store: Store, events: Sequence[str], params: LehmanParams) -> 
 
 
 def update_ratings(store: Store, params: LehmanParams | None = None) -> Row:
-    """Bring ratings up to date with the scored events (see the module's docstring)."""
+    """Bring ratings up to date with the scored events (see the module's docstring): the one
+    driver, `rate_periods`, from the first changed period, and its states kept in the store."""
     import polars as pl
 
     params = params or LehmanParams()
@@ -85,11 +86,7 @@ def update_ratings(store: Store, params: LehmanParams | None = None) -> Row:
     todo = [ev for ev, _, _ in order[start:]]
     boards_of = period_boards(store, todo, params)
     labels = {start + i: ev for i, ev in enumerate(todo)}
-    history: list[Row] = []
-    final = dict(states)
-    for i, ev in enumerate(todo, start=start):
-        final = update_period(final, boards_of[ev], i, params)
-        history += [_state_row(p, s, i, ev) for p, s in final.items() if s.last_period == i]
+    final, history = rate_periods([(ev, boards_of[ev]) for ev in todo], params, states, start)
     store.run("delete_rating_history_from", start=start)
     store.run("delete_rating_periods_from", start=start)
     _insert(store, "rating_history", history, HISTORY_COLUMNS, pl)
