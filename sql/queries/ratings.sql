@@ -18,16 +18,16 @@ select player, rating, weight, boards, period_index, w, w2, s1, s2 from (
 select event, players, ns_pct, imps from scored_results
 where event in (select unnest($events)) order by event, record_id;
 
--- name: delete_rating_history_from
+-- name: delete_rating_history_from!
 delete from rating_history where period_index >= $start;
 
--- name: delete_rating_periods_from
+-- name: delete_rating_periods_from!
 delete from rating_periods where period_index >= $start;
 
 -- name: rating_period_labels
 select period_index, event from rating_periods;
 
--- name: delete_ratings
+-- name: delete_ratings!
 delete from ratings;
 
 -- name: ratings_csv
@@ -56,16 +56,16 @@ select period, idx from skill_periods;
 -- name: skill_states
 select player, component, rating, se, boards, last_period from skill_ratings;
 
--- name: delete_skill_ratings
+-- name: delete_skill_ratings!
 delete from skill_ratings;
 
--- name: delete_skill_periods
+-- name: delete_skill_periods!
 delete from skill_periods;
 
--- name: insert_skill_rating
+-- name: insert_skill_rating!
 insert into skill_ratings values ($player, $component, $rating, $se, $boards, $last_period);
 
--- name: insert_skill_period
+-- name: insert_skill_period!
 insert into skill_periods values ($period, $idx);
 
 -- name: skill_ratings_all

@@ -28,16 +28,16 @@ select * from published_standings;
 -- name: scored_event_hashes
 select event, content_hash from scored_events;
 
--- name: delete_scored_results
+-- name: delete_scored_results!
 delete from scored_results where event in (select unnest($events));
 
--- name: delete_rankings
+-- name: delete_rankings!
 delete from rankings where event in (select unnest($events));
 
--- name: delete_team_matches
+-- name: delete_team_matches!
 delete from team_matches where event in (select unnest($events));
 
--- name: delete_scored_events
+-- name: delete_scored_events!
 delete from scored_events where event in (select unnest($events));
 
 -- name: export_results
