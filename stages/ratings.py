@@ -13,7 +13,6 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from ddrank.cleaning import board_year
 from ddrank.ratings.lehman import (
     LehmanParams,
     PlayerState,
@@ -22,6 +21,7 @@ from ddrank.ratings.lehman import (
     sortable_date,
 )
 from ddrank.scoring.events import EventResult, ScoredResult
+from ddrank.types import board_year
 from store import Store
 
 Row = dict[str, Any]

@@ -16,15 +16,16 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ddrank.cleaning import board_year
 from ddrank.ratings.lehman import LehmanParams, sortable_date
 from ddrank.raw import ParsedFile
 from ddrank.scoring.events import EventInfo, EventResult, EventScores, MpMethod, score_event
 from ddrank.scoring.published import as_float, checks_from_rows, compare_published, match_standings
 from ddrank.scoring.records import event_infos, event_label, results_from_rows, with_scoring_hint
 from ddrank.scoring.results import RecordError
+from ddrank.types import board_year
 from publish import scores as publish
 from store import Store
+from store.inputs.read import read_parsed
 
 Row = dict[str, Any]
 #: Bumped when the stored model gains columns, so a store scored before is rescored once.
@@ -73,8 +74,6 @@ def _prepare(rows: Sequence[Row], source: str) -> Loaded:
 
 def load_files(paths: Iterable[str | Path]) -> Loaded:
     """Read files directly (no store): every record, standing and event fact they hold."""
-    from tasks.workers import read_parsed  # transitional: the readers' dispatch (ingest's slice)
-
     files: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
