@@ -16,10 +16,10 @@ def register(app: typer.Typer) -> None:
         valet: Annotated[Path | None, typer.Option("--valet", file_okay=False, help="Rate a Valet directory (scores.txt, names.txt; DD facts from dd_tables.csv/dd_leads.csv when present) instead of the store; nothing is written.")] = None,
         db: Annotated[Path, typer.Option("--db", help="DuckDB store: its scored results are rated into skill_ratings (events not scored yet are scored first).")] = DEFAULT_DB,
         event: Annotated[str | None, typer.Option(help="Only this event of the store.")] = None,
-        full: Annotated[bool, typer.Option("--full", help="Forget the stored ratings and rate every period again (default: only new periods).")] = False,
-        component: Annotated[str, typer.Option(help="Component shown: bidding, declarer, defence, opening_lead or partnership.")] = "bidding",
+        skill_full: Annotated[bool, typer.Option("--full", help="Forget the stored ratings and rate every period again (default: only new periods).")] = False,
+        skill_component: Annotated[str, typer.Option("--component", help="Component shown: bidding, declarer, defence, opening_lead or partnership.")] = "bidding",
         top: Annotated[int, typer.Option(help="Rows shown.")] = 15,
-        min_boards: Annotated[int, typer.Option(help="Shown players need this many boards.")] = 50,
+        skill_min_boards: Annotated[int, typer.Option("--min-boards", help="Shown players need this many boards.")] = 50,
         as_json: Annotated[bool, typer.Option("--json", help="Print every rating row as JSON.")] = False,
     ) -> None:  # fmt: skip
         """Rate players on bidding, declarer play, defence and opening lead (IMPs or tricks per
@@ -29,6 +29,8 @@ def register(app: typer.Typer) -> None:
         With --valet a tournament directory is rated round by round.
         """
         from cli.render import console, emit_json, friendly_errors
+
+        full, component, min_boards = skill_full, skill_component, skill_min_boards
         from ddrank.ratings import skill as sk
 
         comps = (*sk.COMPONENTS, sk.PARTNERSHIP)

@@ -214,9 +214,9 @@ def register(app: typer.Typer) -> None:
         event: EventOpt = None,
         out: Annotated[Path, typer.Option(help="Directory for results.csv, ranking.csv, teams.csv, errors.csv and report.md.")] = Path("out/score"),
         mp_method: Annotated[MpMethod, typer.Option(help="How a board played fewer times than the field (missing tables, adjusted scores, fouled groups) reaches the field's top: neuberg, mitchell1, mitchell1_bis, ascherman, or none (each board on its own top, as BriAn and some club scorers publish).")] = MpMethod.neuberg,
-        divide_by: Annotated[DivideBy, typer.Option(help="--valet only: cross-IMPs per result (B) or per comparison (A).")] = DivideBy.results,
-        drop_count: Annotated[int, typer.Option(help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
-        drop_percent: Annotated[float | None, typer.Option(help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,
+        cross_imps_divide_by: Annotated[DivideBy, typer.Option("--divide-by", help="--valet only: cross-IMPs per result (B) or per comparison (A).")] = DivideBy.results,
+        butler_drop_count: Annotated[int, typer.Option("--drop-count", help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
+        butler_drop_percent: Annotated[float | None, typer.Option("--drop-percent", help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,
         mp_top: Annotated[float | None, typer.Option(help="Matchpoints per result beaten, overriding what the events say: 2 (EBU, FFB) or 1 (ACBL). Not with --valet.")] = None,
         min_boards: MinBoardsOpt = 30,
         as_json: JsonOpt = False,
@@ -234,7 +234,8 @@ def register(app: typer.Typer) -> None:
         ratings (ratings.csv) are also kept in the store; only changed events are rescored.
         """
         if valet is not None:
-            _score_valet(valet, db, event, out, mp_method, divide_by, drop_count, drop_percent,
+            _score_valet(valet, db, event, out, mp_method, cross_imps_divide_by, butler_drop_count,
+                         butler_drop_percent,
                          min_boards, as_json, via_flow)  # fmt: skip
             return
         from tasks.db import StoreLockedError
@@ -303,12 +304,12 @@ def register(app: typer.Typer) -> None:
         db: DbOpt = None,
         event: EventOpt = None,
         out: Annotated[Path, typer.Option(help="Directory for ratings.csv and lehman_report.md.")] = Path("out/lehman"),
-        scale: Annotated[Scale, typer.Option(help="Rate on matchpoint % (mp) or cross-IMPs mapped to % (imps).")] = Scale.imps,
-        start_rating: Annotated[float, typer.Option(help="Rating of a new player (%).")] = 50.0,
-        start_weight: Annotated[float, typer.Option(help="Boards' worth of belief in the start rating: lower moves new players faster.")] = 10.0,
-        history_weight: Annotated[float, typer.Option(help="Per-period discount of past boards (1 = no discount).")] = 0.9,
-        max_weight: Annotated[float, typer.Option(help="Cap on the backlog weight (boards), so established players still move.")] = 1000.0,
-        imp_top: Annotated[float, typer.Option(help="IMPs per board that count as 100% on the IMP scale.")] = 12.0,
+        lehman_scale: Annotated[Scale, typer.Option("--scale", help="Rate on matchpoint % (mp) or cross-IMPs mapped to % (imps).")] = Scale.imps,
+        lehman_start_rating: Annotated[float, typer.Option("--start-rating", help="Rating of a new player (%).")] = 50.0,
+        lehman_start_weight: Annotated[float, typer.Option("--start-weight", help="Boards' worth of belief in the start rating: lower moves new players faster.")] = 10.0,
+        lehman_history_weight: Annotated[float, typer.Option("--history-weight", help="Per-period discount of past boards (1 = no discount).")] = 0.9,
+        lehman_max_weight: Annotated[float, typer.Option("--max-weight", help="Cap on the backlog weight (boards), so established players still move.")] = 1000.0,
+        lehman_imp_top: Annotated[float, typer.Option("--imp-top", help="IMPs per board that count as 100% on the IMP scale.")] = 12.0,
         min_boards: MinBoardsOpt = 30,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
@@ -321,8 +322,10 @@ def register(app: typer.Typer) -> None:
         from ddrank.ratings.lehman import LehmanParams
         from stages.field import run_lehman
 
-        overrides = {"start_rating": start_rating, "start_weight": start_weight,
-                     "history_weight": history_weight, "max_weight": max_weight, "imp_top": imp_top}  # fmt: skip
+        scale = lehman_scale
+        overrides = {"start_rating": lehman_start_rating, "start_weight": lehman_start_weight,
+                     "history_weight": lehman_history_weight, "max_weight": lehman_max_weight,
+                     "imp_top": lehman_imp_top}  # fmt: skip
         try:
             params = LehmanParams(**overrides)
         except ValueError as exc:

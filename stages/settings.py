@@ -67,6 +67,18 @@ class PipelineSettings(BaseSettings):
     lehman_max_weight: float | None = Field(1000.0, description="Cap on the backlog weight.")
     lehman_min_ante: float = Field(1.0, gt=0, description="Floor on a rating used as an ante.")
     lehman_imp_top: float = Field(12.0, gt=0, description="IMPs per board that count as 100%.")
+    lehman_scale: Literal["imps", "mp"] = Field("imps", description="`ddrank lehman`: rate on "
+                                                "cross-IMPs mapped to % (imps) or MP % (mp).")  # fmt: skip
+    cross_imps_divide_by: Literal["results", "comparisons"] = Field(
+        "results", description="`ddrank score --valet`: cross-IMPs per result or per comparison.")
+    butler_drop_count: int = Field(1, ge=0, description="`ddrank score --valet`: results dropped "
+                                   "at each end of the Butler/Bastille datum.")  # fmt: skip
+    butler_drop_percent: float | None = Field(None, description="`ddrank score --valet`: drop "
+                                              "this percentage at each end instead.")  # fmt: skip
+    skill_full: bool = Field(False, description="Skill ratings: rate every period again.")
+    skill_component: str = Field("bidding", description="`ddrank rate`: the component shown.")
+    skill_min_boards: int = Field(50, ge=0, description="`ddrank rate`: boards a shown player "
+                                  "needs.")  # fmt: skip
     force: bool = Field(False, description="Run every stage even when nothing is new since the "
                         "last finished run (see tasks/freshness.py).")  # fmt: skip
 
