@@ -70,7 +70,8 @@ class PipelineSettings(BaseSettings):
     lehman_scale: Literal["imps", "mp"] = Field("imps", description="`ddrank lehman`: rate on "
                                                 "cross-IMPs mapped to % (imps) or MP % (mp).")  # fmt: skip
     cross_imps_divide_by: Literal["results", "comparisons"] = Field(
-        "results", description="`ddrank score --valet`: cross-IMPs per result or per comparison.")
+        "results", description="`ddrank score --valet`: cross-IMPs per result or per comparison."
+    )
     butler_drop_count: int = Field(1, ge=0, description="`ddrank score --valet`: results dropped "
                                    "at each end of the Butler/Bastille datum.")  # fmt: skip
     butler_drop_percent: float | None = Field(None, description="`ddrank score --valet`: drop "
