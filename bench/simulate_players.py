@@ -263,8 +263,8 @@ def measure(pbn: Path, args: argparse.Namespace, truth: dict[str, float], log) -
     from ddrank.ratings import lehman
     from ddrank.ratings import skill as sk
     from ddrank.scoring.tournament import score_field
-    from tasks.scoring import read_db_boards
-    from tasks.skill import db_skill_rows, rate_rows
+    from stages.field import read_db_boards
+    from stages.skill import db_skill_rows, rate_rows
 
     rows = db_skill_rows(db)
     loaded = read_db_boards(db)

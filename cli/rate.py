@@ -14,12 +14,12 @@ def register(app: typer.Typer) -> None:
     @app.command("rate")
     def rate_command(
         valet: Annotated[Path | None, typer.Option("--valet", file_okay=False, help="Rate a Valet directory (scores.txt, names.txt; DD facts from dd_tables.csv/dd_leads.csv when present) instead of the store; nothing is written.")] = None,
-        db: Annotated[Path, typer.Option("--db", help="DuckDB store: its boards are rated into skill_ratings.")] = DEFAULT_DB,
+        db: Annotated[Path, typer.Option("--db", help="DuckDB store: its scored results are rated into skill_ratings (events not scored yet are scored first).")] = DEFAULT_DB,
         event: Annotated[str | None, typer.Option(help="Only this event of the store.")] = None,
-        full: Annotated[bool, typer.Option("--full", help="Forget the stored ratings and rate every period again (default: only new periods).")] = False,
-        component: Annotated[str, typer.Option(help="Component shown: bidding, declarer, defence, opening_lead or partnership.")] = "bidding",
+        skill_full: Annotated[bool, typer.Option("--full", help="Forget the stored ratings and rate every period again (default: only new periods).")] = False,
+        skill_component: Annotated[str, typer.Option("--component", help="Component shown: bidding, declarer, defence, opening_lead or partnership.")] = "bidding",
         top: Annotated[int, typer.Option(help="Rows shown.")] = 15,
-        min_boards: Annotated[int, typer.Option(help="Shown players need this many boards.")] = 50,
+        skill_min_boards: Annotated[int, typer.Option("--min-boards", help="Shown players need this many boards.")] = 50,
         as_json: Annotated[bool, typer.Option("--json", help="Print every rating row as JSON.")] = False,
     ) -> None:  # fmt: skip
         """Rate players on bidding, declarer play, defence and opening lead (IMPs or tricks per
@@ -29,6 +29,8 @@ def register(app: typer.Typer) -> None:
         With --valet a tournament directory is rated round by round.
         """
         from cli.render import console, emit_json, friendly_errors
+
+        full, component, min_boards = skill_full, skill_component, skill_min_boards
         from ddrank.ratings import skill as sk
 
         comps = (*sk.COMPONENTS, sk.PARTNERSHIP)
@@ -39,7 +41,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2)
         with friendly_errors():
             if valet is not None:
-                from tasks.skill import rate_rows, valet_skill_rows
+                from stages.skill import rate_rows, valet_skill_rows
 
                 rows = valet_skill_rows(valet)
                 states, rated, params = rate_rows(rows)
@@ -47,19 +49,16 @@ def register(app: typer.Typer) -> None:
                            "imps_per_trick": params.imps_per_trick}  # fmt: skip
                 table_rows = sk.player_rows(states)
             else:
-                from tasks.db import connect
-                from tasks.skill import rate_store
+                from stages.scoring import load_store, score_and_save
+                from stages.skill import rate_store, skill_table
+                from store import Store
 
                 if not Path(db).is_file():
                     raise FileNotFoundError(f"{db} not found: run `ddrank run` (or ingest) first")
-                summary = rate_store(db, event, full)
-                con = connect(db, read_only=True)
-                try:
-                    cols = ["player", "component", "rating", "se", "boards", "last_period"]
-                    table_rows = [dict(zip(cols, r, strict=True)) for r in con.sql(
-                        "select * from skill_ratings order by player, component").fetchall()]  # fmt: skip
-                finally:
-                    con.close()
+                with Store(db) as store:
+                    score_and_save(store, load_store(store))  # events not scored yet, if any
+                    summary = rate_store(store, event, full)
+                    table_rows = skill_table(store)
         if as_json:
             emit_json({"summary": summary, "ratings": table_rows})
             return

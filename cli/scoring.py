@@ -44,7 +44,9 @@ MinBoardsOpt = Annotated[
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the run summary as JSON.")]
 FlowOpt = Annotated[
     bool,
-    typer.Option("--flow", help="Run as the Prefect flow `ratings` (records a flow run; slower)."),
+    typer.Option(
+        "--flow", help="Run as the Prefect flow `field-measures` (records a flow run; slower)."
+    ),
 ]
 
 
@@ -84,12 +86,12 @@ def _run(measure: str, valet: Path | None, db: Path | None, event: str | None, o
     try:
         if via_flow:
             os.environ.setdefault("DO_NOT_TRACK", "1")
-            from flows.ratings import ratings
+            from flows.field_measures import field_measures
 
-            summary = ratings(valet_dir=valet_dir, db_path=db_path, event=event,
+            summary = field_measures(valet_dir=valet_dir, db_path=db_path, event=event,
                               out_dir=str(out), measures=[measure], **flow_kwargs)  # fmt: skip
             return summary[measure]
-        from tasks.scoring import load_field
+        from stages.field import load_field
 
         with _quiet("ddrank.scoring"):  # its warnings repeat the records listed just below
             loaded = load_field(valet_dir, db_path, event)
@@ -159,7 +161,7 @@ def _score_valet(valet: Path, db: Path | None, event: str | None, out: Path, mp_
                  min_boards: int, as_json: bool, via_flow: bool) -> None:  # fmt: skip
     """The Valet layout (one field of rounds): per-table and per-player MP, cross-IMPs, Butler."""
     from ddrank.scoring.tournament import ScoringOptions
-    from tasks.scoring import run_score
+    from stages.field import run_score
 
     method = "neuberg" if mp_method.value == "none" else mp_method.value
     frac = drop_percent / 100 if drop_percent is not None else None
@@ -212,10 +214,10 @@ def register(app: typer.Typer) -> None:
         event: EventOpt = None,
         out: Annotated[Path, typer.Option(help="Directory for results.csv, ranking.csv, teams.csv, errors.csv and report.md.")] = Path("out/score"),
         mp_method: Annotated[MpMethod, typer.Option(help="How a board played fewer times than the field (missing tables, adjusted scores, fouled groups) reaches the field's top: neuberg, mitchell1, mitchell1_bis, ascherman, or none (each board on its own top, as BriAn and some club scorers publish).")] = MpMethod.neuberg,
-        divide_by: Annotated[DivideBy, typer.Option(help="--valet only: cross-IMPs per result (B) or per comparison (A).")] = DivideBy.results,
-        drop_count: Annotated[int, typer.Option(help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
-        drop_percent: Annotated[float | None, typer.Option(help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,
-        mp_top: Annotated[float | None, typer.Option(help="Matchpoints per result beaten, overriding what the events say: 2 (EBU, FFB) or 1 (ACBL). FILE... only.")] = None,
+        cross_imps_divide_by: Annotated[DivideBy, typer.Option("--divide-by", help="--valet only: cross-IMPs per result (B) or per comparison (A).")] = DivideBy.results,
+        butler_drop_count: Annotated[int, typer.Option("--drop-count", help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
+        butler_drop_percent: Annotated[float | None, typer.Option("--drop-percent", help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,
+        mp_top: Annotated[float | None, typer.Option(help="Matchpoints per result beaten, overriding what the events say: 2 (EBU, FFB) or 1 (ACBL). Not with --valet.")] = None,
         min_boards: MinBoardsOpt = 30,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
@@ -232,7 +234,8 @@ def register(app: typer.Typer) -> None:
         ratings (ratings.csv) are also kept in the store; only changed events are rescored.
         """
         if valet is not None:
-            _score_valet(valet, db, event, out, mp_method, divide_by, drop_count, drop_percent,
+            _score_valet(valet, db, event, out, mp_method, cross_imps_divide_by, butler_drop_count,
+                         butler_drop_percent,
                          min_boards, as_json, via_flow)  # fmt: skip
             return
         from tasks.db import StoreLockedError
@@ -242,13 +245,18 @@ def register(app: typer.Typer) -> None:
                 if db is not None:
                     err.print("give either FILE... or --db, not both", markup=False)
                     raise typer.Exit(2)
-                from tasks.event_scoring import score_files
+                from stages.scoring import score_files
 
                 summary = score_files([str(f) for f in files], str(out), mp_method.value, mp_top)
             else:
-                from tasks.event_scoring import score_store
+                from stages.scoring import score_store
+                from store import Store
 
-                summary = score_store(str(db or DEFAULT_DB), str(out), mp_method.value, event)
+                path = db or DEFAULT_DB
+                if not path.is_file():
+                    raise FileNotFoundError(f"DuckDB file not found: {path}")
+                with Store(path) as store:
+                    summary = score_store(store, str(out), mp_method.value, event, None, mp_top)
         except (FileNotFoundError, StoreLockedError, ValueError) as exc:
             err.print(f"error: {exc}", markup=False, soft_wrap=True)
             raise typer.Exit(2) from None
@@ -273,7 +281,7 @@ def register(app: typer.Typer) -> None:
         pairs.csv and players.csv with players, boards, butler, bid, play, defence, luck in IMPs
         per board, errors.csv and split_report.md with the top 20 by each measure.
         """
-        from tasks.scoring import run_split
+        from stages.split import run_split
 
         summary = _run("split", valet, db, event, out, via_flow, {"min_boards": min_boards},
                        lambda loaded: run_split(loaded, out, min_boards))  # fmt: skip
@@ -296,12 +304,12 @@ def register(app: typer.Typer) -> None:
         db: DbOpt = None,
         event: EventOpt = None,
         out: Annotated[Path, typer.Option(help="Directory for ratings.csv and lehman_report.md.")] = Path("out/lehman"),
-        scale: Annotated[Scale, typer.Option(help="Rate on matchpoint % (mp) or cross-IMPs mapped to % (imps).")] = Scale.imps,
-        start_rating: Annotated[float, typer.Option(help="Rating of a new player (%).")] = 50.0,
-        start_weight: Annotated[float, typer.Option(help="Boards' worth of belief in the start rating: lower moves new players faster.")] = 10.0,
-        history_weight: Annotated[float, typer.Option(help="Per-period discount of past boards (1 = no discount).")] = 0.9,
-        max_weight: Annotated[float, typer.Option(help="Cap on the backlog weight (boards), so established players still move.")] = 1000.0,
-        imp_top: Annotated[float, typer.Option(help="IMPs per board that count as 100% on the IMP scale.")] = 12.0,
+        lehman_scale: Annotated[Scale, typer.Option("--scale", help="Rate on matchpoint % (mp) or cross-IMPs mapped to % (imps).")] = Scale.imps,
+        lehman_start_rating: Annotated[float, typer.Option("--start-rating", help="Rating of a new player (%).")] = 50.0,
+        lehman_start_weight: Annotated[float, typer.Option("--start-weight", help="Boards' worth of belief in the start rating: lower moves new players faster.")] = 10.0,
+        lehman_history_weight: Annotated[float, typer.Option("--history-weight", help="Per-period discount of past boards (1 = no discount).")] = 0.9,
+        lehman_max_weight: Annotated[float, typer.Option("--max-weight", help="Cap on the backlog weight (boards), so established players still move.")] = 1000.0,
+        lehman_imp_top: Annotated[float, typer.Option("--imp-top", help="IMPs per board that count as 100% on the IMP scale.")] = 12.0,
         min_boards: MinBoardsOpt = 30,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
@@ -312,10 +320,12 @@ def register(app: typer.Typer) -> None:
         per player and period played), errors.csv and lehman_report.md with the top 20.
         """
         from ddrank.ratings.lehman import LehmanParams
-        from tasks.scoring import run_lehman
+        from stages.field import run_lehman
 
-        overrides = {"start_rating": start_rating, "start_weight": start_weight,
-                     "history_weight": history_weight, "max_weight": max_weight, "imp_top": imp_top}  # fmt: skip
+        scale = lehman_scale
+        overrides = {"start_rating": lehman_start_rating, "start_weight": lehman_start_weight,
+                     "history_weight": lehman_history_weight, "max_weight": lehman_max_weight,
+                     "imp_top": lehman_imp_top}  # fmt: skip
         try:
             params = LehmanParams(**overrides)
         except ValueError as exc:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ddrank.scoring.duplicate import IMP_THRESHOLDS, duplicate_score, imps
-from ddrank.scoring.results import TableResult, pair_label
+from ddrank.scoring.results import TableResult, by_pair_and_player, per_board_row
 from ddrank.types import Contract
 
 
@@ -171,33 +171,16 @@ class SplitTotals:
             self.defended += 1
 
     def row(self, label: str) -> dict[str, float | int | str]:
-        b = self.boards or 1
-        return {
-            "players": label,
-            "boards": self.boards,
-            "butler": self.butler / b,
-            "bid": self.bid / b,
-            "play": self.play / b,
-            "defence": self.defence / b,
-            "luck": self.luck / b,
-        }
+        return per_board_row(label, self.boards, {"butler": self.butler, "bid": self.bid,
+                                                  "play": self.play, "defence": self.defence,
+                                                  "luck": self.luck})  # fmt: skip
 
 
 def aggregate_splits(
     splits: Iterable[TableSplit],
 ) -> tuple[list[dict[str, float | int | str]], list[dict[str, float | int | str]]]:
     """Per-pair and per-player rows (IMPs per board): butler = bid + play + defence + luck."""
-    pairs: dict[str, SplitTotals] = defaultdict(SplitTotals)
-    players: dict[str, SplitTotals] = defaultdict(SplitTotals)
-    for s in splits:
-        for side_ns, pair in ((True, s.result.ns_pair), (False, s.result.ew_pair)):
-            pairs[pair_label(pair)].add(s, side_ns)
-            for name in pair:
-                players[name].add(s, side_ns)
-    return (
-        [t.row(k) for k, t in sorted(pairs.items())],
-        [t.row(k) for k, t in sorted(players.items())],
-    )
+    return by_pair_and_player(splits, SplitTotals)
 
 
 def split_field(

@@ -20,12 +20,12 @@ from prefect.cache_policies import NO_CACHE
 from ddrank.regression.defaults import regress_flags
 from flows.dd_analysis import dd_analysis
 from flows.names import match_names
-from flows.rate import rate
 from flows.regression import regression_report
 from flows.report import site_report
-from flows.scoring import score_and_rate
+from flows.scoring import score_events_and_lehman
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
+from flows.skill_ratings import skill_ratings
 from stages.progress import stage
 from tasks import freshness
 from tasks.clean import clean_task
@@ -105,9 +105,9 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
     with timed("scoring", timings):
-        summary["scoring"] = score_and_rate(s)  # score → Lehman ratings → bid/play split
+        summary["scoring"] = score_events_and_lehman(s)  # score → Lehman ratings → bid/play split
     with timed("skill ratings", timings):
-        summary["skill"] = rate(db_path=s.db)  # ddrank skill ratings -> skill_ratings
+        summary["skill"] = skill_ratings(db_path=s.db)  # ddrank skill ratings -> skill_ratings
     with timed("site", timings):
         publish_task(s.db, summary)
         site = site_report(db=s.db, out=s.out, return_state=True)

@@ -1,22 +1,20 @@
-"""Pipeline stages score → ratings → bid/play split, each session scored once per content.
+"""Flow `score-events-and-lehman`: score → Lehman ratings → bid/play split, from the store.
 
 Reads like its table of contents: load the store's results, score each event whose content
 changed, session by session in tasks cached on the session's content hash (a rerun with one new
 event scores only that event; a new session of an event scores only that session), keep
 the scores and update the Lehman ratings recursively, split the IMP events' Butler scores into
 bid and play (Cammarata), export results.csv, ranking.csv and ratings.csv into the run's `out/`,
-and publish the rankings and the rating table as Prefect artifacts.
+and publish the rankings and the rating table as Prefect artifacts. Every option (the
+matchpoint method, the MP top, the Lehman constants) comes from the run's `PipelineSettings`.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
-from prefect import flow, task
+from prefect import flow
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
-from prefect.cache_policies import NO_CACHE
 
 from ddrank.scoring.events import (
     EventInfo,
@@ -25,49 +23,14 @@ from ddrank.scoring.events import (
     assemble_event,
     by_session,
     event_info_for,
-    score_session,
+    infer_scoring,
 )
-from flows.settings import PipelineSettings
-from tasks.db import connect
-from tasks.event_scoring import (
-    Loaded,
-    by_event,
-    event_hash,
-    export_from_store,
-    load_store,
-    rating_table,
-    save_scores,
-    scored_events,
-    top_lines,
-    update_ratings,
-    write_ratings_csv,
-)
+from stages.ratings import lehman_params
+from stages.scoring import changed_events, event_hash, top_lines
+from stages.settings import PipelineSettings
+from tasks.scoring import load_task, save_and_rate_task, score_session_task, split_task
 
 IMP_SCORINGS = ("IMP", "BUTLER", "TEAMS")
-
-
-@task(name="load-scoring-input", cache_policy=NO_CACHE)
-def load_task(db: str) -> tuple[Loaded, dict[str, str]]:
-    """The store's table results per event, and what is already scored (event -> hash)."""
-    con = connect(db)
-    try:
-        return load_store(db, con), scored_events(con)
-    finally:
-        con.close()
-
-
-@task(
-    name="score-session",
-    cache_key_fn=lambda _ctx, params: f"score-session-{params['content_hash']}",
-    cache_expiration=timedelta(days=365),
-    persist_result=True,
-)
-def score_session_task(
-    event: str, session: str, results: list[EventResult], info: EventInfo, method: str,
-    content_hash: str,
-) -> EventScores:  # fmt: skip
-    """One session's table scores; cached on its content, so an unchanged session is reused."""
-    return score_session(results, info, method)  # type: ignore[arg-type]
 
 
 def score_event_cached(event: str, results: list[EventResult], info: EventInfo,
@@ -81,53 +44,18 @@ def score_event_cached(event: str, results: list[EventResult], info: EventInfo,
     return assemble_event(info, parts)
 
 
-@task(name="save-scores-and-rate", cache_policy=NO_CACHE)
-def save_and_rate_task(
-    db: str, scores: dict[str, EventScores], hashes: dict[str, str], loaded: Loaded, out: str
-) -> dict[str, Any]:
-    """Store the new scores, update ratings from the first changed period, export the CSVs."""
-    con = connect(db)
-    try:
-        save_scores(con, scores, hashes, loaded.standings)
-        ratings = update_ratings(con)
-        summary = export_from_store(con, out, db, loaded.errors)
-        summary["files"].append(str(write_ratings_csv(con, out)))
-        summary["ratings"] = ratings
-        summary["rating_table"] = rating_table(con)
-        return summary
-    finally:
-        con.close()
-
-
-@task(name="split-imp-events", cache_policy=NO_CACHE)
-def split_task(db: str, events: list[str], out: str) -> dict[str, Any]:
-    """Cammarata's bid/play split of the IMP events' boards (matchpoint events have no IMPs)."""
-    from tasks.scoring import read_db_boards, run_split
-
-    loaded = read_db_boards(db)
-    keep = {k: v for k, v in loaded.boards.items() if k.split("|", 1)[0] in events}
-    loaded.boards = keep
-    if not keep:
-        return {"skipped": "no IMP event"}
-    summary = run_split(loaded, str(Path(out) / "split"))
-    return {k: v for k, v in summary.items() if k != "files"} | {"files": summary["files"]}
-
-
-@flow(name="score-and-rate", log_prints=True)
-def score_and_rate(
-    settings: PipelineSettings | None = None, method: str = "neuberg"
-) -> dict[str, Any]:
+@flow(name="score-events-and-lehman", log_prints=True)
+def score_events_and_lehman(settings: PipelineSettings | None = None) -> dict[str, Any]:
     """Score each event (cached on content), store scores, update ratings, split IMP events."""
     s = settings or PipelineSettings()
+    method = s.mp_method
     loaded, stored = load_task(s.db)
-    infos = loaded.infos()
-    groups = by_event(loaded.results)
-    hashes = {ev: event_hash(rs, infos[ev], method) for ev, rs in groups.items()}
-    changed = sorted(ev for ev in groups if stored.get(ev) != hashes[ev])
+    groups, infos, hashes, changed = changed_events(loaded, stored, method, s.mp_top)
     scores = {ev: score_event_cached(ev, groups[ev], infos[ev], method) for ev in changed}
-    summary = save_and_rate_task(s.db, scores, hashes, loaded, s.out)
+    summary = save_and_rate_task(s.db, scores, hashes, loaded, s.out, lehman_params(s),
+                                 s.min_boards)  # fmt: skip
     imp_events = sorted(ev for ev, i in infos.items() if _is_imp(i, groups[ev]))
-    summary["split"] = split_task(s.db, imp_events, s.out)
+    summary["split"] = split_task(s.db, imp_events, s.out, s.min_boards)
     summary["rescored"], summary["unchanged"] = changed, sorted(set(groups) - set(changed))
     summary["top"] = top_lines(scores)
     print(f"scoring: {len(changed)} event(s) scored, {len(summary['unchanged'])} unchanged; "
@@ -147,8 +75,6 @@ def score_and_rate(
 
 
 def _is_imp(info: EventInfo, results: list[EventResult]) -> bool:
-    from ddrank.scoring.events import infer_scoring
-
     return infer_scoring(results, info.scoring) in IMP_SCORINGS
 
 
@@ -172,4 +98,4 @@ def _publish(summary: dict[str, Any]) -> None:
                              description="Event rankings of this run")  # fmt: skip
     if summary.get("rating_table"):
         create_table_artifact(key="ddrank-ratings", table=summary["rating_table"],
-                              description="Lehman ratings (at least 30 boards)")  # fmt: skip
+                              description="Lehman ratings (the settings' min_boards)")  # fmt: skip

@@ -14,6 +14,10 @@
 --   published_ns_mp, published_ew_mp, published_ns_pct, published_imps   as the source published
 --   players         the four seats' identities N|E|S|W (matched name, id:<source id>, or name)
 --   content_hash    hash of the event's input rows: a rerun skips an event whose hash is unchanged
+--   match, played, deal_id, names, ns_vulnerable, ew_vulnerable, year, date   what the stages
+--                   after scoring compare tables by (the bid/play split, the skill ratings): the
+--                   teams match, the deal as played (cards, dealer, vulnerability), the store's
+--                   deal, the seats' names as read N|E|S|W, and the board's date (or year)
 -- rankings: one row per pair (or team) per ranking.
 --   kind            'pairs' (MP or IMP pairs), 'teams' (VPs), 'butler' (pairs of a teams event)
 --   session         '' = the whole event; section '' = across the field (or no sections)
@@ -42,6 +46,14 @@ CREATE TABLE IF NOT EXISTS scored_results (
     published_ns_mp DOUBLE, published_ew_mp DOUBLE, published_ns_pct DOUBLE, published_imps DOUBLE,
     players VARCHAR, content_hash VARCHAR
 );
+ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS match VARCHAR;
+ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS played VARCHAR;
+ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS deal_id VARCHAR;
+ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS names VARCHAR;
+ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS ns_vulnerable BOOLEAN;
+ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS ew_vulnerable BOOLEAN;
+ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS year INTEGER;
+ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS date VARCHAR;
 
 CREATE TABLE IF NOT EXISTS rankings (
     event VARCHAR, kind VARCHAR, session VARCHAR, section VARCHAR, direction VARCHAR,

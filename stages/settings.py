@@ -51,6 +51,35 @@ class PipelineSettings(BaseSettings):
     min_cards_declarer: int = Field(1408, description="Regression: cards played as declarer.")
     min_cards_defender: int = Field(1424, description="Regression: cards played as defender.")
     min_auctions: int = Field(392, description="Regression: auctions a player needs.")
+    # -- scoring and ratings (stages/scoring.py, ratings.py, split.py, skill.py) --------------
+    mp_method: Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"] = Field(
+        "neuberg", description="How a board played fewer times than the field reaches the "
+        "field's top (`none`: each board on its own top, as BriAn publishes).")  # fmt: skip
+    mp_top: float | None = Field(None, description="Matchpoints per result beaten, overriding "
+                                 "what the events say: 2 (EBU, FFB) or 1 (ACBL).")  # fmt: skip
+    min_boards: int = Field(30, ge=0, description="Boards a player needs to appear in the "
+                            "rating table and the reports' top 20.")  # fmt: skip
+    lehman_start_rating: float = Field(50.0, description="Lehman rating of a new player (%).")
+    lehman_start_weight: float = Field(10.0, ge=0, description="Boards' worth of belief in the "
+                                       "start rating.")  # fmt: skip
+    lehman_history_weight: float = Field(0.9, gt=0, le=1, description="Per-period discount of "
+                                         "past boards (1 = none).")  # fmt: skip
+    lehman_max_weight: float | None = Field(1000.0, description="Cap on the backlog weight.")
+    lehman_min_ante: float = Field(1.0, gt=0, description="Floor on a rating used as an ante.")
+    lehman_imp_top: float = Field(12.0, gt=0, description="IMPs per board that count as 100%.")
+    lehman_scale: Literal["imps", "mp"] = Field("imps", description="`ddrank lehman`: rate on "
+                                                "cross-IMPs mapped to % (imps) or MP % (mp).")  # fmt: skip
+    cross_imps_divide_by: Literal["results", "comparisons"] = Field(
+        "results", description="`ddrank score --valet`: cross-IMPs per result or per comparison."
+    )
+    butler_drop_count: int = Field(1, ge=0, description="`ddrank score --valet`: results dropped "
+                                   "at each end of the Butler/Bastille datum.")  # fmt: skip
+    butler_drop_percent: float | None = Field(None, description="`ddrank score --valet`: drop "
+                                              "this percentage at each end instead.")  # fmt: skip
+    skill_full: bool = Field(False, description="Skill ratings: rate every period again.")
+    skill_component: str = Field("bidding", description="`ddrank rate`: the component shown.")
+    skill_min_boards: int = Field(50, ge=0, description="`ddrank rate`: boards a shown player "
+                                  "needs.")  # fmt: skip
     force: bool = Field(False, description="Run every stage even when nothing is new since the "
                         "last finished run (see tasks/freshness.py).")  # fmt: skip
 

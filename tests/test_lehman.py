@@ -20,9 +20,9 @@ from ddrank.ratings.lehman import (
     rate_periods,
     update_period,
 )
-from ddrank.scoring.results import group_boards
 from ddrank.scoring.tournament import score_field
-from ddrank.valet import parse_hands, parse_names, parse_scores, round_of_hands_file, table_results
+from ddrank.valet import parse_hands, parse_names, parse_scores, round_of_hands_file
+from stages.field import read_valet_dir
 
 VALET = Path(__file__).resolve().parent.parent / "data" / "valet"
 rating = st.floats(5.0, 95.0)
@@ -156,19 +156,9 @@ def test_imp_scale_is_symmetric_and_bounded() -> None:
 
 
 def _valet(name: str):
-    d = VALET / name
-    names, _ = parse_names((d / "names.txt").read_text(), "names.txt")
-    scores, _ = parse_scores((d / "scores.txt").read_text(), "scores.txt")
-    hands = {}
-    if (d / "hands").is_dir():
-        for f in (d / "hands").glob("round*.pbn"):
-            for h in parse_hands(f.read_text(), round_of_hands_file(f.name) or 0, f.name)[0]:
-                hands[(h.round, h.board)] = h
-    results, errors = table_results(scores, names, hands)
-    assert not errors
-    boards, dup = group_boards(results)
-    assert not dup
-    return score_field(boards)
+    loaded = read_valet_dir(VALET / name)
+    assert not loaded.errors
+    return score_field(loaded.boards)
 
 
 @pytest.mark.parametrize("dataset", ["2013-world-men", "2013-world-women"])
@@ -230,10 +220,10 @@ def test_ratings_flow_over_the_db_boards_table(tmp_path: Path) -> None:
     con.execute(f"insert into boards ({', '.join(frame.columns)}) select * from frame")
     con.close()
 
-    from flows.ratings import ratings
+    from flows.field_measures import field_measures
 
     out = tmp_path / "out"
-    summary = ratings(db_path=str(db), out_dir=str(out), min_boards=10)
+    summary = field_measures(db_path=str(db), out_dir=str(out), min_boards=10)
     assert summary["split"]["max_residual"] < 1e-9
     assert summary["score"]["tables"] == good
     assert summary["lehman"]["periods"] == 3

@@ -8,15 +8,10 @@ import duckdb
 import pytest
 
 from ddrank.ratings.lehman import LehmanParams, rate_periods, rated_boards, sortable_date
-from tasks.event_scoring import (
-    by_event,
-    compare_published,
-    event_hash,
-    load_files,
-    save_scores,
-    score_events,
-    update_ratings,
-)
+from ddrank.scoring.published import compare_published
+from stages.ratings import update_ratings
+from stages.scoring import by_event, event_hash, load_files, save_scores, score_events
+from store import Store
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "events"
@@ -76,15 +71,15 @@ def test_lehman_periods_in_date_order_one_identity_and_incremental_equals_recomp
     assert order == ["Vanderbilt (2012)", "U.S. Championship (2012)", "Spingold (2012)",
                      "World Championship (2012)", "2021 Online Qual: Open R2 (2021-08-23)"]  # fmt: skip
 
-    def store(events: list[str]) -> duckdb.DuckDBPyConnection:
+    def store(events: list[str]) -> Store:
         con = duckdb.connect()
         con.execute((REPO / "sql" / "scoring_schema.sql").read_text())
-        return con
+        return Store(":memory:", con=con)
 
     full = store(order)
     save_scores(full, scores, hashes)
     assert update_ratings(full)["rerated_periods"] == 5
-    expected = full.sql("select * from ratings order by player").fetchall()
+    expected = full.con.sql("select * from ratings order by player").fetchall()
 
     inc = store(order)  # the World Championship first, then the older events arrive
     late = {"World Championship (2012)", "2021 Online Qual: Open R2 (2021-08-23)"}
@@ -93,7 +88,7 @@ def test_lehman_periods_in_date_order_one_identity_and_incremental_equals_recomp
     save_scores(inc, {k: v for k, v in scores.items() if k not in late}, hashes)
     got = update_ratings(inc)
     assert got["rerated_from"] == "Vanderbilt (2012)" and got["rerated_periods"] == 5
-    assert inc.sql("select * from ratings order by player").fetchall() == expected
+    assert inc.con.sql("select * from ratings order by player").fetchall() == expected
 
     # a new latest event costs one period
     part = store(order)
@@ -102,7 +97,7 @@ def test_lehman_periods_in_date_order_one_identity_and_incremental_equals_recomp
     save_scores(part, {k: v for k, v in scores.items() if "2021" in k}, hashes)
     step = update_ratings(part)
     assert step["rerated_periods"] == 1
-    assert part.sql("select * from ratings order by player").fetchall() == expected
+    assert part.con.sql("select * from ratings order by player").fetchall() == expected
 
     # and the pure recursion agrees: period by period equals all at once
     periods = [(ev, rated_boards(scores[ev].results)) for ev in order]

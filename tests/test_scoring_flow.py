@@ -65,3 +65,83 @@ def test_run_scores_rates_and_rescores_only_the_new_event(tmp_path: Path) -> Non
         con.close()
     report = (out / "report.md").read_text()
     assert "| matchpoints per line | 168 | 168 | 0 |" in report
+
+
+WELWYN = ROOT.parent / "shared" / "data" / "events" / "usebio" / "welwyn-2025-04-09.usebio.xml"
+
+
+def _ddrank(*args: str) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, DO_NOT_TRACK="1", PREFECT_SERVER_ANALYTICS_ENABLED="false")
+    done = subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return done
+
+
+def _csv_rows(path: Path) -> list[dict[str, str]]:
+    with path.open() as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.mark.skipif(not WELWYN.is_file(), reason="../shared/data/events is absent")
+def test_flow_with_settings_mp_method_none_writes_what_ddrank_score_writes(tmp_path: Path) -> None:
+    """A deployment-style call of `score-events-and-lehman` with settings mp_method="none" (each
+    board on its own top, as BriAn publishes) gives the results.csv of `ddrank score FILE
+    --mp-method none`, and every published matchpoint of the Welwyn club night agrees."""
+    from flows.scoring import score_events_and_lehman
+    from flows.server import prefect_api
+    from stages.settings import PipelineSettings
+
+    db, out = tmp_path / "store.duckdb", tmp_path / "out"
+    _ddrank("ingest", str(WELWYN), "--db", str(db))
+    _ddrank("clean", "--db", str(db), "--workers", "1")
+    settings = PipelineSettings(inputs=[str(WELWYN)], db=str(db), out=str(out), workers=1,
+                                mp_method="none")  # fmt: skip
+    with prefect_api():
+        summary = score_events_and_lehman(settings)
+    assert summary["published"][0] == {"what": "matchpoints per line", "compared": 144,
+                                       "agree": 144, "disagree": 0}  # fmt: skip
+    _ddrank("score", str(WELWYN), "--mp-method", "none", "--out", str(tmp_path / "score"))
+    by_flow = _csv_rows(out / "results.csv")
+    by_score = _csv_rows(tmp_path / "score" / "results.csv")
+    assert len(by_flow) == 144
+    # One event either way; the store names it by its event id, a file by its name and date.
+    assert len({r["event"] for r in by_flow}) == len({r["event"] for r in by_score}) == 1
+    key = ("session", "section", "board", "ns_pair", "ew_pair")
+
+    def order(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+        rows = [{k: v for k, v in r.items() if k != "event"} for r in rows]
+        return sorted(rows, key=lambda r: tuple(r[k] for k in key))
+
+    assert order(by_flow) == order(by_score)
+    board21 = [r for r in by_flow if r["board"] == "21" and r["published_ns_mp"]]
+    assert all(r["ns_mp"] == r["published_ns_mp"] for r in board21)  # a top of 8, not 10
+
+
+def test_each_stage_reads_the_table_results_once(tmp_path: Path) -> None:
+    """Scoring, Lehman, the split and the skill ratings of a run on a real file: each stage issues
+    one read of the table results (scoring reads the boards, the rest read `scored_results`)."""
+    from stages import ratings, scoring, skill, split
+    from store import Store
+
+    db, out = tmp_path / "store.duckdb", tmp_path / "out"
+    _ddrank("ingest", str(LIN), "--db", str(db))
+    _ddrank("clean", "--db", str(db), "--workers", "1")
+    with Store(db) as store:
+        loaded = scoring.load_store(store)
+        done = scoring.score_and_save(store, loaded)
+        assert store.counts["scoring_boards"] == 1
+        rated = ratings.update_ratings(store)
+        assert store.counts["rating_boards"] == 1 and rated["periods"] == 1
+        imp_events = [ev for ev, sc in done["scores"].items() if sc.info.scoring == "TEAMS"]
+        assert imp_events, "the USBF semi-final is a teams event"
+        summary = split.split_imp_events(store, imp_events, out / "split")
+        assert summary["max_residual"] < 1e-9 and summary["tables"] > 0
+        before = store.counts["scored_tables"]
+        assert before == 1
+        rated_skill = skill.rate_store(store)
+        assert rated_skill["boards"] == summary["tables"]
+        assert store.counts["scored_tables"] == before + 1  # the skill stage's one read
+        reads = {q: n for q, n in store.counts.items()
+                 if q in ("scoring_boards", "rating_boards", "scored_tables")}  # fmt: skip
+        assert reads == {"scoring_boards": 1, "rating_boards": 1, "scored_tables": 2}

@@ -13,7 +13,7 @@ import pytest
 
 from ddrank.ratings import skill as sk
 from ddrank.types import Seat
-from tasks.skill import periods_of, rate_rows, valet_skill_rows
+from stages.skill import periods_of, rate_rows, valet_skill_rows
 
 BB = Path(__file__).resolve().parents[1] / "data/valet/2013-world-men"
 

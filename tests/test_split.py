@@ -11,9 +11,9 @@ import pytest
 
 from ddrank.scoring.crossimps import cross_imps
 from ddrank.scoring.duplicate import duplicate_score, imps
-from ddrank.scoring.results import TableResult, group_boards
+from ddrank.scoring.results import TableResult
 from ddrank.split import aggregate_splits, split_board, split_field
-from ddrank.valet import parse_hands, parse_names, parse_scores, round_of_hands_file, table_results
+from stages.field import read_valet_dir
 
 VALET = Path(__file__).resolve().parent.parent / "data" / "valet"
 DATASETS = ["2013-world-men", "2013-world-women"]
@@ -21,19 +21,9 @@ DATASETS = ["2013-world-men", "2013-world-women"]
 
 @cache
 def boards(dataset: str) -> tuple[tuple[TableResult, ...], ...]:
-    d = VALET / dataset
-    names, _ = parse_names((d / "names.txt").read_text(), "names.txt")
-    scores, _ = parse_scores((d / "scores.txt").read_text(), "scores.txt")
-    hands = {}
-    if (d / "hands").is_dir():
-        for f in (d / "hands").glob("round*.pbn"):
-            for h in parse_hands(f.read_text(), round_of_hands_file(f.name) or 0, f.name)[0]:
-                hands[(h.round, h.board)] = h
-    results, errors = table_results(scores, names, hands)
-    assert not errors
-    grouped, dup = group_boards(results)
-    assert not dup
-    return tuple(tuple(g) for gs in grouped.values() for g in gs)
+    loaded = read_valet_dir(VALET / dataset)
+    assert not loaded.errors
+    return tuple(tuple(g) for gs in loaded.boards.values() for g in gs)
 
 
 @pytest.mark.parametrize("dataset", DATASETS)

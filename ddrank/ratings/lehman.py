@@ -165,7 +165,8 @@ def rate_periods(
     states: Mapping[str, PlayerState] | None = None,
     first_index: int = 0,
 ) -> tuple[dict[str, PlayerState], list[dict[str, float | int | str]]]:
-    """Run the periods in order; returns the final states and one history row per player/period."""
+    """The one Lehman driver: run the periods in order from `states` (period `first_index` on);
+    returns the final states and one history row per player and period played."""
     current: dict[str, PlayerState] = dict(states or {})
     history: list[dict[str, float | int | str]] = []
     for i, (label, boards) in enumerate(periods, start=first_index):
@@ -181,6 +182,13 @@ def rate_periods(
                         "std_error": s.std_error,
                         "period": label,
                         "effective_boards": s.effective_boards,
+                        # the recursion's state, so a store can resume from this period
+                        "period_index": i,
+                        "weight": s.weight,
+                        "w": s.w,
+                        "w2": s.w2,
+                        "s1": s.s1,
+                        "s2": s.s2,
                     }
                 )
     return current, history

@@ -8,8 +8,9 @@ groups of such tables under one board number. Records that cannot be scored are 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from ddrank.scoring.duplicate import duplicate_score
 from ddrank.types import Contract, DomainError, Seat
@@ -213,3 +214,40 @@ def resolve_names(
     if missing:
         return None, f"unknown player id(s) {', '.join(missing)}"
     return tuple(names[i] for i in ids), None  # type: ignore[return-value]
+
+
+class PairTotals(Protocol):
+    """Running sums of one pair or player: `add` one table from a side, `row` per board."""
+
+    def add(self, item: Any, side_ns: bool) -> None: ...
+
+    def row(self, label: str) -> dict[str, float | int | str]: ...
+
+
+def per_board_row(
+    label: str, boards: int, sums: Mapping[str, float]
+) -> dict[str, float | int | str]:
+    """A pair's or player's row: its boards and each sum divided by them."""
+    b = boards or 1
+    return {"players": label, "boards": boards, **{k: v / b for k, v in sums.items()}}
+
+
+def by_pair_and_player(
+    items: Iterable[Any], totals: Callable[[], PairTotals]
+) -> tuple[list[dict[str, float | int | str]], list[dict[str, float | int | str]]]:
+    """Per-pair and per-player averages per board of table measures (`item.result` a table).
+
+    Each table counts for its North-South pair (and both players) and, from the other side, for
+    its East-West pair; a pair is labelled by `pair_label`, a player by name.
+    """
+    pairs: dict[str, PairTotals] = defaultdict(totals)
+    players: dict[str, PairTotals] = defaultdict(totals)
+    for s in items:
+        for side_ns, pair in ((True, s.result.ns_pair), (False, s.result.ew_pair)):
+            pairs[pair_label(pair)].add(s, side_ns)
+            for name in pair:
+                players[name].add(s, side_ns)
+    return (
+        [t.row(k) for k, t in sorted(pairs.items())],
+        [t.row(k) for k, t in sorted(players.items())],
+    )

@@ -7,13 +7,12 @@ Butler and Bastille are computed within each group, as De Wael recommends.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from ddrank.scoring import crossimps, matchpoints
-from ddrank.scoring.results import TableResult, pair_label
+from ddrank.scoring.results import TableResult, by_pair_and_player, per_board_row
 
 MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman"]
 
@@ -99,29 +98,14 @@ class _Totals:
         self.bastille += sign * s.bastille
 
     def row(self, label: str) -> dict[str, float | int | str]:
-        b = self.boards or 1
-        return {
-            "players": label,
-            "boards": self.boards,
-            "mp_pct": self.mp_pct / b,
-            "cross_imps": self.cross_imps / b,
-            "butler": self.butler / b,
-            "bastille": self.bastille / b,
-        }
+        return per_board_row(label, self.boards, {"mp_pct": self.mp_pct,
+                                                  "cross_imps": self.cross_imps,
+                                                  "butler": self.butler,
+                                                  "bastille": self.bastille})  # fmt: skip
 
 
 def aggregate_scores(
     scores: Iterable[TableScore],
 ) -> tuple[list[dict[str, float | int | str]], list[dict[str, float | int | str]]]:
     """Per-pair and per-player averages per board (matchpoint % and IMPs/points per board)."""
-    pairs: dict[str, _Totals] = defaultdict(_Totals)
-    players: dict[str, _Totals] = defaultdict(_Totals)
-    for s in scores:
-        for ns, pair in ((True, s.result.ns_pair), (False, s.result.ew_pair)):
-            pairs[pair_label(pair)].add(s, ns)
-            for name in pair:
-                players[name].add(s, ns)
-    return (
-        [t.row(k) for k, t in sorted(pairs.items())],
-        [t.row(k) for k, t in sorted(players.items())],
-    )
+    return by_pair_and_player(scores, _Totals)

@@ -1,7 +1,8 @@
-"""The ddrank skill rating on a scored field: table results + DD facts -> `skill_ratings`.
+"""Stage `skill`: the ddrank skill rating on a scored field: table results + DD facts.
 
 Reads either a Valet directory (with the cached `dd_tables.csv` / `dd_leads.csv` that
-`bench/make_valet_dd.py` writes) or the DuckDB store (`boards`, `dd_tables`, `play_traces`), turns
+`bench/make_valet_dd.py` writes) or the store (the one results model `scored_results`, read once,
+with `dd_tables` and `play_traces`), turns
 each table result into a `SkillBoard`, and runs `ddrank.ratings.skill` period by period. In the
 store the result is kept in `skill_ratings`; a later run rates only the periods that are new
 (the Gaussian states are all the model needs), so it is incremental on new events.
@@ -16,16 +17,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from prefect import task
-from prefect.cache_policies import NO_CACHE
-
 from ddrank.ratings import skill as sk
 from ddrank.scoring.crossimps import butler
 from ddrank.scoring.duplicate import duplicate_score
 from ddrank.scoring.results import TableResult
 from ddrank.scoring.tournament import TableScore, score_field
 from ddrank.types import Card, DomainError, Seat
-from tasks.scoring import LoadedField, load_field
+from stages.field import LoadedField, load_field, tables_from_scored
+from store import Store
 
 #: (before, after): the declaring side's DD tricks before and after the opening lead.
 LeadDD = tuple[int, int]
@@ -158,26 +157,27 @@ def valet_skill_rows(valet_dir: str | Path, loaded: LoadedField | None = None) -
 # ---------------------------------------------------------------- the DuckDB store
 
 
-def db_skill_rows(db_path: str | Path, event: str | None = None) -> list[SkillRow]:
-    """The store's boards with their DD tables and opening-lead traces (where computed)."""
-    from tasks.db import connect
+def db_skill_rows(store: Store | str | Path, event: str | None = None) -> list[SkillRow]:
+    """The store's scored table results with their DD tables and opening-lead traces.
 
-    loaded = load_field(None, str(db_path), event)
-    con = connect(db_path, read_only=True)
-    try:
-        cells: dict[str, list[int]] = {}
-        for deal_id, strain, declarer, tricks in con.sql(
-            "select deal_id, strain, declarer, tricks from dd_tables"
-        ).fetchall():
-            c = cells.setdefault(deal_id, [0] * 20)
-            c["CDHSN".index(strain) * 4 + "NESW".index(declarer)] = int(tricks)
-        deal_of = dict(con.sql("select record_id, deal_id from boards").fetchall())
-        played = con.sql(
-            "select t.record_id, t.trace, b.play_seats from play_traces t join boards b "
-            "using (record_id)"
-        ).fetchall()
-    finally:
-        con.close()
+    Given a path rather than the run's store, the store's events not scored yet are scored first.
+    """
+    if not isinstance(store, Store):
+        from stages.scoring import load_store, score_and_save
+
+        with Store(store) as own:
+            score_and_save(own, load_store(own))
+            return db_skill_rows(own, event)
+    scored = store.rows("scored_tables")
+    if event is not None:
+        scored = [r for r in scored if r["event"] == event or r["event"].startswith(f"{event} (")]
+    loaded = tables_from_scored(scored, str(store.path))
+    deal_of = {r["record_id"]: r["deal_id"] for r in scored}
+    cells: dict[str, list[int]] = {}
+    for deal_id, strain, declarer, tricks in store.tuples("skill_dd_tables"):
+        c = cells.setdefault(deal_id, [0] * 20)
+        c["CDHSN".index(strain) * 4 + "NESW".index(declarer)] = int(tricks)
+    played = store.tuples("skill_play_traces")
     traces = {rid: list(t) for rid, t, _ in played if t is not None and len(t) >= 2}
     seats_of = {rid: list(ps) for rid, _, ps in played if ps}
 
@@ -236,40 +236,31 @@ def rate_rows(
     return current, rated, params
 
 
-def rate_store(db_path: str | Path, event: str | None = None, full: bool = False) -> dict[str, Any]:
+def rate_store(store: Store, event: str | None = None, full: bool = False) -> dict[str, Any]:
     """Rate the store's new periods on top of the stored `skill_ratings` (all with `full`)."""
-    from tasks.db import connect
-
-    rows = db_skill_rows(db_path, event)
-    con = connect(db_path)
-    try:
-        if full:
-            con.execute("delete from skill_ratings; delete from skill_periods")
-        done = {p: i for p, i in con.sql("select period, idx from skill_periods").fetchall()}
-        states = {
-            (p, c): sk.SkillState(r, se * se, b, lp)
-            for p, c, r, se, b, lp in con.sql(
-                "select player, component, rating, se, boards, last_period from skill_ratings"
-            ).fetchall()
-        }
-        final, rated, params = rate_rows(rows, None, states, list(done))
-        all_labels = sorted(set(done) | {p for p, _ in periods_of(rows)})
-        out = sk.player_rows(final)
-        con.execute("delete from skill_ratings")
-        if out:
-            con.executemany(
-                "insert into skill_ratings values (?, ?, ?, ?, ?, ?)",
-                [[r["player"], r["component"], r["rating"], r["se"], r["boards"],
-                  r["last_period"]] for r in out],
-            )  # fmt: skip
-        con.execute("delete from skill_periods")
-        con.executemany(
-            "insert into skill_periods values (?, ?)", [[p, i] for i, p in enumerate(all_labels)]
-        )
-    finally:
-        con.close()
+    rows = db_skill_rows(store, event)
+    if full:
+        store.run("delete_skill_ratings")
+        store.run("delete_skill_periods")
+    done = dict(store.tuples("skill_periods"))
+    states = {
+        (p, c): sk.SkillState(r, se * se, b, lp)
+        for p, c, r, se, b, lp in store.tuples("skill_states")
+    }
+    final, rated, params = rate_rows(rows, None, states, list(done))
+    all_labels = sorted(set(done) | {p for p, _ in periods_of(rows)})
+    out = sk.player_rows(final)
+    store.run("delete_skill_ratings")
+    store.run_many("insert_skill_rating", [
+        {"player": r["player"], "component": r["component"], "rating": r["rating"], "se": r["se"],
+         "boards": r["boards"], "last_period": r["last_period"]} for r in out])  # fmt: skip
+    store.run("delete_skill_periods")
+    store.run_many("insert_skill_period", [{"period": p, "idx": i}
+                                           for i, p in enumerate(all_labels)])  # fmt: skip
     return {"periods_rated": rated, "periods_total": len(all_labels), "rows": len(out),
             "boards": len(rows), "imps_per_trick": params.imps_per_trick}  # fmt: skip
 
 
-rate_store_task = task(name="skill-ratings", cache_policy=NO_CACHE)(rate_store)
+def skill_table(store: Store) -> list[dict[str, Any]]:
+    """Every stored skill rating, by player and component."""
+    return store.rows("skill_ratings_all")

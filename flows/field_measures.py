@@ -1,4 +1,7 @@
-"""Flow ``ratings``: tournament scores, the Cammarata split and Lehman ratings of one field."""
+"""Flow ``field-measures``: one field's tournament scores, Cammarata split and Lehman ratings.
+
+Unlike `score-events-and-lehman` (each event by its own rules, kept in the store), this measures a
+Valet directory, or the store's scored results, as one field (`ddrank score/split/lehman`)."""
 
 from __future__ import annotations
 
@@ -7,13 +10,13 @@ from typing import Any, Literal
 from prefect import flow
 
 from ddrank.scoring.tournament import ScoringOptions
-from tasks.scoring import lehman_params, lehman_task, load_field_task, score_task, split_task
+from tasks.field import lehman_params, lehman_task, load_field_task, score_task, split_task
 
 Measure = Literal["score", "split", "lehman"]
 
 
-@flow(name="ratings")
-def ratings(
+@flow(name="field-measures")
+def field_measures(
     valet_dir: str | None = None,
     db_path: str | None = None,
     event: str | None = None,

@@ -1,0 +1,185 @@
+"""The event model: one table result (`EventResult`), its scores (`ScoredResult`), an event's
+facts (`EventInfo`) and a pair's line in a ranking (`PairLine`). Every stage after reading works
+on these: scoring, the bid/play split, the Lehman and skill ratings.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"]
+EventScoring = Literal["MP", "IMP", "BUTLER", "TEAMS"]
+
+#: Conventional artificial adjusted scores (Law 12C2): percentage of the top.
+ADJUSTED_CODES = {"A+": 60.0, "A": 50.0, "A=": 50.0, "AV": 50.0, "AVE": 50.0, "A-": 40.0,
+                  "AV+": 60.0, "AV-": 40.0, "AVE+": 60.0, "AVE-": 40.0}  # fmt: skip
+
+
+class ScoringError(ValueError):
+    """A result that cannot be scored as given (named by its record)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EventInfo:
+    """What the event says about how it is scored; "" / None = infer from the results."""
+
+    event: str
+    scoring: str = ""  # MP | IMP (cross-IMPs) | BUTLER | TEAMS | ""
+    movement: str = ""  # howell | mitchell | ""
+    across_field: bool = False
+    mp_top: float | None = None  # 2 (EBU, FFB) or 1 (ACBL) per result beaten; None = 2
+    date: str = ""  # ISO date of the event (rating periods are in date order)
+
+
+@dataclass(frozen=True, slots=True)
+class EventResult:
+    """One table's result on one board, with everything needed to score and to compare."""
+
+    record_id: str
+    event: str
+    board: str
+    session: str = ""
+    section: str = ""
+    played: str = ""  # deal + dealer + vulnerability: different values under one board = fouled
+    ns_pair: str = ""
+    ew_pair: str = ""
+    ns_players: str = ""
+    ew_players: str = ""
+    players: tuple[str, str, str, str] = ("", "", "", "")  # N, E, S, W identities (rating)
+    ns_score: int | None = None  # None: adjusted, or no score
+    adjusted: tuple[float, float] | None = None  # (NS %, EW %) of an adjusted score
+    phantom: str = ""  # "NS" / "EW": a phantom or sit-out table, not a result
+    contract: str = ""
+    declarer: str = ""
+    tricks: int | None = None
+    home_team: str = ""
+    visit_team: str = ""
+    room: str = ""
+    order: int = 0  # position in the source, for stable output and room order
+    published_ns_mp: float | None = None
+    published_ew_mp: float | None = None
+    published_ns_pct: float | None = None
+    published_ew_pct: float | None = None
+    published_imps: float | None = None
+    # What the stages after scoring compare tables by (the bid/play split, the skill ratings):
+    match: str = ""  # 'A v B', the teams of the match (teams events)
+    deal_id: str = ""  # the store's deal (its DD table), when read from the store
+    names: tuple[str, str, str, str] = ("", "", "", "")  # N, E, S, W names as read
+    ns_vulnerable: bool | None = None
+    ew_vulnerable: bool | None = None
+    year: int = 0  # the scoring table's year (duplicate scores changed over time)
+    date: str = ""  # the board's date as read
+
+    @property
+    def is_result(self) -> bool:
+        """Phantom and sit-out tables, and tables with neither score nor adjustment, are not."""
+        return not self.phantom and (self.ns_score is not None or self.adjusted is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredResult:
+    """A result with what we computed for it (None where the event's scoring does not apply)."""
+
+    result: EventResult
+    field_size: int = 0  # N: results the board is scored over (the fullest board of the field)
+    group_size: int = 0  # results that played the same cards (and were not adjusted)
+    ns_mp: float | None = None
+    ew_mp: float | None = None
+    ns_pct: float | None = None
+    ew_pct: float | None = None
+    imps: float | None = None  # North-South's: vs the other room (teams), cross-IMPs or Butler
+    butler: float | None = None  # North-South's Butler IMPs against the field's datum
+    top: float = 0.0  # the board's matchpoint top, top * (N - 1) (0 outside matchpoint scoring)
+
+
+def parse_adjusted(text: str) -> tuple[float, float]:
+    """'60/40', '50/50', 'A+/A-', 'A+' (the other side A-), 'A' -> (NS %, EW %)."""
+    t = text.strip().upper().replace(" ", "").replace("%", "")
+    if not t:
+        raise ScoringError("empty adjusted score")
+    parts = t.split("/")
+    if len(parts) == 1:
+        if t in ADJUSTED_CODES:
+            ns = ADJUSTED_CODES[t]
+            return ns, 100.0 - ns if t != "A" else 50.0
+        raise ScoringError(f"adjusted score {text!r} is not NS%/EW% or A+/A/A-")
+    if len(parts) != 2:
+        raise ScoringError(f"adjusted score {text!r} is not NS%/EW%")
+    out: list[float] = []
+    for p in parts:
+        if p in ADJUSTED_CODES:
+            out.append(ADJUSTED_CODES[p])
+            continue
+        try:
+            v = float(p)
+        except ValueError:
+            raise ScoringError(f"adjusted score {text!r}: {p!r} is not a percentage") from None
+        if not 0.0 <= v <= 100.0:
+            raise ScoringError(f"adjusted score {text!r}: {p} is outside 0..100")
+        out.append(v)
+    return out[0], out[1]
+
+
+def parse_number(text: object) -> float | None:
+    """A published number as written ('12.5', '+4', '-', ''), None when absent."""
+    if text is None:
+        return None
+    if isinstance(text, int | float):
+        return None if isinstance(text, float) and math.isnan(text) else float(text)
+    t = str(text).strip().replace(",", ".").rstrip("%")
+    if t in ("", "-", "--"):
+        return None
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def _identity(players: str) -> str:
+    """A pair's players regardless of seat order: 'A - B' and 'B - A' are one pair."""
+    names = [p.strip() for p in re.split(r"\s+[-&]\s+", players) if p.strip()]
+    return " - ".join(sorted(names))
+
+
+@dataclass
+class PairLine:
+    """One pair's total in one ranking (a session's section, or the whole event)."""
+
+    event: str
+    session: str
+    section: str
+    direction: str  # NS, EW or "" (Howell, or the event total when a pair changed direction)
+    pair: str
+    players: str
+    boards: int = 0
+    mp: float = 0.0  # matchpoints, or IMPs in an IMP-scored event
+    top: float = 0.0  # the sum of the tops of the boards played (matchpoint events)
+    rank: int = 0
+
+    @property
+    def pct(self) -> float | None:
+        return 100.0 * self.mp / self.top if self.top else None
+
+
+def assign_ranks(lines: Sequence[PairLine]) -> None:
+    """Rank within (event, session, section, direction); equal scores share a place (3=, 3=, 5)."""
+    groups: dict[tuple[str, str, str, str], list[PairLine]] = defaultdict(list)
+    for line in lines:
+        groups[(line.event, line.session, line.section, line.direction)].append(line)
+    for members in groups.values():
+
+        def value(x: PairLine) -> float:
+            p = x.pct
+            return round(p if p is not None else x.mp, 6)
+
+        ordered = sorted(members, key=lambda x: -value(x))
+        for i, line in enumerate(ordered):
+            if i and value(line) == value(ordered[i - 1]):
+                line.rank = ordered[i - 1].rank
+            else:
+                line.rank = i + 1

@@ -1,0 +1,134 @@
+"""Our scores against what a source published: matchpoints, percentages, IMPs and places."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ddrank.scoring.events import EventScores, PairLine
+
+Row = dict[str, Any]
+TOLERANCE = 0.01  # published values are printed to 2 decimals at most
+
+
+@dataclass
+class Check:
+    """How many of our values agree with one kind of published value, and the ones that do not."""
+
+    what: str
+    compared: int = 0
+    agree: int = 0
+    disagree: list[str] = field(default_factory=list)
+
+    def add(self, ok: bool, detail: str) -> None:
+        self.compared += 1
+        if ok:
+            self.agree += 1
+        else:
+            self.disagree.append(detail)
+
+
+def _close(a: float | None, b: float | None) -> bool:
+    return a is not None and b is not None and abs(a - b) <= TOLERANCE + 1e-9
+
+
+def _place(text: Any) -> int | None:
+    t = str(text or "").strip().rstrip("=").strip()
+    return int(t) if t.isdigit() else None
+
+
+def _norm_pair(p: Any) -> str:
+    t = str(p or "").strip()
+    return t.lstrip("0") or t
+
+
+def as_float(v: Any) -> float | None:
+    """A published number ('55.3', '55.3%'), or None when it is not one."""
+    try:
+        x = float(str(v).strip().rstrip("%"))
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(x) else x
+
+
+def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
+    """Every published matchpoint, percentage, IMP and place against ours."""
+    mp, pct, imp = (
+        Check("matchpoints per line"),
+        Check("percentage per line"),
+        Check("IMPs per line"),
+    )
+    for ev, sc in scores.items():
+        for s in sc.results:
+            r = s.result
+            where = f"{ev} s{r.session or '-'} {r.section} board {r.board} NS {r.ns_pair or r.ns_players}"
+            if r.published_ns_mp is not None:
+                ok = _close(s.ns_mp, r.published_ns_mp) and (
+                    r.published_ew_mp is None or _close(s.ew_mp, r.published_ew_mp)
+                )
+                mp.add(ok, f"{where}: ours {s.ns_mp}/{s.ew_mp}, published "
+                           f"{r.published_ns_mp}/{r.published_ew_mp}")  # fmt: skip
+            if r.published_ns_pct is not None:
+                pct.add(_close(s.ns_pct, r.published_ns_pct),
+                        f"{where}: ours {s.ns_pct}, published {r.published_ns_pct}")  # fmt: skip
+            if r.published_imps is not None:
+                imp.add(_close(s.imps, r.published_imps),
+                        f"{where}: ours {s.imps}, published {r.published_imps}")  # fmt: skip
+    final_pct, place = Check("final percentage"), Check("place")
+    for st, line in match_standings(scores, standings):
+        ev, direction = (
+            str(st.get("event_id") or st.get("event") or ""),
+            str(st.get("direction") or ""),
+        )
+        who = f"{ev} {st.get('section') or ''} {direction} pair {st.get('pair')} ({st.get('players', '')})"
+        pub_pct = as_float(st.get("published_pct"))
+        if pub_pct is not None:
+            final_pct.add(line is not None and _close(line.pct, pub_pct),
+                          f"{who}: ours {line.pct if line else 'not found'}, published {pub_pct}")  # fmt: skip
+        pub_place = _place(st.get("published_place"))
+        if pub_place is not None:
+            place.add(line is not None and line.rank == pub_place,
+                      f"{who}: ours {line.rank if line else 'not found'}, published "
+                      f"{st.get('published_place')}")  # fmt: skip
+    return [c for c in (mp, pct, imp, final_pct, place) if c.compared]
+
+
+def match_standings(
+    scores: Mapping[str, EventScores], standings: Sequence[Row]
+) -> list[tuple[Row, PairLine | None]]:
+    """Each published standing (phantoms aside) with our ranking line for it, or None.
+
+    A standing for the whole event ('' session) of a one-session event is that session's line;
+    a standing published without a section matches the pair's line in whichever section.
+    """
+    index: dict[tuple[str, str, str, str], list[tuple[PairLine, bool]]] = defaultdict(list)
+    for ev, sc in scores.items():
+        single = len({x.session for x in sc.rankings}) == 1
+        for line in sc.rankings:
+            index[(ev, line.section, line.direction, _norm_pair(line.pair))].append((line, single))
+    out: list[tuple[Row, PairLine | None]] = []
+    for st in standings:
+        if st.get("phantom"):
+            continue
+        ev = str(st.get("event_id") or st.get("event") or "")
+        direction = str(st.get("direction") or "").upper()
+        key = (ev, str(st.get("section") or ""), direction, _norm_pair(st.get("pair")))
+        session = str(st.get("session") or "")
+        found = index.get(key, [])
+        if not found and not key[1]:
+            found = [x for (e, _, d, p), xs in index.items() if (e, d, p) == (ev, direction, key[3])
+                     for x in xs]  # fmt: skip
+        cands = [x for x, single in found if x.session == session or (not session and single)]
+        out.append((st, cands[0] if len(cands) == 1 else None))
+    return out
+
+
+def checks_from_rows(rows: Sequence[Row]) -> list[Check]:
+    """The checks from the store's per-value rows (query `published_checks`), in its order."""
+    by: dict[str, Check] = {}
+    for r in sorted(rows, key=lambda x: x["k"]):
+        by.setdefault(r["what"], Check(r["what"])).add(bool(r["ok"]), str(r["detail"]))
+    return list(by.values())

@@ -1,0 +1,194 @@
+"""Teams events: IMPs against the other room, match totals on the WBF 20-VP scale, and Butler
+for the pairs against every table of the field that played the same cards."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ddrank.scoring import crossimps
+from ddrank.scoring.duplicate import imps
+from ddrank.scoring.model import (
+    EventResult,
+    PairLine,
+    ScoredResult,
+    ScoringError,
+    _identity,
+    assign_ranks,
+)
+
+#: WBF continuous 20-VP scale (WBF Scoring Panel, "The New WBF IMP to VP Scales", 2013):
+#: tau is the golden ratio's conjugate, the blitz margin X = 15 * sqrt(boards).
+WBF_TAU = (math.sqrt(5.0) - 1.0) / 2.0
+
+
+def wbf_vp(imp_margin: float, boards: int) -> float:
+    """Winner's VPs for an IMP margin on the WBF continuous scale, 2 decimals (loser: 20 - VP).
+
+    VP = 10 + 10 * (1 - tau^(3 * I / X)) / (1 - tau^3), capped at 20 for I >= X = 15 sqrt(N).
+    """
+    if boards < 1:
+        raise ScoringError(f"a match needs at least one board, not {boards}")
+    blitz = 15.0 * math.sqrt(boards)
+    i = abs(imp_margin)
+    won = 20.0 if i >= blitz else 10.0 + 10.0 * (1 - WBF_TAU ** (3 * i / blitz)) / (1 - WBF_TAU**3)
+    won = round(won + 1e-9, 2)
+    return won if imp_margin >= 0 else round(20.0 - won, 2)
+
+
+def match_key(r: EventResult) -> tuple[str, str, str, frozenset[str]]:
+    """(event, session, '', teams): the two rooms of one match meet here.
+
+    The section is left out: a reader may name each room's table after its own home team
+    ("A v B" and "B v A"), and the teams alone identify the match within a session.
+    """
+    return r.event, r.session, "", frozenset((r.home_team, r.visit_team))
+
+
+@dataclass
+class TeamMatch:
+    """One team's match: IMPs for and against, boards compared, and VPs."""
+
+    event: str
+    session: str
+    section: str
+    team: str
+    opponent: str
+    boards: int = 0
+    imps_for: float = 0.0
+    imps_against: float = 0.0
+    vp: float = 0.0
+
+
+def _ns_team(r: EventResult, first_room: bool) -> str:
+    """Who sat North-South: the home team in the open room (or at its own home table)."""
+    room = r.room.strip().lower()
+    if room in ("open", "o"):
+        return r.home_team
+    if room in ("closed", "c"):
+        return r.visit_team
+    return r.home_team if first_room else r.visit_team
+
+
+def score_teams_event(
+    results: Sequence[EventResult],
+) -> tuple[list[ScoredResult], list[TeamMatch]]:
+    """IMPs per board against the other room, match totals and WBF VPs.
+
+    Each board of a match has two rooms; a board with only one real result (the other table a
+    phantom, or missing) scores no IMPs and is reported with imps None. Butler for the pairs is
+    computed over every table of the field that played the same cards (same session and board).
+    """
+    rooms: dict[tuple, list[EventResult]] = defaultdict(list)
+    for r in results:
+        rooms[(*match_key(r), r.board)].append(r)
+    swapped_tags = {
+        mk: len({(r.home_team, r.visit_team) for r in rs}) > 1 for mk, rs in rooms.items()
+    }
+    scored: dict[str, ScoredResult] = {}
+    matches: dict[tuple, dict[str, TeamMatch]] = defaultdict(dict)
+    for key, rs in rooms.items():
+        rs = sorted(rs, key=lambda r: r.order)
+        real = [r for r in rs if r.is_result and r.adjusted is None]
+        for r in rs:
+            if r.is_result:  # a phantom table is not a result
+                scored[r.record_id] = ScoredResult(r, len(real), len(real))
+        if len(real) != 2:
+            continue
+        a, b = real
+        swing = imps(a.ns_score - b.ns_score)  # type: ignore[operator]
+        scored[a.record_id] = replace(scored[a.record_id], imps=float(swing))
+        scored[b.record_id] = replace(scored[b.record_id], imps=float(-swing))
+        # when each table names its own home team, that team sits NS there
+        ns_team_a = a.home_team if swapped_tags[key] else _ns_team(a, True)
+        other = a.visit_team if ns_team_a == a.home_team else a.home_team
+        event, session, section, _ = match_key(a)
+        m = matches[(event, session, section, frozenset((a.home_team, a.visit_team)))]
+        for team, opp, won in ((ns_team_a, other, swing), (other, ns_team_a, -swing)):
+            t = m.get(team) or TeamMatch(event, session, section, team, opp)
+            m[team] = t
+            t.boards += 1
+            t.imps_for += max(won, 0)
+            t.imps_against += max(-won, 0)
+    out_matches: list[TeamMatch] = []
+    for m in matches.values():
+        for t in m.values():
+            t.vp = wbf_vp(t.imps_for - t.imps_against, t.boards)
+            out_matches.append(t)
+    butler = butler_in_field(results)
+    final = [replace(s, butler=butler.get(s.result.record_id)) for s in scored.values()]
+    return sorted(final, key=lambda s: s.result.order), sorted(
+        out_matches, key=lambda t: (t.event, t.session, t.section, t.team)
+    )
+
+
+def butler_in_field(results: Sequence[EventResult], drop_count: int = 1) -> dict[str, float]:
+    """Butler IMPs of each real result against every table of its board that played the same cards.
+
+    The field is (event, session, board) across matches and sections, split by the cards played,
+    so different matches that played different deals under one number are never compared.
+    """
+    groups: dict[tuple, list[EventResult]] = defaultdict(list)
+    for r in results:
+        if r.is_result and r.adjusted is None:
+            groups[(r.event, r.session, r.board, r.played)].append(r)
+    out: dict[str, float] = {}
+    for rs in groups.values():
+        if len(rs) < 2:
+            continue
+        for r, b in zip(rs, crossimps.butler([float(x.ns_score) for x in rs], drop_count),  # type: ignore[arg-type]
+                        strict=True):  # fmt: skip
+            out[r.record_id] = float(b)
+    return out
+
+
+def team_rankings(matches: Sequence[TeamMatch]) -> list[PairLine]:
+    """Teams ranked by VPs over the event (per session too when there are several)."""
+    lines: dict[tuple[str, str, str], PairLine] = {}
+    sessions = {(m.event, m.session) for m in matches}
+    for m in matches:
+        keys = [(m.event, "", m.team)]
+        if len({s for e, s in sessions if e == m.event}) > 1:
+            keys.append((m.event, m.session, m.team))
+        for k in keys:
+            line = lines.get(k) or PairLine(k[0], k[1], "", "", m.team, m.team)
+            lines[k] = line
+            line.boards += m.boards
+            line.mp += m.vp
+    out = list(lines.values())
+    assign_ranks(out)
+    return sorted(out, key=lambda x: (x.event, x.session, x.rank, x.pair))
+
+
+def butler_rankings(scored: Sequence[ScoredResult]) -> list[PairLine]:
+    """Pairs of a teams event ranked by Butler IMPs per board (pairs by their players)."""
+    lines: dict[tuple[str, str], PairLine] = {}
+    for s in scored:
+        if s.butler is None:
+            continue
+        r = s.result
+        for players, sign in ((r.ns_players, 1.0), (r.ew_players, -1.0)):
+            who = _identity(players)
+            if not who:
+                continue
+            line = lines.get((r.event, who)) or PairLine(r.event, "", "", "", who, players)
+            lines[(r.event, who)] = line
+            line.boards += 1
+            line.mp += sign * s.butler
+    out = list(lines.values())
+    for line in out:
+        line.top = 0.0
+    groups: dict[str, list[PairLine]] = defaultdict(list)
+    for line in out:
+        groups[line.event].append(line)
+    for members in groups.values():  # rank by IMPs per board: pairs play different numbers
+        ordered = sorted(members, key=lambda x: -round(x.mp / x.boards, 6))
+        for i, line in enumerate(ordered):
+            prev = ordered[i - 1] if i else None
+            same = prev is not None and round(prev.mp / prev.boards, 6) == round(
+                line.mp / line.boards, 6
+            )
+            line.rank = prev.rank if same and prev else i + 1
+    return sorted(out, key=lambda x: (x.event, x.rank, x.pair))

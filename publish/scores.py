@@ -1,0 +1,235 @@
+"""The score outputs: results.csv, ranking.csv, teams.csv, butler.csv, errors.csv, report.md and
+ratings.csv, all through the one CSV writer (`publish.tables.write_csv`)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from ddrank.scoring.events import EventResult, EventScores
+from ddrank.scoring.published import Check
+from ddrank.scoring.results import RecordError
+from publish.tables import write_csv
+
+Row = dict[str, Any]
+
+RESULTS_COLUMNS = [
+    "event", "session", "section", "board", "ns_pair", "ew_pair", "ns_players", "ew_players",
+    "contract", "declarer", "tricks", "ns_score", "ns_mp", "ew_mp", "ns_pct", "ew_pct", "imps",
+    "published_ns_mp", "published_ew_mp", "published_ns_pct", "published_imps",
+]  # fmt: skip
+RANKING_COLUMNS = ["event", "session", "section", "direction", "pair", "players", "boards", "mp",
+                   "pct", "rank"]  # fmt: skip
+TEAMS_COLUMNS = ["event", "session", "section", "team", "opponent", "boards", "imps_for",
+                 "imps_against", "vp"]  # fmt: skip
+BUTLER_COLUMNS = ["event", "pair", "players", "boards", "butler", "butler_per_board", "rank"]
+ERRORS_COLUMNS = ["source", "line", "message"]
+RATINGS_COLUMNS = ["player", "rating", "boards", "std_error", "last_period"]
+#: The store's tables, column for column (sql/scoring_schema.sql).
+SCORED_RESULTS_COLUMNS = [
+    "record_id", "event", "session", "section", "board", "ns_pair", "ew_pair", "ns_players",
+    "ew_players", "contract", "declarer", "tricks", "ns_score", "adjusted", "field_size", "ns_mp",
+    "ew_mp", "ns_pct", "ew_pct", "imps", "butler", "published_ns_mp", "published_ew_mp",
+    "published_ns_pct", "published_imps", "players", "content_hash", "match", "played",
+    "deal_id", "names", "ns_vulnerable", "ew_vulnerable", "year", "date",
+]  # fmt: skip
+RANKINGS_TABLE_COLUMNS = ["event", "kind", "session", "section", "direction", "pair", "players",
+                          "boards", "score", "pct", "rank", "published_pct", "published_place"]  # fmt: skip
+
+
+# ---------------------------------------------------------------- rows
+
+
+def _adjusted_text(r: EventResult) -> str:
+    return f"{r.adjusted[0]:g}/{r.adjusted[1]:g}" if r.adjusted else ""
+
+
+def results_rows(scores: Mapping[str, EventScores]) -> list[Row]:
+    """One row per scored table result: what results.csv shows and `scored_results` keeps."""
+    out: list[Row] = []
+    for ev, sc in scores.items():
+        for s in sc.results:
+            r = s.result
+            out.append({
+                "record_id": r.record_id, "event": ev, "session": r.session,
+                "section": r.section, "board": r.board, "ns_pair": r.ns_pair,
+                "ew_pair": r.ew_pair, "ns_players": r.ns_players, "ew_players": r.ew_players,
+                "contract": r.contract if r.adjusted is None else _adjusted_text(r),
+                "declarer": r.declarer, "tricks": r.tricks, "ns_score": r.ns_score,
+                "adjusted": _adjusted_text(r) or None, "field_size": s.field_size,
+                "ns_mp": s.ns_mp, "ew_mp": s.ew_mp, "ns_pct": s.ns_pct, "ew_pct": s.ew_pct,
+                "imps": s.imps, "butler": s.butler,
+                "published_ns_mp": r.published_ns_mp, "published_ew_mp": r.published_ew_mp,
+                "published_ns_pct": r.published_ns_pct, "published_imps": r.published_imps,
+                "players": "|".join(r.players), "match": r.match, "played": r.played,
+                "deal_id": r.deal_id or None, "names": "|".join(r.names),
+                "ns_vulnerable": r.ns_vulnerable, "ew_vulnerable": r.ew_vulnerable,
+                "year": r.year, "date": r.date,
+            })  # fmt: skip
+    return out
+
+
+def ranking_rows(scores: Mapping[str, EventScores]) -> list[Row]:
+    out: list[Row] = []
+    for ev, sc in scores.items():
+        kind = "teams" if sc.info.scoring == "TEAMS" else "pairs"
+        for x in sc.rankings:
+            out.append({"event": ev, "kind": kind, "session": x.session, "section": x.section,
+                        "direction": x.direction, "pair": x.pair, "players": x.players,
+                        "boards": x.boards, "mp": x.mp, "score": x.mp, "pct": x.pct,
+                        "rank": x.rank})  # fmt: skip
+    return out
+
+
+def butler_rows(scores: Mapping[str, EventScores]) -> list[Row]:
+    return [{"event": ev, "kind": "butler", "session": "", "section": "", "direction": "",
+             "pair": x.pair, "players": x.players, "boards": x.boards, "butler": x.mp,
+             "score": x.mp, "butler_per_board": x.mp / x.boards if x.boards else None,
+             "pct": None, "rank": x.rank}
+            for ev, sc in scores.items() for x in sc.butler]  # fmt: skip
+
+
+def team_rows(scores: Mapping[str, EventScores]) -> list[Row]:
+    return [{**asdict(m), "event": ev} for ev, sc in scores.items() for m in sc.matches]
+
+
+def _error_rows(errors: Sequence[RecordError]) -> list[Row]:
+    return [{"source": e.source, "line": e.line, "message": e.message} for e in errors]
+
+
+# ---------------------------------------------------------------- files
+
+
+def write_outputs(out_dir: str | Path, source: str, errors: Sequence[RecordError],
+                  scores: Mapping[str, EventScores], checks: Sequence[Check], fouled: int) -> Row:  # fmt: skip
+    """`ddrank score FILE...`: the output files from the scores in hand."""
+    out = Path(out_dir)
+    files = [
+        write_csv(out / "results.csv", results_rows(scores), RESULTS_COLUMNS),
+        write_csv(out / "ranking.csv", ranking_rows(scores), RANKING_COLUMNS),
+    ]
+    if any(sc.matches for sc in scores.values()):
+        files.append(write_csv(out / "teams.csv", team_rows(scores), TEAMS_COLUMNS))
+        files.append(write_csv(out / "butler.csv", butler_rows(scores), BUTLER_COLUMNS))
+    files.append(write_csv(out / "errors.csv", _error_rows(errors), ERRORS_COLUMNS))
+    report = out / "report.md"
+    report.write_text(report_markdown(source, scores, checks, errors, fouled))
+    files.append(report)
+    return {
+        "events": len(scores),
+        "results": sum(len(s.results) for s in scores.values()),
+        "errors": len(errors),
+        "duplicate_tables": sum("duplicate table" in e.message for e in errors),
+        "fouled_boards": fouled,
+        "published": _checks_summary(checks),
+        "files": [str(f) for f in files],
+    }
+
+
+def write_store_outputs(out_dir: str | Path, source: str, results: Sequence[Row],
+                        pairs: Sequence[Row], butler: Sequence[Row], teams: Sequence[Row],
+                        checks: Sequence[Check], errors: Sequence[RecordError]) -> Row:  # fmt: skip
+    """The same files from the store's rows (`ddrank score --db`, `ddrank run`)."""
+    out = Path(out_dir)
+    files = [write_csv(out / "results.csv", results, RESULTS_COLUMNS),
+             write_csv(out / "ranking.csv", pairs, RANKING_COLUMNS)]  # fmt: skip
+    if teams:
+        files += [write_csv(out / "teams.csv", teams, TEAMS_COLUMNS),
+                  write_csv(out / "butler.csv", butler, BUTLER_COLUMNS)]  # fmt: skip
+    files.append(write_csv(out / "errors.csv", _error_rows(errors), ERRORS_COLUMNS))
+    report = out / "report.md"
+    report.write_text(_store_report(source, results, pairs, checks, errors))
+    files.append(report)
+    return {
+        "events": len({r["event"] for r in results}),
+        "results": len(results),
+        "errors": len(errors),
+        "duplicate_tables": sum("duplicate table" in e.message for e in errors),
+        "published": _checks_summary(checks),
+        "files": [str(f) for f in files],
+    }
+
+
+def write_ratings_csv(rows: Sequence[Row], out_dir: str | Path) -> Path:
+    return write_csv(Path(out_dir) / "ratings.csv", rows, RATINGS_COLUMNS)
+
+
+def _checks_summary(checks: Sequence[Check]) -> list[Row]:
+    return [{"what": c.what, "compared": c.compared, "agree": c.agree,
+             "disagree": len(c.disagree)} for c in checks]  # fmt: skip
+
+
+# ---------------------------------------------------------------- report.md
+
+
+def published_section(checks: Sequence[Check], max_listed: int = 50) -> list[str]:
+    """How many of our values agree with each kind of published value, and the ones that don't."""
+    lines = ["## Published values", ""]
+    if not checks:
+        return lines + ["The sources published no matchpoints, percentages, IMPs or places.", ""]
+    lines += ["| published value | compared | agree | disagree |", "|---|---:|---:|---:|"]
+    lines += [f"| {c.what} | {c.compared} | {c.agree} | {len(c.disagree)} |" for c in checks]
+    lines.append("")
+    for c in checks:
+        if c.disagree:
+            lines += [f"### {c.what}: {len(c.disagree)} disagree", ""]
+            lines += [f"- {d}" for d in c.disagree[:max_listed]]
+            if len(c.disagree) > max_listed:
+                lines.append(f"- ... and {len(c.disagree) - max_listed} more")
+            lines.append("")
+    return lines
+
+
+def report_markdown(
+    source: str,
+    scores: Mapping[str, EventScores],
+    checks: Sequence[Check],
+    errors: Sequence[RecordError],
+    fouled: int,
+    max_listed: int = 50,
+) -> str:
+    lines = ["# Event scores", "", f"- source: `{source}`",
+             f"- events: {len(scores)}; table results scored: "
+             f"{sum(len(s.results) for s in scores.values())}; records left out: {len(errors)} "
+             "(errors.csv)", f"- fouled boards (one board, several deals): {fouled}", ""]  # fmt: skip
+    lines += published_section(checks, max_listed)
+    for ev, sc in scores.items():
+        info = sc.info
+        lines += [f"## {ev}", "", f"scoring {info.scoring}, movement {info.movement or 'inferred'}, "
+                  f"{'across the field' if info.across_field else 'each section its own field'}, "
+                  f"MP top {info.mp_top or 2:g} per result beaten", ""]  # fmt: skip
+        finals = [x for x in sc.rankings if x.session == ""] or sc.rankings
+        unit = "VP" if info.scoring == "TEAMS" else ("IMPs" if info.scoring in ("IMP", "BUTLER")
+                                                     else "MP")  # fmt: skip
+        lines += [f"| place | direction | pair | players | boards | {unit} | % |",
+                  "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
+        for x in finals[:40]:
+            pct = f"{x.pct:.2f}" if x.pct is not None else ""
+            lines.append(f"| {x.rank} | {x.direction} | {x.pair} | {x.players} | {x.boards} | "
+                         f"{x.mp:.2f} | {pct} |")  # fmt: skip
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _store_report(source: str, results: Sequence[Row], pairs: Sequence[Row],
+                  checks: Sequence[Check], errors: Sequence[RecordError]) -> str:  # fmt: skip
+    lines = ["# Event scores", "", f"- source: `{source}`",
+             f"- events: {len({r['event'] for r in results})}; table results scored: "
+             f"{len(results)}; records left out: {len(errors)} (errors.csv)", ""]  # fmt: skip
+    lines += published_section(checks)
+    by_event: dict[str, list[Row]] = defaultdict(list)
+    for p in pairs:
+        by_event[p["event"]].append(p)
+    for ev, rows in by_event.items():
+        finals = [r for r in rows if r["session"] == ""] or rows
+        lines += [f"## {ev}", "", "| place | direction | pair | players | boards | score | % |",
+                  "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
+        for r in finals[:40]:
+            pct = "" if r["pct"] is None else f"{r['pct']:.2f}"
+            lines.append(f"| {r['rank']} | {r['direction']} | {r['pair']} | {r['players']} | "
+                         f"{r['boards']} | {r['score']:.2f} | {pct} |")  # fmt: skip
+        lines.append("")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,72 @@
+-- Named queries of the Lehman ratings (stages/ratings.py) over the scored results.
+
+-- name: rating_events
+-- Every scored event with its date and content hash: the rating periods, put in date order.
+select event, coalesce(date, '') as date, content_hash from scored_events;
+
+-- name: stored_rating_periods
+select period_index, event, content_hash from rating_periods order by period_index;
+
+-- name: rating_states_before
+-- Each player's last state before period $start: where a recompute from $start begins.
+select player, rating, weight, boards, period_index, w, w2, s1, s2 from (
+    select *, row_number() over (partition by player order by period_index desc) k
+    from rating_history where period_index < $start) where k = 1;
+
+-- name: rating_boards
+-- The scored table results of the events to rate (shares from the stored MP % or IMPs), once.
+select event, players, ns_pct, imps from scored_results
+where event in (select unnest($events)) order by event, record_id;
+
+-- name: delete_rating_history_from!
+delete from rating_history where period_index >= $start;
+
+-- name: delete_rating_periods_from!
+delete from rating_periods where period_index >= $start;
+
+-- name: rating_period_labels
+select period_index, event from rating_periods;
+
+-- name: delete_ratings!
+delete from ratings;
+
+-- name: ratings_csv
+select player, rating, boards, std_error, last_period from ratings order by rating desc, player;
+
+-- name: rating_table
+-- The top of the rating table, for the run summary and its Prefect artifact.
+select player, round(rating, 2) rating, boards, round(std_error, 2) std_error, last_period
+from ratings where boards >= $min_boards order by rating desc, player limit $limit;
+
+-- name: count_ratings
+select count(*) from ratings;
+
+-- Named queries of the skill ratings (stages/skill.py): the DD facts of the scored table results.
+
+-- name: skill_dd_tables
+select deal_id, strain, declarer, tricks from dd_tables;
+
+-- name: skill_play_traces
+-- Each traced table's DD trace and who played each card (the boards' play seats).
+select t.record_id, t.trace, b.play_seats from play_traces t join boards b using (record_id);
+
+-- name: skill_periods
+select period, idx from skill_periods;
+
+-- name: skill_states
+select player, component, rating, se, boards, last_period from skill_ratings;
+
+-- name: delete_skill_ratings!
+delete from skill_ratings;
+
+-- name: delete_skill_periods!
+delete from skill_periods;
+
+-- name: insert_skill_rating!
+insert into skill_ratings values ($player, $component, $rating, $se, $boards, $last_period);
+
+-- name: insert_skill_period!
+insert into skill_periods values ($period, $idx);
+
+-- name: skill_ratings_all
+select * from skill_ratings order by player, component;

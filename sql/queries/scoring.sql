@@ -1,0 +1,104 @@
+-- Named queries of event scoring (stages/scoring.py) and of the stages that read its results:
+-- the bid/play split (stages/split.py) and the skill ratings (stages/skill.py) read the one
+-- results model, `scored_results`, never the boards again.
+
+-- name: scoring_boards
+-- Every clean table result with what scoring needs; a store cleaned before boards had dates
+-- takes the raw record's date.
+select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
+       b.northname, b.eastname, b.southname, b.westname, b.ns_vulnerable, b.ew_vulnerable,
+       b.contract, b.declarer, b.result, b.dealer, b.home_team, b.visit_team, b.room,
+       b.event_id, b.session, b.section, b.ns_pair, b.ew_pair,
+       b.north_id, b.east_id, b.south_id, b.west_id, b.ns_score, b.adjusted, b.phantom,
+       b.published_ns_mp, b.published_ew_mp, b.published_ns_pct, b.published_ew_pct,
+       b.published_imps, coalesce(nullif(b.date, ''), r.date) as date
+from boards b left join raw_records r using (record_id)
+order by b.year, b.event, b.session, b.section, b.board_no, b.record_id;
+
+-- name: matched_players
+-- Name matching's verdicts: (context, raw name) -> ranking name.
+select raw_name, context, ranking_name from player_matches where ranking_name is not null;
+
+-- name: event_facts
+select * from events;
+
+-- name: published_standings
+select * from published_standings;
+
+-- name: scored_event_hashes
+select event, content_hash from scored_events;
+
+-- name: delete_scored_results!
+delete from scored_results where event in (select unnest($events));
+
+-- name: delete_rankings!
+delete from rankings where event in (select unnest($events));
+
+-- name: delete_team_matches!
+delete from team_matches where event in (select unnest($events));
+
+-- name: delete_scored_events!
+delete from scored_events where event in (select unnest($events));
+
+-- name: export_results
+select * from scored_results
+where $events is null or event in (select unnest($events))
+order by event, session, section, try_cast(board as integer), board, record_id;
+
+-- name: export_pair_rankings
+select *, score as mp from rankings
+where ($events is null or event in (select unnest($events))) and kind in ('pairs', 'teams')
+order by event, session = '', session, section, direction, rank, pair;
+
+-- name: export_butler_rankings
+select *, score as butler, score / nullif(boards, 0) as butler_per_board from rankings
+where ($events is null or event in (select unnest($events))) and kind = 'butler'
+order by event, rank, pair;
+
+-- name: export_team_matches
+select * from team_matches
+where $events is null or event in (select unnest($events))
+order by event, session, section, team;
+
+-- name: published_checks
+-- Every published value against ours, one row per value: which check, agree?, and the detail.
+select 'matchpoints per line' as what, 1 as k,
+       coalesce(abs(ns_mp - published_ns_mp) <= 0.01 and (published_ew_mp is null or
+                abs(ew_mp - published_ew_mp) <= 0.01), false) as ok,
+       event || ' board ' || board || ' NS ' || coalesce(ns_pair, ns_players) || ': ours ' ||
+       coalesce(ns_mp::varchar, '-') || ', published ' || published_ns_mp as detail
+from scored_results
+where published_ns_mp is not null and ($events is null or event in (select unnest($events)))
+union all
+select 'percentage per line', 2, coalesce(abs(ns_pct - published_ns_pct) <= 0.01, false),
+       event || ' board ' || board || ' NS ' || coalesce(ns_pair, ns_players) || ': ours ' ||
+       coalesce(ns_pct::varchar, '-') || ', published ' || published_ns_pct
+from scored_results
+where published_ns_pct is not null and ($events is null or event in (select unnest($events)))
+union all
+select 'IMPs per line', 3, coalesce(abs(imps - published_imps) <= 0.01, false),
+       event || ' board ' || board || ' NS ' || coalesce(ns_pair, ns_players) || ': ours ' ||
+       coalesce(imps::varchar, '-') || ', published ' || published_imps
+from scored_results
+where published_imps is not null and ($events is null or event in (select unnest($events)))
+union all
+select 'final percentage', 4, coalesce(abs(pct - published_pct) <= 0.01, false),
+       event || ' ' || direction || ' pair ' || pair || ': ours ' || coalesce(pct::varchar, '-')
+       || ', published ' || published_pct
+from rankings
+where published_pct is not null and ($events is null or event in (select unnest($events)))
+union all
+select 'place', 5, coalesce(rank = try_cast(rtrim(published_place, '=') as integer), false),
+       event || ' ' || direction || ' pair ' || pair || ': ours ' || rank || ', published ' ||
+       published_place
+from rankings
+where coalesce(published_place, '') <> '' and ($events is null or event in (select unnest($events)));
+
+-- name: scored_tables
+-- The one results model, for the stages after scoring (bid/play split, skill ratings): every
+-- scored table result that was played (not adjusted), with what comparing tables needs.
+select record_id, event, session, section, match, board, played, deal_id, names,
+       contract, declarer, tricks, ns_vulnerable, ew_vulnerable, year, date
+from scored_results
+where adjusted is null and contract is not null and contract <> ''
+order by event, session, section, match, try_cast(board as integer), board, record_id;

@@ -1,0 +1,301 @@
+"""Stage `scoring`: score each event by its own rules into the one results model.
+
+Reads the table results once (from the store, or straight from event files), scores each event
+(`ddrank.scoring.events`), keeps `scored_results`, `rankings`, `team_matches` and `scored_events`
+in the store, rescoring only events whose content changed, and hands the published files to
+`publish.scores`. Every stage after it (Lehman, the bid/play split, the skill ratings) reads
+`scored_results`, never the boards again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ddrank.ratings.lehman import LehmanParams, sortable_date
+from ddrank.raw import ParsedFile
+from ddrank.scoring.events import EventInfo, EventResult, EventScores, MpMethod, score_event
+from ddrank.scoring.published import as_float, checks_from_rows, compare_published, match_standings
+from ddrank.scoring.records import event_infos, event_label, results_from_rows, with_scoring_hint
+from ddrank.scoring.results import RecordError
+from ddrank.types import board_year
+from publish import scores as publish
+from store import Store
+from store.inputs.read import read_parsed
+
+Row = dict[str, Any]
+#: Bumped when the stored model gains columns, so a store scored before is rescored once.
+MODEL_VERSION = "2"
+
+
+@dataclass
+class Loaded:
+    """Table results of one or more events, the facts and standings their sources published."""
+
+    source: str
+    results: list[EventResult]
+    errors: list[RecordError] = field(default_factory=list)
+    facts: list[Row] = field(default_factory=list)
+    standings: list[Row] = field(default_factory=list)
+    scoring_tags: dict[str, list[str]] = field(default_factory=dict)  # event -> [Scoring] tags
+    dates: dict[str, str] = field(default_factory=dict)  # event -> earliest date read
+
+    def infos(self, mp_top: float | None = None) -> dict[str, EventInfo]:
+        """Each event's facts; `mp_top` overrides what the events say."""
+        out = event_infos(self.results, self.facts)
+        for ev, info in out.items():
+            info = with_scoring_hint(info, self.scoring_tags.get(ev, []))
+            if not info.date and self.dates.get(ev):
+                info = replace(info, date=self.dates[ev])
+            out[ev] = info if mp_top is None else replace(info, mp_top=mp_top)
+        return out
+
+
+def _prepare(rows: Sequence[Row], source: str) -> Loaded:
+    results, errors = results_from_rows(rows)
+    tags: dict[str, list[str]] = defaultdict(list)
+    dates: dict[str, str] = {}
+    for row in rows:
+        ev = event_label(row)
+        if row.get("scoring"):
+            tags[ev].append(str(row["scoring"]))
+        d = str(row.get("date") or "")
+        if d and (ev not in dates or sortable_date(d) < sortable_date(dates[ev])):
+            dates[ev] = d
+    return Loaded(source, results, errors, scoring_tags=dict(tags), dates=dates)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def load_files(paths: Iterable[str | Path]) -> Loaded:
+    """Read files directly (no store): every record, standing and event fact they hold."""
+    files: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            files += sorted(x for x in p.rglob("*") if x.is_file())
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise FileNotFoundError(f"{p}: no such file or folder")
+    rows: list[Row] = []
+    facts: list[Row] = []
+    standings: list[Row] = []
+    unreadable: list[RecordError] = []
+    for f in files:
+        parsed: ParsedFile = read_parsed(f)[0]
+        for rec in parsed.records:
+            if rec.parse_error:
+                unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error))
+                continue
+            rows.append(rec.as_row())
+        for ev in parsed.events:
+            fact = asdict(ev)
+            fact["event_id"] = event_label({"event": ev.event, "date": ev.date_start})
+            facts.append(fact)
+        for st in parsed.standings:
+            row = asdict(st)
+            year = board_year(st.date, st.event)
+            row["event_id"] = event_label({"event": st.event, "date": st.date, "year": year})
+            standings.append(row)
+    loaded = _prepare(rows, ", ".join(str(f) for f in files))
+    loaded.errors = unreadable + loaded.errors
+    loaded.facts, loaded.standings = facts, standings
+    return loaded
+
+
+def load_store(store: Store) -> Loaded:
+    """The store's clean table results (one read), with player identities from name matching."""
+    rows = store.rows("scoring_boards")
+    matched = {(c, n): m for n, c, m in store.tuples("matched_players")}
+    for r in rows:
+        r["source_file"] = f"{store.path}:boards[{r['record_id']}]"  # errors.csv names the record
+        context = f"{(r.get('event') or '').strip()}|{r.get('year') or 0}"
+        for seat in ("north", "east", "south", "west"):
+            m = matched.get((context, r.get(f"{seat}name") or ""))
+            if m:
+                r[f"{seat}_player"] = m
+    loaded = _prepare(rows, str(store.path))
+    loaded.facts = store.rows("event_facts")
+    loaded.standings = store.rows("published_standings")
+    return loaded
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def event_hash(results: Iterable[EventResult], info: EventInfo, method: str) -> str:
+    """A hash of everything that decides an event's scores: rescoring is skipped when it holds."""
+    h = hashlib.sha1(f"{MODEL_VERSION}|{info}|{method}".encode())
+    for r in sorted(results, key=lambda x: x.record_id):
+        h.update(repr(r).encode())
+    return h.hexdigest()[:20]
+
+
+def by_event(results: Iterable[EventResult]) -> dict[str, list[EventResult]]:
+    out: dict[str, list[EventResult]] = defaultdict(list)
+    for r in results:
+        out[r.event].append(r)
+    return dict(out)
+
+
+def score_events(
+    loaded: Loaded, method: MpMethod = "neuberg", mp_top: float | None = None
+) -> dict[str, EventScores]:
+    """Every event of `loaded`, each by its own scoring (`mp_top` overrides what events say)."""
+    infos = loaded.infos(mp_top)
+    return {
+        ev: score_event(rs, infos[ev], method)
+        for ev, rs in sorted(by_event(loaded.results).items())
+    }
+
+
+def fouled_in(results: Iterable[EventResult]) -> int:
+    """Boards (event, session, section, board[, match]) whose results hold more than one deal."""
+    deals: dict[tuple, set[str]] = defaultdict(set)
+    for r in results:
+        deals[(r.event, r.session, r.section, r.board,
+               frozenset((r.home_team, r.visit_team)))].add(r.played)  # fmt: skip
+    return sum(1 for v in deals.values() if len(v) > 1)
+
+
+def top_lines(scores: Mapping[str, EventScores], n: int = 5) -> list[Row]:
+    """The leaders of each event's final ranking(s), for the console and the run summary."""
+    out = []
+    for ev, sc in scores.items():
+        finals = [x for x in sc.rankings if x.session == ""] or sc.rankings
+        groups: dict[tuple[str, str], list[Any]] = defaultdict(list)
+        for x in finals:
+            groups[(x.section, x.direction)].append(x)
+        lines = [x for g in groups.values() for x in sorted(g, key=lambda y: y.rank)[:n]]
+        out.append({"event": ev, "scoring": sc.info.scoring,
+                    "lines": [{"rank": x.rank, "direction": x.direction, "pair": x.pair,
+                               "players": x.players, "boards": x.boards, "score": x.mp,
+                               "pct": x.pct} for x in lines]})  # fmt: skip
+    return out
+
+
+# ---------------------------------------------------------------- the store
+
+
+def scored_events(store: Store) -> dict[str, str]:
+    """event -> content hash of what is stored."""
+    return dict(store.tuples("scored_event_hashes"))
+
+
+def changed_events(
+    loaded: Loaded, stored: Mapping[str, str], method: str, mp_top: float | None = None
+) -> tuple[dict[str, list[EventResult]], dict[str, EventInfo], dict[str, str], list[str]]:
+    """Results per event, their facts and hashes, and the events whose hash is not stored."""
+    infos = loaded.infos(mp_top)
+    groups = by_event(loaded.results)
+    hashes = {ev: event_hash(rs, infos[ev], method) for ev, rs in groups.items()}
+    changed = sorted(ev for ev in groups if stored.get(ev) != hashes[ev])
+    return groups, infos, hashes, changed
+
+
+def save_scores(store: Store, scores: Mapping[str, EventScores], hashes: Mapping[str, str],
+                standings: Sequence[Row] = ()) -> None:  # fmt: skip
+    """Replace each given event's rows in scored_results, rankings and team_matches."""
+    events = list(scores)
+    if not events:
+        return
+    for name in ("delete_scored_results", "delete_rankings", "delete_team_matches",
+                 "delete_scored_events"):  # fmt: skip
+        store.run(name, events=events)
+    res = [{**r, "content_hash": hashes[r["event"]]} for r in publish.results_rows(scores)]
+    rank = publish.ranking_rows(scores) + publish.butler_rows(scores)
+    published = {id(line): st for st, line in match_standings(scores, standings) if line}
+    lines = [x for sc in scores.values() for x in sc.rankings]
+    for r, line in zip(rank, lines + [None] * (len(rank) - len(lines)), strict=True):
+        p = published.get(id(line)) if line is not None else None
+        r["published_pct"] = as_float(p.get("published_pct")) if p else None
+        r["published_place"] = str(p.get("published_place") or "") if p else None
+    _insert(store, "scored_results", res, publish.SCORED_RESULTS_COLUMNS)
+    _insert(store, "rankings", rank, publish.RANKINGS_TABLE_COLUMNS)
+    _insert(store, "team_matches", publish.team_rows(scores), publish.TEAMS_COLUMNS)
+    _insert(store, "scored_events", [{"event": ev, "date": sc.info.date, "scoring": sc.info.scoring,
+                                      "content_hash": hashes[ev], "results": len(sc.results)}
+                                     for ev, sc in scores.items()],
+            ["event", "date", "scoring", "content_hash", "results"])  # fmt: skip
+
+
+def _insert(store: Store, table: str, rows: Sequence[Row], columns: Sequence[str]) -> None:
+    import polars as pl
+
+    if rows:
+        frame = pl.DataFrame([{c: r.get(c) for c in columns} for r in rows],
+                             infer_schema_length=None)  # fmt: skip
+        store.insert_frame(table, frame)
+
+
+# ---------------------------------------------------------------- entry points
+
+
+def score_files(
+    paths: Sequence[str], out_dir: str, method: MpMethod = "neuberg", mp_top: float | None = None
+) -> Row:
+    """`ddrank score FILE...`: score the files' events, write the output files, no store."""
+    loaded = load_files(paths)
+    scores = score_events(loaded, method, mp_top)
+    checks = compare_published(scores, loaded.standings)
+    summary = publish.write_outputs(out_dir, loaded.source, loaded.errors, scores, checks,
+                                    fouled_in(s.result for sc in scores.values()
+                                              for s in sc.results))  # fmt: skip
+    summary["top"] = top_lines(scores)
+    return summary
+
+
+def score_and_save(
+    store: Store, loaded: Loaded, method: MpMethod = "neuberg", mp_top: float | None = None,
+    event: str | None = None,
+) -> Row:  # fmt: skip
+    """Rescore the changed events of `loaded` (or only `event`) and keep them in the store."""
+    if event is not None:
+        loaded.results = [r for r in loaded.results if r.event == event or
+                          r.event.startswith(f"{event} (")]  # fmt: skip
+        if not loaded.results:
+            raise ValueError(f"no event {event!r} in {store.path}")
+    groups, infos, hashes, changed = changed_events(loaded, scored_events(store), method, mp_top)
+    scores = {ev: score_event(groups[ev], infos[ev], method) for ev in changed}
+    save_scores(store, scores, hashes, loaded.standings)
+    return {"scores": scores, "rescored": changed,
+            "unchanged": sorted(set(groups) - set(changed))}  # fmt: skip
+
+
+def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError],
+           events: Sequence[str] | None = None) -> Row:  # fmt: skip
+    """results.csv, ranking.csv, teams.csv, butler.csv, errors.csv and report.md from the store."""
+    ev = None if events is None else list(events)
+    results = store.rows("export_results", events=ev)
+    pairs = store.rows("export_pair_rankings", events=ev)
+    butler = store.rows("export_butler_rankings", events=ev)
+    teams = store.rows("export_team_matches", events=ev)
+    checks = checks_from_rows(store.rows("published_checks", events=ev))
+    return publish.write_store_outputs(out_dir, source, results, pairs, butler, teams, checks,
+                                       errors)  # fmt: skip
+
+
+def score_store(
+    store: Store, out_dir: str, method: MpMethod = "neuberg", event: str | None = None,
+    params: LehmanParams | None = None, mp_top: float | None = None,
+) -> Row:  # fmt: skip
+    """`ddrank score --db`: rescore changed events, keep them and the ratings in the store."""
+    from stages.ratings import ratings_rows, update_ratings
+
+    loaded = load_store(store)
+    done = score_and_save(store, loaded, method, mp_top, event)
+    rated = update_ratings(store, params) if event is None else {}
+    summary = export(store, out_dir, loaded.source, loaded.errors,
+                     events=None if event is None else [event])  # fmt: skip
+    summary["fouled_boards"] = fouled_in(loaded.results)
+    summary["rescored"], summary["unchanged"] = done["rescored"], done["unchanged"]
+    summary["ratings"] = rated
+    summary["top"] = top_lines(done["scores"]) if done["rescored"] else []
+    if event is None:
+        summary["files"].append(str(publish.write_ratings_csv(ratings_rows(store), out_dir)))
+    return summary
