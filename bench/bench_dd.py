@@ -41,18 +41,15 @@ def board_start(blocks: list[str], i: int) -> int:
 
 
 def make_store(db: Path, pbn_text: str) -> None:
-    from tasks.clean import clean_pending
-    from tasks.db import connect
-    from tasks.ingest import ingest_paths
+    from stages.clean import clean_pending
+    from stages.ingest import ingest_paths
+    from store import Store
 
     src = db.with_suffix(".pbn")
     src.write_text(pbn_text, encoding="latin-1")
-    con = connect(db)
-    try:
-        ingest_paths(con, [src], partition_size=100)
-        clean_pending(con, workers=1)
-    finally:
-        con.close()
+    with Store(db) as store:
+        ingest_paths(store, [src], partition_size=100)
+        clean_pending(store, workers=1)
 
 
 def solve_inputs(db: Path) -> tuple[list[str], list]:
@@ -165,19 +162,18 @@ def main() -> None:
               f"boards/s {s_def['boards_tallied'] / t_def:.1f}")  # fmt: skip
 
         # incremental: 5% new boards into the store that has the full run
-        from tasks.clean import clean_pending
-        from tasks.db import connect
-        from tasks.ingest import ingest_paths
+        from stages.clean import clean_pending
+        from stages.ingest import ingest_paths
+        from store import Store
 
         inc = tmp / "p21.duckdb"
         src = tmp / "extra.pbn"
         # the file up to the new boards: PBN tags (names, event) are inherited from earlier games,
         # and records already in the store are recognised and not added again
         src.write_text("\n\n".join(blocks[:extra]) + "\n", encoding="latin-1")
-        con = connect(inc)
-        ingest_paths(con, [src], partition_size=100)
-        clean_pending(con, workers=1)
-        con.close()
+        with Store(inc) as store:
+            ingest_paths(store, [src], partition_size=100)
+            clean_pending(store, workers=1)
         t0 = time.perf_counter()
         s_inc = dd_analysis(db=str(inc), refresh_cache=True)  # no help from earlier runs' cache
         t_inc = time.perf_counter() - t0

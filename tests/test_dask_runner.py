@@ -19,9 +19,9 @@ from typing import Any
 import duckdb
 import pytest
 
-from tasks.clean import clean_pending
-from tasks.db import connect
-from tasks.ingest import ingest_paths
+from stages.clean import clean_pending
+from stages.ingest import ingest_paths
+from store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 WORLDCLASS = ROOT / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"
@@ -67,11 +67,10 @@ def cleaned_store(env: Path) -> Path:
     subset = env / "worldclass-2012-first40.pbn"
     subset.write_text("\n\n".join(blocks[:GAMES]) + "\n", encoding="latin-1")
     db = env / "cleaned.duckdb"
-    con = connect(db)
-    assert ingest_paths(con, [subset], partition_size=10).new == GAMES
-    clean_pending(con, workers=1)
-    boards = con.execute("SELECT count(*) FROM boards").fetchall()[0][0]
-    con.close()
+    with Store(db) as store:
+        assert ingest_paths(store, [subset], partition_size=10).new == GAMES
+        clean_pending(store, workers=1)
+        boards = store.table_count("boards")
     assert boards >= 30
     return db
 

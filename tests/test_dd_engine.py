@@ -31,9 +31,9 @@ from ddrank.dd import (
 from ddrank.dd.sandbox import FAULT_ENV
 from ddrank.mistakes import VARIABLES
 from ddrank.types import Card, Deal, Seat
-from tasks.clean import clean_pending
-from tasks.db import connect
-from tasks.ingest import ingest_paths
+from stages.clean import clean_pending
+from stages.ingest import ingest_paths
+from store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 WORLDCLASS = ROOT / "data/sample/pbn/worldclass-2012-example3.pbn"
@@ -94,12 +94,9 @@ def prefect_server():
 
 
 def _ingest(db: Path, pbn: Path, partition_size: int) -> None:
-    con = connect(db)
-    try:
-        ingest_paths(con, [pbn], partition_size=partition_size)
-        clean_pending(con, workers=1)
-    finally:
-        con.close()
+    with Store(db) as store:
+        ingest_paths(store, [pbn], partition_size=partition_size)
+        clean_pending(store, workers=1)
 
 
 def _snapshot(db: Path) -> dict[str, list]:

@@ -395,26 +395,21 @@ def test_boards_and_stored_traces_come_from_the_store(tmp_path: Path) -> None:
     PBN here."""
     from ddrank.dd.boards import board_from_row, trace_request
     from ddrank.dd.solver import solve_traces
+    from stages.clean import clean_pending
     from stages.estimate import boards_store, load_played_boards, real_play_states
-    from tasks.clean import clean_pending
-    from tasks.db import connect
-    from tasks.ingest import ingest_paths
+    from stages.ingest import ingest_paths
+    from store import Store
 
     db = tmp_path / "store.duckdb"
-    con = connect(db)
-    ingest_paths(con, ["data/sample/pbn/online-qualifier-2021-example2.pbn"])
-    clean_pending(con, workers=1)
-    first = (
-        con.sql(
-            "select * from boards where play is not null and len(play) >= 4 "
-            "and declarer is not null order by record_id limit 1"
-        )
-        .pl()
-        .to_dicts()[0]
-    )
-    trace = solve_traces([trace_request(board_from_row(first))])[0]
-    con.execute("insert into play_traces values (?, ?)", [first["record_id"], list(trace)])
-    con.close()
+    with Store(db) as store:
+        ingest_paths(store, ["data/sample/pbn/online-qualifier-2021-example2.pbn"])
+        clean_pending(store, workers=1)
+        (first,) = store.rows("played_boards", limit=1)
+        trace = solve_traces([trace_request(board_from_row(first))])[0]
+        store.insert_frame("play_traces", pl.DataFrame(
+            {"record_id": [first["record_id"]], "trace": [list(trace)]},
+            schema={"record_id": pl.String, "trace": pl.List(pl.Int8)},
+        ))  # fmt: skip
     with boards_store(db) as store:
         boards = load_played_boards(store)
     assert len(boards) > 200 and all(b["play"] for b in boards)
