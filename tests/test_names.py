@@ -453,8 +453,9 @@ def store(tmp_path_factory):
 
 
 def test_board_players_before_and_after_matching(store, entries):
+    from stages.names import match_board_names
+    from store import Store
     from tasks.db import connect
-    from tasks.names import match_board_names
 
     con = connect(store)
     try:
@@ -462,7 +463,7 @@ def test_board_players_before_and_after_matching(store, entries):
             "SELECT DISTINCT raw_name, player FROM board_players WHERE raw_name = 'Rodwell'"
         ).fetchall()
         assert before == [("Rodwell", "Rodwell")]  # matching has not run: raw names
-        decisions = match_board_names(con, entries)
+        decisions = match_board_names(Store(store, con=con), entries)
         n_units = con.sql(
             "SELECT count(*) FROM (SELECT DISTINCT raw_name, context FROM player_matches)"
         ).fetchall()[0][0]
