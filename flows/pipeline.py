@@ -24,18 +24,14 @@ from flows.report import site_report
 from flows.scoring import score_and_rate
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
+from publish.artifacts import player_table
+from stages.regression import MIN_REGRESSION_PLAYERS, eligible_players, scaled_thresholds
 from tasks import freshness
 from tasks.clean import clean_task
 from tasks.db import connect, store_lock
 from tasks.ingest import ingest_task
 from tasks.progress import stage
-from tasks.report import (
-    MIN_REGRESSION_PLAYERS,
-    audit_tables,
-    eligible_players,
-    player_table,
-    scaled_thresholds,
-)
+from tasks.report import audit_tables
 
 
 @task(name="audit", cache_policy=NO_CACHE)

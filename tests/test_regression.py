@@ -47,7 +47,12 @@ from ddrank.regression.variables import (
     rate_variables,
 )
 from ddrank.regression.vif import screen_by_vif, variance_inflation_factors
-from tasks.regression import prepare_regression_dataset, read_player_table, run_regression_report
+from stages.regression import (
+    RegressionRequest,
+    prepare_regression_dataset,
+    read_player_table,
+    run_regression_report,
+)
 
 PAPER = Path(__file__).resolve().parents[1] / "data" / "paper"
 DDS_FINAL = PAPER / "dds_final_results.csv"
@@ -192,7 +197,7 @@ def test_zero_denominator_player_is_excluded_with_a_logged_reason(
     zero = raw[(raw[list(DENOMINATORS)] == 0).any(axis=1)]
     first_no_claims = raw[raw["claims"] == 0].iloc[0]["name"]
     with caplog.at_level(logging.INFO, logger="ddrank.regression"):
-        ds = prepare_regression_dataset.fn(raw, "pp", "unweighted", no_thresholds)
+        ds = prepare_regression_dataset(raw, RegressionRequest(thresholds=no_thresholds))
     assert len(ds.exclusions) == len(zero) > 0
     assert len(ds.data) == len(raw) - len(zero)
     reasons = {e.name: e.reason for e in ds.exclusions}
@@ -562,7 +567,7 @@ def _assert_no_non_finite(out: Path) -> None:
 def test_report_for_pp_unweighted(tmp_path: Path) -> None:
     out = tmp_path / "pp_unweighted"
     result, files = run_regression_report(
-        input_path=str(PAPER / "200_unweighted_results.csv"), out_dir=str(out)
+        RegressionRequest(input_path=str(PAPER / "200_unweighted_results.csv"), out_dir=str(out))
     )
     for key in ("markdown", "html", "json", "ranking", "residual_plot", "qq_plot", "exclusions"):
         assert Path(files[key]).is_file(), key
@@ -599,7 +604,9 @@ def test_report_for_pp_unweighted(tmp_path: Path) -> None:
 
 
 def test_counter_input_report_equals_rate_input(tmp_path: Path) -> None:
-    _, files = run_regression_report(input_path=str(DDS_FINAL), out_dir=str(tmp_path))
+    _, files = run_regression_report(
+        RegressionRequest(input_path=str(DDS_FINAL), out_dir=str(tmp_path))
+    )
     payload = json.loads(Path(files["json"]).read_text(encoding="utf-8"))
     assert payload["layout"] == "counters" and payload["players_analysed"] == 200
     excluded = pd.read_csv(files["exclusions"])
@@ -623,7 +630,7 @@ def test_duckdb_player_stats_table_is_read(tmp_path: Path) -> None:
     with duckdb.connect(str(db)) as con:
         con.register("frame_view", frame)
         con.sql("create table player_stats as select * from frame_view")
-    read = read_player_table.fn(db_path=str(db))
+    read = read_player_table(RegressionRequest(db_path=str(db)))
     ds = prepare_dataset(read, "pp", "unweighted")
     assert ds.data["name"].tolist() == _rates_file("unweighted")["name"].tolist()
 

@@ -46,10 +46,11 @@ def test_profile_withholds_a_rank_below_the_minimum() -> None:
 
 def test_verdict_on_the_papers_published_player_table(tmp_path: Path) -> None:
     """The paper's own data (data/paper/dds_final_results.csv): Table 16's model is significant."""
-    from tasks.regression import run_regression_report
+    from stages.regression import RegressionRequest, run_regression_report
 
-    run_regression_report(input_path=str(REPO / "data/paper/dds_final_results.csv"),
-                          response="pp", variables="unweighted", out_dir=str(tmp_path))  # fmt: skip
+    run_regression_report(RegressionRequest(
+        input_path=str(REPO / "data/paper/dds_final_results.csv"),
+        response="pp", variables="unweighted", out_dir=str(tmp_path)))  # fmt: skip
     import json
 
     report = json.loads((tmp_path / "report.json").read_text())
