@@ -20,10 +20,10 @@ from flows.dd_analysis import dd_analysis
 from flows.names import match_names
 from flows.rate import rate
 from flows.regression import regression_report
-from flows.report import site_report
 from flows.scoring import score_and_rate
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
+from flows.site import publish_site as site_report  # the call below: publish_site
 from publish.artifacts import player_table
 from stages.regression import MIN_REGRESSION_PLAYERS, eligible_players, scaled_thresholds
 from tasks import freshness
@@ -174,7 +174,7 @@ def run_pipeline(settings: PipelineSettings, show: bool = True) -> dict[str, Any
 
 
 def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
-    from cli.render import console, print_audit
+    from publish.console import console, print_audit
 
     if result.get("nothing_new"):
         console.print(freshness.Freshness(**result).message(settings.out), highlight=False,
@@ -210,8 +210,8 @@ def show_outputs(site: dict[str, Any] | None, report: dict[str, Any]) -> None:
     """The run's last lines: the top of the rating table, the model verdict, where files are."""
     from rich.markup import escape
 
-    from cli.render import console
     from ddrank.site.stats import regression_verdict
+    from publish.console import console
 
     if not site or "failed" in site:
         console.print(f"site: not written ({(site or {}).get('failed', 'no site stage')})",

@@ -592,7 +592,7 @@ def test_flow_match_names_on_a_name_file(tmp_path, monkeypatch):
     names = tmp_path / "names.txt"
     names.write_text("LallH\nLallJ\nLall\n", encoding="utf-8")
     out = tmp_path / "out.csv"
-    with prefect_test_harness():  # its server stops inside the test, while logs are captured
+    with prefect_test_harness(server_startup_timeout=180):  # its server stops inside the test, while logs are captured
         result = match_names(str(RANKINGS_CSV), names=str(names), out=str(out), review=True)
     assert result["matched"] == 2 and result["names"] == 3
     assert [c["raw_name"] for c in result["review_cases"]] == ["Lall"]

@@ -686,7 +686,7 @@ def test_regression_report_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     from flows.regression import regression_report
 
     # the harness stops its server inside the test, while pytest still captures the logs
-    with prefect_test_harness():
+    with prefect_test_harness(server_startup_timeout=180):
         files = regression_report(
             input_path=str(PAPER / "200_unweighted_results.csv"),
             response="pp",
