@@ -592,7 +592,8 @@ def test_flow_match_names_on_a_name_file(tmp_path, monkeypatch):
     names = tmp_path / "names.txt"
     names.write_text("LallH\nLallJ\nLall\n", encoding="utf-8")
     out = tmp_path / "out.csv"
-    with prefect_test_harness(server_startup_timeout=180):  # its server stops inside the test, while logs are captured
+    # its server stops inside the test, while logs are captured; 180 s to start on a busy machine
+    with prefect_test_harness(server_startup_timeout=180):
         result = match_names(str(RANKINGS_CSV), names=str(names), out=str(out), review=True)
     assert result["matched"] == 2 and result["names"] == 3
     assert [c["raw_name"] for c in result["review_cases"]] == ["Lall"]

@@ -1,4 +1,5 @@
-"""`ddrank report` (the static site), `ddrank player NAME` and `ddrank event NAME` (terminal views)."""
+"""The site's commands: `ddrank report` writes the static site (the command keeps its name: users
+type it), `ddrank player NAME` and `ddrank event NAME` show its pages in the terminal."""
 
 from __future__ import annotations
 
@@ -58,8 +59,8 @@ def _f(v: Any, digits: int = 2) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command()
-    def report(
+    @app.command("report")
+    def site(
         db: DbOpt = Path("data/ddrank.duckdb"),
         out: OutOpt = Path("out"),
         json: JsonOpt = False,
