@@ -95,3 +95,15 @@ def test_traveller_line_escapes_names_and_teams_once() -> None:
     assert "T&lt;1&gt; v U&amp;V" in html
     assert "O&#39;Brien &#34;&lt;b&gt;&#34;" in html and "<b>" not in html
     assert '10 <span class="minus">(-1)</span>' in html  # 9 tricks, 10 double dummy
+
+
+def test_site_queries_cover_every_counter() -> None:
+    """sql/queries/site.sql spells the 33 counters out: it must follow ddrank.mistakes.variables."""
+    from ddrank.mistakes.variables import VARIABLES
+    from store.store import queries
+
+    totals = queries().site_player_totals.sql
+    assert [v for v in VARIABLES if f"sum(coalesce(s.{v}, 0)) AS {v}" not in totals] == []
+    seats = queries().site_seats.sql
+    weighted = [v for v in VARIABLES if v.startswith("weighted_")]
+    assert len(weighted) == 14 and all(f"s.{v}" in seats for v in weighted)
