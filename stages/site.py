@@ -22,6 +22,8 @@ from ddrank.scoring.records import event_label, split_name_id
 from ddrank.site.data import SiteData
 from ddrank.types import Contract, DomainError, Seat
 from publish.site import write_site
+from stages.audit import audit_tables
+from stages.dd import compute_par
 from store import Store
 
 Row = dict[str, Any]
@@ -151,14 +153,9 @@ def load_site_data(store: Store, out_dir: Path, audit: dict[str, Any]) -> SiteDa
 def read_site_data(db: str | Path, out: str | Path, fill_par: bool = False) -> tuple[SiteData, int]:
     """The site's data from the store `db` (read-only unless `fill_par`), and how many deals got
     their par first (stores built before par existed)."""
-    # transitional: these move to stages.dd.compute_par and stages.audit.audit_tables with the DD
-    # and ingest slices; until then the stage reaches up into tasks/ for them
-    from tasks.par import compute_par
-    from tasks.report import audit_tables
-
     with Store(db, read_only=not fill_par) as store:
-        par_rows = compute_par(store.con) if fill_par else 0
-        return load_site_data(store, Path(out), audit_tables(store.con)), par_rows
+        par_rows = compute_par(store) if fill_par else 0
+        return load_site_data(store, Path(out), audit_tables(store)), par_rows
 
 
 def build_site(db: str | Path, out: str | Path, fill_par: bool = True) -> Row:

@@ -17,7 +17,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from ddrank.mistakes.variables import DECLARER_CATEGORIES, DEFENDER_CATEGORIES, PASSED_OUT
+from ddrank.mistakes.variables import AUCTION_CATEGORIES
 from ddrank.regression.defaults import TABLE9_MINIMA
 
 #: The 33 counters of Table 3, in the order of dds_final_results.csv.
@@ -94,8 +94,7 @@ def _rate(stem: str, numerator: str, denominator: str, file_stem: str) -> list[R
     ]
 
 
-#: The ten auction mistake categories, in the order of Table 3.
-_AUCTION_MISTAKES = (*DEFENDER_CATEGORIES, *DECLARER_CATEGORIES, PASSED_OUT)
+_AUCTION_MISTAKES = AUCTION_CATEGORIES  # named once, in ddrank/mistakes/variables.py
 
 #: All 28 rates, in the row order of Tables 10 and 11 (and of the paper's CSV columns).
 RATE_VARIABLES: tuple[RateVariable, ...] = tuple(
