@@ -26,14 +26,18 @@ from flows.scoring import score_and_rate
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
 from flows.site import publish_site as site_report  # the call below: publish_site
-from publish.artifacts import player_table
+from stages.audit import audit_tables
 from stages.progress import stage
-from stages.regression import MIN_REGRESSION_PLAYERS, eligible_players, scaled_thresholds
+from stages.regression import (
+    MIN_REGRESSION_PLAYERS,
+    eligible_players,
+    player_table,
+    scaled_thresholds,
+)
 from tasks import freshness
 from tasks.clean import clean_task
 from tasks.db import connect, store_lock
 from tasks.ingest import ingest_task
-from tasks.report import audit_tables
 
 
 @task(name="audit", cache_policy=NO_CACHE)

@@ -191,3 +191,22 @@ def eligible_players(store: Store, thresholds: Mapping[str, float]) -> int:
     # a zero denominator excludes a player whatever the threshold (its rate is undefined)
     minima = {col: max(float(v), 1.0) for col, v in thresholds.items()}
     return int(store.scalar("regression_eligible_players", **minima))
+
+
+_TOP_PLAYER_COLUMNS = ("player", "boards", "mp", "pp", "lead_mistakes_per_lead",
+                       "defender_mistakes_per_card", "declarer_mistakes_per_card")  # fmt: skip
+
+
+def player_table(store: Store, limit: int = 25) -> list[dict[str, Any]]:
+    """The players with the most boards and their main mistake rates, to 4 decimals, for the
+    Prefect UI's table artifact (empty before the DD stage ran)."""
+    store = _as_store(store)
+    if not store.scalar("regression_has_player_stats"):
+        return []
+    return [
+        {
+            c: (round(v, 4) if isinstance(v, float) else v)
+            for c, v in zip(_TOP_PLAYER_COLUMNS, r, strict=True)
+        }  # fmt: skip
+        for r in store.tuples("top_players_by_boards", limit=limit)
+    ]
