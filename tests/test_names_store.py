@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import csv
 import json
-from pathlib import Path
 
 import pytest
+from test_names import LIN, ONLINE_PBN, RANKINGS_CSV
 from typer.testing import CliRunner
 
 from ddrank.names import parse_rankings
-
-ROOT = Path(__file__).resolve().parent.parent
-RANKINGS_CSV = ROOT / "data" / "rankings" / "wbf-open-rankings.csv"
-LIN = ROOT / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
-ONLINE_PBN = ROOT / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
 
 
 @pytest.fixture(scope="module")
