@@ -32,7 +32,7 @@ _COMMAND_MODULES = (
     "cli.scoring",  # score, lehman, split
     "cli.estimate",  # dd-estimate
     "cli.ops",  # serve, watch
-    "cli.report",  # report, player, event
+    "cli.site",  # report (the site), player, event
     "cli.rate",  # rate
 )
 

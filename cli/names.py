@@ -67,18 +67,19 @@ def register(app: typer.Typer) -> None:
         --names FILE, each line is matched on its own and written as CSV to --out (or stdout).
         Ambiguous names stay unmatched; --review lists them with their best candidates.
         """
-        from ddrank.names import STRATEGIES
-        from tasks.names import (
+        from ddrank.names import STRATEGIES, parse_name_lines
+        from stages.names import (
+            board_count,
             decisions_csv,
             load_aliases,
             load_rankings,
             match_board_names,
             match_name_list,
-            parse_name_lines,
             read_text,
             review_rows,
             summarize,
         )
+        from store import Store
 
         if strategy not in STRATEGIES:
             raise typer.BadParameter(f"use one of {', '.join(STRATEGIES)}", param_hint="--strategy")
@@ -96,12 +97,8 @@ def register(app: typer.Typer) -> None:
                 elif not json:
                     sys.stdout.write(csv_text)
             else:
-                from tasks.db import connect
-
-                con = connect(db)
-                try:
-                    n_boards = con.execute("SELECT count(*) FROM boards").fetchall()[0][0]
-                    if n_boards == 0:
+                with Store(db) as store:
+                    if board_count(store) == 0:
                         raise ValueError(
                             f"{db} has no boards: run `ddrank ingest` and `ddrank clean` first"
                         )
@@ -110,9 +107,7 @@ def register(app: typer.Typer) -> None:
                         if not json
                         else nullcontext()
                     ):
-                        decisions = match_board_names(con, entries, alias_table, strategy)
-                finally:
-                    con.close()
+                        decisions = match_board_names(store, entries, alias_table, strategy)
         summary: dict[str, Any] = {
             "strategy": strategy,
             "rankings": len(entries),

@@ -46,10 +46,13 @@ def regress(
         VariableSet, typer.Option(help="Predictor set: the 14 unweighted or 14 weighted rates.")
     ] = VariableSet.unweighted,
     out: Annotated[
-        Path, typer.Option(help="Directory for report.md/.html/.json, plots and CSVs.")
+        Path,
+        typer.Option(
+            help="Directory of the regression report: report.md/.html/.json, plots and CSVs."
+        ),
     ] = Path("out/regression"),
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the report's numbers as JSON.")
+        bool, typer.Option("--json", help="Print the regression report's numbers as JSON.")
     ] = False,
     log_response: Annotated[
         bool,
@@ -105,7 +108,7 @@ def regress(
         ),
     ] = False,
 ) -> None:
-    """Reproduce the paper's Tables 9-16 and Figures 1-2 for one dataset and write a report.
+    """Reproduce the paper's Tables 9-16 and Figures 1-2 for one dataset: the regression report.
 
     Writes report.md, report.html and report.json, the residual and QQ plots, the predicted-points ranking of every player (ranking.csv) and every excluded player with its reason (excluded_players.csv). Use --input dds_final_results.csv to start from the 33 counters (Table 9 thresholds applied) or --input 200_unweighted_results.csv for the paper's filtered rates.
     """
@@ -150,9 +153,9 @@ def regress(
 
             regression_report(**params)
         else:
-            from tasks.regression import run_regression_report
+            from stages.regression import RegressionRequest, run_regression_report
 
-            run_regression_report(**params)
+            run_regression_report(RegressionRequest(**params))
     except (ValueError, FileNotFoundError, RuntimeError) as exc:
         console.print(f"ddrank regress: {exc}", style="red", markup=False, soft_wrap=True)
         if "players left" in str(exc):
@@ -172,17 +175,14 @@ def _too_few_players_hint(db: Path | None) -> str:
     hint = f"hint: lower the opportunity thresholds with {flags}."
     if db is None:
         return hint
-    from flows.settings import PipelineSettings
-    from tasks.db import connect
-    from tasks.report import scaled_thresholds
+    from stages.regression import scaled_thresholds
+    from stages.settings import PipelineSettings
+    from store import Store
 
     try:  # best effort: the hint must never hide the error it explains
-        con = connect(db, read_only=True)
-        try:
-            boards = con.execute("SELECT count(*) FROM boards").fetchall()[0][0]
-            scaled = scaled_thresholds(con, PipelineSettings())
-        finally:
-            con.close()
+        with Store(db, read_only=True) as store:
+            boards = store.scalar("regression_board_count")
+            scaled = scaled_thresholds(store, PipelineSettings())
     except Exception:  # noqa: BLE001
         return hint
     return (

@@ -1,4 +1,5 @@
-"""Shared terminal rendering for the CLI: rich tables, JSON output, friendly errors."""
+"""Shared terminal rendering for the CLI: JSON output and friendly errors; the consoles, tagged
+messages and audit tables live in `publish.console` (the pipeline's summary prints them too)."""
 
 from __future__ import annotations
 
@@ -9,18 +10,11 @@ from contextlib import contextmanager
 from typing import Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-console = Console()
-err_console = Console(stderr=True)
+from publish.console import audit_table, console, err_console, print_audit, tagged
 
-
-def tagged(tag: str, style: str, message: object) -> Text:
-    """`tag` in `style`, then the message as plain text: file names, records and exception texts
-    may hold brackets, which rich would read as markup (and print raw or swallow)."""
-    return Text.assemble((tag, style), " ", str(message))
+__all__ = ["audit_table", "console", "emit_json", "err_console", "friendly_errors",
+           "print_audit", "tagged"]  # fmt: skip
 
 
 def emit_json(data: Any) -> None:
@@ -30,60 +24,10 @@ def emit_json(data: Any) -> None:
 @contextmanager
 def friendly_errors() -> Iterator[None]:
     """Turn expected failures (missing file, locked store) into one clear line and exit 2."""
-    from tasks.db import StoreLockedError
+    from store import StoreLockedError
 
     try:
         yield
     except (FileNotFoundError, StoreLockedError, ValueError) as exc:
         err_console.print(tagged("error:", "bold red", exc), soft_wrap=True)
         raise typer.Exit(2) from None
-
-
-def audit_table(title: str, rows: list[dict[str, Any]], count_label: str) -> Table:
-    table = Table(title=title, title_justify="left", show_lines=False)
-    table.add_column("Reason")
-    table.add_column(count_label, justify="right")
-    for row in rows:
-        style = "bold" if row["reason"] in ("total", "no_error") else None
-        if row["count"] or row["reason"] in ("total", "no_error"):
-            table.add_row(row["description"], f"{row['count']:,}", style=style)
-    return table
-
-
-def print_audit(audit: dict[str, Any]) -> None:
-    console.print(
-        audit_table(
-            "Table 5: reasons for board exclusion", audit["table5_exclusions"], "Boards excluded"
-        )  # fmt: skip
-    )
-    console.print(
-        audit_table(
-            "Table 6: reasons for auction exclusion (kept boards)",
-            audit["table6_auction"],
-            "Auctions excluded",
-        )  # fmt: skip
-    )
-    console.print(
-        audit_table(
-            "Table 7: reasons for play exclusion (kept boards)",
-            audit["table7_play"],
-            "Plays excluded",
-        )  # fmt: skip
-    )
-    if audit.get("stages"):
-        stages = Table(title="Which stage can use which kept result", title_justify="left")
-        stages.add_column("Stage")
-        stages.add_column("Results", justify="right")
-        for row in audit["stages"]:
-            note = row["stage"].startswith("note:")
-            stages.add_row(("Note: " if note else "") + row["description"], f"{row['count']:,}",
-                           style="dim" if note else None)  # fmt: skip
-        console.print(stages)
-    if audit.get("repairs"):
-        rep = ", ".join(f"{k}: {v:,}" for k, v in audit["repairs"].items())
-        console.print(f"Documented repairs applied while cleaning: {rep}")
-    mark = "[green]✓[/]" if audit["balanced"] else "[red]✗[/]"
-    console.print(
-        f"{mark} raw records {audit['raw_records']:,} = clean boards {audit['boards']:,}"
-        f" + excluded {audit['excluded']:,}"
-    )

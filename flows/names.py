@@ -10,14 +10,13 @@ from typing import Any
 
 from prefect import flow
 
-from tasks.db import DEFAULT_DB
+from stages.names import review_rows, summarize
+from store import DEFAULT_DB
 from tasks.names import (
     load_aliases_task,
     load_rankings_task,
     match_board_names_task,
     match_name_file_task,
-    review_rows,
-    summarize,
 )
 
 

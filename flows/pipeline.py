@@ -21,23 +21,23 @@ from ddrank.regression.defaults import regress_flags
 from flows.dd_analysis import dd_analysis
 from flows.names import match_names
 from flows.regression import regression_report
-from flows.report import site_report
 from flows.scoring import score_events_and_lehman
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
+from flows.site import publish_site
 from flows.skill_ratings import skill_ratings
+from stages.audit import audit_tables
 from stages.progress import stage
-from tasks import freshness
-from tasks.clean import clean_task
-from tasks.db import connect, store_lock
-from tasks.ingest import ingest_task
-from tasks.report import (
+from stages.regression import (
     MIN_REGRESSION_PLAYERS,
-    audit_tables,
     eligible_players,
     player_table,
     scaled_thresholds,
 )
+from tasks import freshness
+from tasks.clean import clean_task
+from tasks.db import connect, store_lock
+from tasks.ingest import ingest_task
 
 
 @task(name="audit", cache_policy=NO_CACHE)
@@ -110,7 +110,7 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
         summary["skill"] = skill_ratings(db_path=s.db)  # ddrank skill ratings -> skill_ratings
     with timed("site", timings):
         publish_task(s.db, summary)
-        site = site_report(db=s.db, out=s.out, return_state=True)
+        site = publish_site(db=s.db, out=s.out, return_state=True)
         summary["site"] = site.result() if site.is_completed() else {"failed": str(site.message)}
     summary["timings"] = timings
     if not any(isinstance(v, dict) and "failed" in v for v in summary.values()):
@@ -207,7 +207,7 @@ def run_pipeline(settings: PipelineSettings, show: bool = True) -> dict[str, Any
 
 
 def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
-    from cli.render import console, print_audit
+    from publish.console import console, print_audit
 
     if result.get("nothing_new"):
         console.print(freshness.Freshness(**result).message(settings.out), highlight=False,
@@ -242,7 +242,7 @@ def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
 
 def show_timings(timings: dict[str, float]) -> None:
     """Each stage's wall time, the slowest visible at a glance."""
-    from cli.render import console
+    from publish.console import console
 
     if timings:
         parts = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in timings.items())
@@ -254,8 +254,8 @@ def show_outputs(site: dict[str, Any] | None, report: dict[str, Any]) -> None:
     """The run's last lines: the top of the rating table, the model verdict, where files are."""
     from rich.markup import escape
 
-    from cli.render import console
     from ddrank.site.stats import regression_verdict
+    from publish.console import console
 
     if not site or "failed" in site:
         console.print(f"site: not written ({(site or {}).get('failed', 'no site stage')})",

@@ -1,16 +1,16 @@
-"""Flow ``regression_report``: the paper's regression (Tables 9-16, Figures 1-2) as a report."""
+"""Flow `regression_report`: the paper's regression (Tables 9-16, Figures 1-2) as a report."""
 
 from __future__ import annotations
 
 from prefect import flow
 
 from ddrank.regression.diagnostics import DEFAULT_CV_SEED
+from stages.regression import DEFAULT_TABLE, RegressionRequest
 from tasks.regression import (
-    DEFAULT_TABLE,
-    analyse_regression,
-    prepare_regression_dataset,
-    read_player_table,
-    write_regression_report,
+    analyse_regression_task,
+    prepare_regression_dataset_task,
+    read_player_table_task,
+    write_regression_report_task,
 )
 
 
@@ -31,14 +31,11 @@ def regression_report(
 ) -> dict[str, str]:
     """Read a player table (CSV or DuckDB), select and fit the models, write the report.
 
-    ``thresholds`` overrides Table 9's minima (counter input only); ``settings`` overrides the
-    selection levels (``vif_limit``, ``forward_slentry``, ``backward_slstay``,
-    ``stepwise_slentry``, ``stepwise_slstay``, ``significance``). Returns the written files.
+    The parameters are the fields of `stages.regression.RegressionRequest`. Returns the written
+    files.
     """
-    frame = read_player_table(input_path, db_path, table)
-    dataset = prepare_regression_dataset(frame, response, variables, thresholds)
-    analysis = analyse_regression(
-        dataset, settings, log_response, final_variables, cv_folds, cv_seed
-    )
-    source = input_path if input_path is not None else f"{db_path}:{table}"
-    return write_regression_report(analysis, source, out_dir)
+    request = RegressionRequest(**locals())
+    frame = read_player_table_task(request)
+    dataset = prepare_regression_dataset_task(frame, request)
+    analysis = analyse_regression_task(dataset, request)
+    return write_regression_report_task(analysis, request)

@@ -49,7 +49,9 @@ def test_pure_core_writes_no_files() -> None:
                     and node.func.id == "open" and len(node.args) > 1:  # fmt: skip
                 mode = node.args[1]
                 if isinstance(mode, ast.Constant) and any(c in str(mode.value) for c in "wax+"):
-                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} open(..., {mode.value!r})")
+                    found.append(
+                        f"{path.relative_to(ROOT)}:{node.lineno} open(..., {mode.value!r})"
+                    )
         text = path.read_text()
         found += [f"{path.relative_to(ROOT)}: {w}" for w in writes if w in text]
     assert not found, "the pure core writes files:\n" + "\n".join(found)
@@ -89,7 +91,9 @@ def test_no_source_file_over_500_lines(room: str) -> None:
 
 
 def test_the_store_is_opened_in_one_place() -> None:
-    opened = [str(p.relative_to(ROOT)) for p in _sources("ddrank", "publish", "stages", "tasks",
-                                                          "flows", "cli")  # fmt: skip
-              if "duckdb.connect(" in p.read_text() or "db.connect(" in p.read_text()]
+    opened = [
+        str(p.relative_to(ROOT))
+        for p in _sources("ddrank", "publish", "stages", "tasks", "flows", "cli")  # fmt: skip
+        if "duckdb.connect(" in p.read_text() or "db.connect(" in p.read_text()
+    ]
     assert not opened, f"modules opening DuckDB themselves instead of store.Store: {opened}"

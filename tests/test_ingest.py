@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from ddrank.types import Deal
+from stages.audit import audit_tables
 from tasks.clean import clean_pending
 from tasks.db import connect
 from tasks.ingest import ingest_paths
-from tasks.report import audit_tables
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SAMPLE = DATA / "sample"

@@ -7,7 +7,6 @@ docs/methodology.md (regression section)).
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from functools import cache
@@ -17,21 +16,9 @@ import numpy as np
 import pandas as pd
 import pytest
 import statsmodels.api as sm
-import typer
-from scipy import stats
-from sklearn.linear_model import LinearRegression
-from sklearn.model_selection import KFold, cross_val_predict
-from typer.testing import CliRunner
 
 from ddrank.regression.analysis import RegressionAnalysis, analyse
-from ddrank.regression.diagnostics import (
-    breusch_pagan,
-    cross_validated_r2,
-    robust_coefficients,
-    spearman,
-)
 from ddrank.regression.models import fit_model, format_p_value, model_equation
-from ddrank.regression.plots import normal_quantiles, qq_figure, residuals_vs_predicted_figure
 from ddrank.regression.selection import (
     backward_elimination,
     forward_selection,
@@ -47,7 +34,10 @@ from ddrank.regression.variables import (
     rate_variables,
 )
 from ddrank.regression.vif import screen_by_vif, variance_inflation_factors
-from tasks.regression import prepare_regression_dataset, read_player_table, run_regression_report
+from stages.regression import (
+    RegressionRequest,
+    prepare_regression_dataset,
+)
 
 PAPER = Path(__file__).resolve().parents[1] / "data" / "paper"
 DDS_FINAL = PAPER / "dds_final_results.csv"
@@ -192,7 +182,7 @@ def test_zero_denominator_player_is_excluded_with_a_logged_reason(
     zero = raw[(raw[list(DENOMINATORS)] == 0).any(axis=1)]
     first_no_claims = raw[raw["claims"] == 0].iloc[0]["name"]
     with caplog.at_level(logging.INFO, logger="ddrank.regression"):
-        ds = prepare_regression_dataset.fn(raw, "pp", "unweighted", no_thresholds)
+        ds = prepare_regression_dataset(raw, RegressionRequest(thresholds=no_thresholds))
     assert len(ds.exclusions) == len(zero) > 0
     assert len(ds.data) == len(raw) - len(zero)
     reasons = {e.name: e.reason for e in ds.exclusions}
@@ -470,222 +460,3 @@ def test_stepwise_stops_when_the_variable_to_enter_was_just_removed() -> None:
     assert fmt(result.steps[0].p_value, 4) == "0.1139"
     assert result.variables == ()
     assert "just removed" in result.stop_reason
-
-
-# ------------------------------------------------------------------ beyond the paper
-
-
-def test_breusch_pagan_matches_n_r2_of_the_auxiliary_regression() -> None:
-    data = dataset("pp", "unweighted").data
-    bp = breusch_pagan(data, "pp", [DEF])
-    fit = sm.OLS(data["pp"], sm.add_constant(data[[DEF]])).fit()
-    aux = sm.OLS(fit.resid**2, sm.add_constant(data[[DEF]])).fit()
-    assert bp.lm_statistic == pytest.approx(len(data) * aux.rsquared, rel=1e-10)
-    assert bp.lm_p_value == pytest.approx(stats.chi2.sf(len(data) * aux.rsquared, 1), rel=1e-10)
-    assert bp.lm_p_value < 0.05  # the heteroscedasticity the paper saw in Figure 1
-
-
-def test_hc3_standard_errors_match_the_sandwich_formula() -> None:
-    data = dataset("pp", "unweighted").data
-    variables = [DEF, OPP_LAST]
-    x = sm.add_constant(data[variables]).to_numpy()
-    y = data["pp"].to_numpy()
-    bread = np.linalg.inv(x.T @ x)
-    residual = y - x @ (bread @ x.T @ y)
-    leverage = np.einsum("ij,jk,ik->i", x, bread, x)
-    meat = x.T @ (x * (residual**2 / (1 - leverage) ** 2)[:, None])
-    expected = np.sqrt(np.diag(bread @ meat @ bread))
-    rows = robust_coefficients(data, "pp", variables)
-    assert [r.hc3_std_error for r in rows] == pytest.approx(expected, rel=1e-10)
-    assert rows[1].hc3_std_error > rows[1].ols_std_error  # heteroscedasticity widens the SE
-
-
-def test_cross_validated_r2_is_reproducible_and_matches_sklearn() -> None:
-    data = dataset("pp", "unweighted").data
-    cv = cross_validated_r2(data, "pp", [DEF], folds=10, seed=7)
-    folds = KFold(n_splits=10, shuffle=True, random_state=7)
-    predicted = cross_val_predict(LinearRegression(), data[[DEF]], data["pp"], cv=folds)
-    y = data["pp"].to_numpy()
-    assert cv.predictions == pytest.approx(predicted, rel=1e-9)
-    assert cv.r_squared == pytest.approx(
-        1 - np.sum((y - predicted) ** 2) / np.sum((y - y.mean()) ** 2)
-    )
-    assert cross_validated_r2(data, "pp", [DEF], folds=10, seed=7).r_squared == cv.r_squared
-    assert cv.r_squared < fit_model(data, "pp", [DEF]).r_squared  # out of sample is worse
-
-
-def test_spearman_is_the_pearson_correlation_of_ranks() -> None:
-    result = analysis("pp", "unweighted")
-    ranking = result.ranking
-    rho = spearman(ranking["actual_pp"], ranking["predicted_pp"]).rho
-    ranks = ranking[["actual_pp", "predicted_pp"]].rank()
-    assert rho == pytest.approx(np.corrcoef(ranks["actual_pp"], ranks["predicted_pp"])[0, 1])
-    final = next(d for d in result.diagnostics if d.label == "final")
-    assert final.spearman_in_sample.rho == pytest.approx(rho)
-
-
-def test_log_response_models_log1p_points_and_ranks_by_points() -> None:
-    result = analyse(dataset("pp", "unweighted"), log_response=True)
-    assert result.modelled_response == "log1p_pp"
-    assert result.final is not None and result.final.model.satisfies_sign_rule
-    ranking = result.ranking
-    assert np.allclose(np.expm1(ranking["predicted_log1p_pp"]), ranking["predicted_pp"])
-    assert ranking["predicted_pp"].is_monotonic_decreasing
-    assert result.alternate_scale is not None and result.alternate_scale.scale == "pp"
-
-
-# ------------------------------------------------------------------ plots
-
-
-def test_figure_builders_plot_every_residual() -> None:
-    model = analysis("pp", "unweighted").final.model
-    residual_axes = residuals_vs_predicted_figure(model, "placing points").axes[0]
-    points = residual_axes.collections[0].get_offsets()
-    assert np.allclose(points[:, 0], model.fitted) and np.allclose(points[:, 1], model.residuals)
-    qq_axes = qq_figure(model).axes[0]
-    quantiles, ordered = normal_quantiles(model.residuals)
-    assert np.allclose(qq_axes.collections[0].get_offsets(), np.column_stack([quantiles, ordered]))
-    assert quantiles[0] == pytest.approx(-quantiles[-1]) and np.all(np.diff(ordered) >= 0)
-
-
-# ------------------------------------------------------------------ report, CLI, flow
-
-
-def _assert_no_non_finite(out: Path) -> None:
-    for path in out.iterdir():
-        if path.suffix in {".md", ".html", ".json", ".csv"}:
-            text = path.read_text(encoding="utf-8")
-            text = text.replace("Yung-Nan", "").replace("Nan Collins", "")  # real player names
-            assert not NON_FINITE.search(text), path.name
-
-
-def test_report_for_pp_unweighted(tmp_path: Path) -> None:
-    out = tmp_path / "pp_unweighted"
-    result, files = run_regression_report(
-        input_path=str(PAPER / "200_unweighted_results.csv"), out_dir=str(out)
-    )
-    for key in ("markdown", "html", "json", "ranking", "residual_plot", "qq_plot", "exclusions"):
-        assert Path(files[key]).is_file(), key
-    for plot in ("regression_residuals.png", "regression_qq.png"):
-        assert (out / plot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    markdown = (out / "report.md").read_text(encoding="utf-8")
-    for text in (
-        "(Table 10)",
-        "(Table 12)",
-        "(Tables 13-15)",
-        "(Table 16, Equation 2)",
-        "y = -1028.60322x + 35.43033",
-        "![Figure 1",
-        "![Figure 2",
-        "Beyond the paper",
-        "Breusch-Pagan",
-        "HC3",
-        "10-fold CV R²",
-        "Spearman",
-        "log(1+pp)",
-    ):
-        assert text in markdown, text
-    html = (out / "report.html").read_text(encoding="utf-8")
-    assert '<img src="regression_residuals.png"' in html and '<img src="regression_qq.png"' in html
-    ranking = pd.read_csv(out / "ranking.csv")
-    assert len(ranking) == 200 and ranking["rank"].iloc[0] == 1
-    assert ranking["predicted_pp"].is_monotonic_decreasing
-    equation_2 = 35.43033 - 1028.60322 * ranking[DEF]
-    assert np.allclose(ranking["predicted_pp"], equation_2, atol=1e-4)
-    payload = json.loads((out / "report.json").read_text(encoding="utf-8"))
-    assert payload["final"]["model"]["equation"] == "y = -1028.60322x + 35.43033"
-    _assert_no_non_finite(out)
-    assert result.final is not None
-
-
-def test_counter_input_report_equals_rate_input(tmp_path: Path) -> None:
-    _, files = run_regression_report(input_path=str(DDS_FINAL), out_dir=str(tmp_path))
-    payload = json.loads(Path(files["json"]).read_text(encoding="utf-8"))
-    assert payload["layout"] == "counters" and payload["players_analysed"] == 200
-    excluded = pd.read_csv(files["exclusions"])
-    assert len(excluded) == 1945
-    zero = excluded["reason"].str.startswith("zero denominator")
-    assert (zero | excluded["reason"].str.startswith("below Table 9 threshold")).all()
-    raw = _counters_file()
-    assert zero.sum() == (raw[list(DENOMINATORS)] == 0).any(axis=1).sum()
-    expected = analysis("pp", "unweighted")
-    for got, want in zip(payload["procedures"], expected.procedures, strict=True):
-        assert got["selected"] == list(want.selection.variables)
-        assert got["model"]["adj_r_squared"] == pytest.approx(want.model.adj_r_squared, rel=1e-12)
-    _assert_no_non_finite(tmp_path)
-
-
-def test_duckdb_player_stats_table_is_read(tmp_path: Path) -> None:
-    import duckdb
-
-    db = tmp_path / "players.duckdb"
-    frame = _counters_file().rename(columns=str.strip)
-    with duckdb.connect(str(db)) as con:
-        con.register("frame_view", frame)
-        con.sql("create table player_stats as select * from frame_view")
-    read = read_player_table.fn(db_path=str(db))
-    ds = prepare_dataset(read, "pp", "unweighted")
-    assert ds.data["name"].tolist() == _rates_file("unweighted")["name"].tolist()
-
-
-def _cli() -> typer.Typer:
-    from cli.regress import register
-
-    app = typer.Typer()
-
-    @app.callback()
-    def main() -> None:
-        """ddrank"""
-
-    register(app)
-    return app
-
-
-def test_cli_regress_json(tmp_path: Path) -> None:
-    runner = CliRunner()
-    result = runner.invoke(
-        _cli(),
-        [
-            "regress",
-            "--input",
-            str(PAPER / "200_weighted_results.csv"),
-            "--response",
-            "mp",
-            "--variables",
-            "weighted",
-            "--out",
-            str(tmp_path),
-            "--json",
-        ],
-    )
-    assert result.exit_code == 0, result.output
-    payload = json.loads(result.stdout)
-    assert payload["dataset"] == "MP, weighted"
-    backward = next(p for p in payload["procedures"] if p["procedure"] == "backward")
-    assert backward["model"] is None  # Table 12's "None"
-    _assert_no_non_finite(tmp_path)
-    wrong = runner.invoke(
-        _cli(),
-        ["regress", "--input", str(PAPER / "200_weighted_results.csv"), "--out", str(tmp_path)],
-    )
-    assert wrong.exit_code == 1 and "use --variables weighted" in wrong.output
-
-
-@pytest.mark.flow
-def test_regression_report_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("DO_NOT_TRACK", "1")
-    from prefect.testing.utilities import prefect_test_harness
-
-    from flows.regression import regression_report
-
-    # the harness stops its server inside the test, while pytest still captures the logs
-    with prefect_test_harness():
-        files = regression_report(
-            input_path=str(PAPER / "200_unweighted_results.csv"),
-            response="pp",
-            variables="unweighted",
-            out_dir=str(tmp_path),
-        )
-    payload = json.loads(Path(files["json"]).read_text(encoding="utf-8"))
-    assert payload["final"]["model"]["equation"] == "y = -1028.60322x + 35.43033"
-    assert Path(files["residual_plot"]).is_file() and Path(files["qq_plot"]).is_file()

@@ -46,10 +46,11 @@ def test_profile_withholds_a_rank_below_the_minimum() -> None:
 
 def test_verdict_on_the_papers_published_player_table(tmp_path: Path) -> None:
     """The paper's own data (data/paper/dds_final_results.csv): Table 16's model is significant."""
-    from tasks.regression import run_regression_report
+    from stages.regression import RegressionRequest, run_regression_report
 
-    run_regression_report(input_path=str(REPO / "data/paper/dds_final_results.csv"),
-                          response="pp", variables="unweighted", out_dir=str(tmp_path))  # fmt: skip
+    run_regression_report(RegressionRequest(
+        input_path=str(REPO / "data/paper/dds_final_results.csv"),
+        response="pp", variables="unweighted", out_dir=str(tmp_path)))  # fmt: skip
     import json
 
     report = json.loads((tmp_path / "report.json").read_text())
@@ -94,3 +95,15 @@ def test_traveller_line_escapes_names_and_teams_once() -> None:
     assert "T&lt;1&gt; v U&amp;V" in html
     assert "O&#39;Brien &#34;&lt;b&gt;&#34;" in html and "<b>" not in html
     assert '10 <span class="minus">(-1)</span>' in html  # 9 tricks, 10 double dummy
+
+
+def test_site_queries_cover_every_counter() -> None:
+    """sql/queries/site.sql spells the 33 counters out: it must follow ddrank.mistakes.variables."""
+    from ddrank.mistakes.variables import VARIABLES
+    from store.store import queries
+
+    totals = queries().site_player_totals.sql
+    assert [v for v in VARIABLES if f"sum(coalesce(s.{v}, 0)) AS {v}" not in totals] == []
+    seats = queries().site_seats.sql
+    weighted = [v for v in VARIABLES if v.startswith("weighted_")]
+    assert len(weighted) == 14 and all(f"s.{v}" in seats for v in weighted)

@@ -3,7 +3,8 @@
 Pure functions on values: opportunity thresholds and Table 4 rates (:mod:`.variables`), VIF
 screening (:mod:`.vif`), SAS PROC REG selection (:mod:`.selection`), fits and the sign rule
 (:mod:`.models`), beyond-the-paper statistics (:mod:`.diagnostics`), the whole analysis
-(:mod:`.analysis`), Figures 1-2 (:mod:`.plots`) and the report text (:mod:`.report`).
+(:mod:`.analysis`), Figures 1-2 (:mod:`.plots`) and the regression report's content: its blocks
+(:mod:`.blocks`, :mod:`.report`) and numbers (:mod:`.numbers`); `publish.regression` writes it.
 """
 
 # Lazy exports: importing a submodule (say `ddrank.regression.defaults` for the CLI's option

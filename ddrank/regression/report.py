@@ -1,29 +1,29 @@
-"""The regression report as text: Markdown, HTML and a JSON-ready dict, laid out like the
-paper's Tables 9-16 and Figures 1-2, with a separate, clearly labelled beyond-the-paper section.
+"""The regression report's content: blocks laid out like the paper's Tables 9-16 and Figures
+1-2, with a separate, clearly labelled beyond-the-paper section.
 
-Rendering is pure: the caller passes the file names it will write the figures and CSVs to.
-Non-finite numbers are never printed: they render as ``undefined`` (text) or ``null`` (JSON).
+Pure: the caller passes the file names it will write the figures and CSVs to; `publish.regression`
+renders the blocks as Markdown and HTML and writes the files.
 """
 
 from __future__ import annotations
 
-import html
-import math
-import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
 from ddrank.regression.analysis import RegressionAnalysis
+from ddrank.regression.blocks import (
+    Block,
+    Code,
+    Heading,
+    Image,
+    Paragraph,
+    ReportFiles,
+    Table,
+    number,
+    p_value,
+)
 from ddrank.regression.defaults import TABLE9_MINIMA, regress_flags
 from ddrank.regression.diagnostics import ModelDiagnostics
-from ddrank.regression.models import (
-    FittedModel,
-    equation_symbols,
-    format_p_value,
-    model_equation,
-)
+from ddrank.regression.models import FittedModel, equation_symbols, model_equation
 from ddrank.regression.variables import RESPONSE_LABELS
 
 PROCEDURE_TITLES = {
@@ -32,68 +32,6 @@ PROCEDURE_TITLES = {
     "stepwise": "stepwise selection",
 }
 PAPER_TABLES = {"forward": "Table 13", "stepwise": "Table 14", "backward": "Table 15"}
-
-
-@dataclass(frozen=True)
-class Heading:
-    level: int
-    text: str
-
-
-@dataclass(frozen=True)
-class Paragraph:
-    """Text with `code` spans and **bold**; nothing else is interpreted."""
-
-    text: str
-
-
-@dataclass(frozen=True)
-class Table:
-    caption: str
-    header: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    note: str | None = None
-
-
-@dataclass(frozen=True)
-class Image:
-    path: str
-    caption: str
-
-
-@dataclass(frozen=True)
-class Code:
-    text: str
-
-
-Block = Heading | Paragraph | Table | Image | Code
-
-
-@dataclass(frozen=True)
-class ReportFiles:
-    """Names (relative to the report) of the files the report links to."""
-
-    residual_plot: str = "regression_residuals.png"
-    qq_plot: str = "regression_qq.png"
-    ranking: str = "ranking.csv"
-    exclusions: str = "excluded_players.csv"
-    extra: dict[str, str] = field(default_factory=dict)
-
-
-def number(value: float | None, decimals: int) -> str:
-    """A fixed-decimals number; ``undefined`` instead of NaN/inf, ``None`` if absent."""
-    if value is None:
-        return "None"
-    if not math.isfinite(value):
-        return "undefined"
-    return f"{value:.{decimals}f}"
-
-
-def p_value(value: float | None) -> str:
-    """SAS-style p-value, ``undefined`` instead of NaN."""
-    if value is not None and not math.isfinite(value):
-        return "undefined"
-    return format_p_value(value)
 
 
 def _code(name: str) -> str:
@@ -527,218 +465,3 @@ def _beyond_reading(analysis: RegressionAnalysis, final: ModelDiagnostics) -> st
             f"{p_value(alt.breusch_pagan.lm_p_value)}."
         )
     return het + rank + log_note
-
-
-# ---------------------------------------------------------------------------------- rendering
-
-
-def _markdown_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def render_markdown(blocks: Sequence[Block]) -> str:
-    """GitHub-flavoured Markdown."""
-    out: list[str] = []
-    for block in blocks:
-        if isinstance(block, Heading):
-            out.append(f"{'#' * block.level} {block.text}\n")
-        elif isinstance(block, Paragraph):
-            out.append(f"{block.text}\n")
-        elif isinstance(block, Code):
-            out.append(f"```\n{block.text}\n```\n")
-        elif isinstance(block, Image):
-            out.append(f"![{block.caption}]({block.path})\n\n*{block.caption}*\n")
-        elif isinstance(block, Table):
-            lines = [f"**{block.caption}**", ""]
-            lines.append("| " + " | ".join(_markdown_cell(h) for h in block.header) + " |")
-            lines.append("|" + "|".join(" --- " for _ in block.header) + "|")
-            lines.extend(
-                "| " + " | ".join(_markdown_cell(c) for c in row) + " |" for row in block.rows
-            )
-            if block.note:
-                lines.extend(["", f"*{block.note}*" if "**" not in block.note else block.note])
-            out.append("\n".join(lines) + "\n")
-    return "\n".join(out)
-
-
-_INLINE_CODE = re.compile(r"`([^`]+)`")
-_BOLD = re.compile(r"\*\*([^*]+)\*\*")
-
-
-def _inline_html(text: str) -> str:
-    escaped = html.escape(text, quote=False)
-    escaped = _INLINE_CODE.sub(r"<code>\1</code>", escaped)
-    return _BOLD.sub(r"<strong>\1</strong>", escaped)
-
-
-_STYLE = """
-body { font-family: system-ui, sans-serif; max-width: 72rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
-table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.9rem; }
-caption { text-align: left; font-weight: bold; padding-bottom: 0.3rem; }
-th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
-th { background: #f3f3f3; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-code { font-size: 0.85em; }
-pre { background: #f6f6f6; padding: 0.6rem; }
-figure img { max-width: 100%; border: 1px solid #ddd; }
-p.note { font-size: 0.85rem; color: #555; }
-"""
-
-_NUMERIC = re.compile(r"^[<\-]?\d[\d.]*$")
-
-
-def render_html(blocks: Sequence[Block], title: str) -> str:
-    """A self-describing HTML page (images are linked, not embedded)."""
-    body: list[str] = []
-    for block in blocks:
-        if isinstance(block, Heading):
-            body.append(f"<h{block.level}>{_inline_html(block.text)}</h{block.level}>")
-        elif isinstance(block, Paragraph):
-            body.append(f"<p>{_inline_html(block.text)}</p>")
-        elif isinstance(block, Code):
-            body.append(f"<pre><code>{html.escape(block.text)}</code></pre>")
-        elif isinstance(block, Image):
-            body.append(
-                f'<figure><img src="{html.escape(block.path)}" alt="{html.escape(block.caption)}">'
-                f"<figcaption>{html.escape(block.caption)}</figcaption></figure>"
-            )
-        elif isinstance(block, Table):
-            rows = ["<table>", f"<caption>{_inline_html(block.caption)}</caption>"]
-            rows.append(
-                "<tr>" + "".join(f"<th>{_inline_html(h)}</th>" for h in block.header) + "</tr>"
-            )
-            for row in block.rows:
-                cells = "".join(
-                    f'<td class="num">{_inline_html(c)}</td>'
-                    if _NUMERIC.match(c)
-                    else f"<td>{_inline_html(c)}</td>"
-                    for c in row
-                )
-                rows.append(f"<tr>{cells}</tr>")
-            rows.append("</table>")
-            if block.note:
-                rows.append(f'<p class="note">{_inline_html(block.note)}</p>')
-            body.append("\n".join(rows))
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
-        + "\n".join(body)
-        + "\n</body>\n</html>\n"
-    )
-
-
-# ---------------------------------------------------------------------------------- JSON
-
-
-def _json_number(value: float | None) -> float | None:
-    if value is None or not math.isfinite(value):
-        return None
-    return float(value)
-
-
-def _model_json(model: FittedModel | None) -> dict[str, Any] | None:
-    if model is None:
-        return None
-    return {
-        "variables": list(model.variables),
-        "coefficients": [
-            {
-                "variable": c.variable,
-                "estimate": _json_number(c.estimate),
-                "std_error": _json_number(c.std_error),
-                "p_value": _json_number(c.p_value),
-            }
-            for c in model.coefficients
-        ],
-        "n": model.n,
-        "r_squared": _json_number(model.r_squared),
-        "adj_r_squared": _json_number(model.adj_r_squared),
-        "f_value": _json_number(model.f_value),
-        "model_p_value": _json_number(model.model_p_value),
-        "satisfies_sign_rule": model.satisfies_sign_rule,
-        "positive_predictors": list(model.positive_predictors),
-        "equation": model_equation(model),
-    }
-
-
-def _diagnostics_json(d: ModelDiagnostics) -> dict[str, Any]:
-    return {
-        "model": d.label,
-        "scale": d.scale,
-        "variables": list(d.variables),
-        "adj_r_squared": _json_number(d.adj_r_squared),
-        "breusch_pagan": {
-            "lm_statistic": _json_number(d.breusch_pagan.lm_statistic),
-            "lm_p_value": _json_number(d.breusch_pagan.lm_p_value),
-            "f_statistic": _json_number(d.breusch_pagan.f_statistic),
-            "f_p_value": _json_number(d.breusch_pagan.f_p_value),
-        },
-        "hc3": [
-            {
-                "variable": r.variable,
-                "estimate": _json_number(r.estimate),
-                "ols_std_error": _json_number(r.ols_std_error),
-                "ols_p_value": _json_number(r.ols_p_value),
-                "hc3_std_error": _json_number(r.hc3_std_error),
-                "hc3_p_value": _json_number(r.hc3_p_value),
-            }
-            for r in d.robust
-        ],
-        "cv_r_squared": _json_number(d.cross_validation.r_squared),
-        "cv_mean_fold_r_squared": _json_number(d.cross_validation.mean_fold_r_squared),
-        "cv_spearman": _json_number(d.cross_validation.spearman),
-        "spearman": _json_number(d.spearman_in_sample.rho),
-        "spearman_p_value": _json_number(d.spearman_in_sample.p_value),
-    }
-
-
-def report_json(
-    analysis: RegressionAnalysis, source: str, files: Iterable[str] = ()
-) -> dict[str, Any]:
-    """Every number of the report, machine-readable (NaN/inf become null)."""
-    dataset = analysis.dataset
-    return {
-        "input": source,
-        "dataset": dataset.label,
-        "response": dataset.response,
-        "modelled_response": analysis.modelled_response,
-        "variables": dataset.variable_set,
-        "layout": dataset.layout,
-        "players_in_input": dataset.n_input,
-        "players_analysed": len(dataset.data),
-        "players_excluded": len(dataset.exclusions),
-        "thresholds": dataset.thresholds.as_dict() if dataset.thresholds else None,
-        "vif": [{"variable": v.variable, "vif": _json_number(v.vif)} for v in analysis.vif.initial],
-        "vif_removed": list(analysis.vif.removed),
-        "vif_constant": list(analysis.vif.constant),
-        "procedures": [
-            {
-                "procedure": o.procedure,
-                "selected": list(o.selection.variables),
-                "stop_reason": o.selection.stop_reason,
-                "steps": [
-                    {
-                        "action": s.action,
-                        "variable": s.variable,
-                        "f_value": _json_number(s.f_value),
-                        "p_value": _json_number(s.p_value),
-                    }
-                    for s in o.selection.steps
-                ],
-                "model": _model_json(o.model),
-            }
-            for o in analysis.procedures
-        ],
-        "final": None
-        if analysis.final is None
-        else {"rule": analysis.final.rule, "model": _model_json(analysis.final.model)},
-        "beyond_the_paper": {
-            "cv_folds": analysis.cv_folds,
-            "cv_seed": analysis.cv_seed,
-            "models": [_diagnostics_json(d) for d in analysis.diagnostics],
-            "final_other_scale": None
-            if analysis.alternate_scale is None
-            else _diagnostics_json(analysis.alternate_scale),
-        },
-        "files": list(files),
-    }

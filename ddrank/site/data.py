@@ -1,6 +1,6 @@
 """What the site is built from (plain rows read from the store) and the views derived from it.
 
-`tasks/site.py` fills a `SiteData` from DuckDB; everything here is pure: grouping results into
+`stages/site.py` fills a `SiteData` from the store; everything here is pure: grouping results into
 events and boards, the bid/play split of IMP events, player pages' numbers.
 """
 

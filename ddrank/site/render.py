@@ -1,18 +1,17 @@
-"""Write the static site: index, one page per event (plus traveller pages), player and model pages.
+"""The static site's pages: index, one page per event (plus traveller pages), player and model pages.
 
-Pure rendering: takes a `SiteData`, writes HTML (jinja2, autoescaped: names hold quotes and '<'),
-SVG charts (matplotlib), a CSS file and a small search script. Every link is relative, so the
-site works from file:// and from any static server, with nothing fetched from the internet.
+Pure rendering: takes a `SiteData`, returns HTML strings (jinja2, autoescaped: names hold quotes
+and '<') and the list of rating charts to draw; `publish.site` writes them with the CSS file, the
+search script and the SVG charts. Every link is relative, so the site works from file:// and from
+any static server, with nothing fetched from the internet.
 """
 
 from __future__ import annotations
 
 import math
 import re
-import shutil
-import time
 from collections import Counter, defaultdict
-from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -44,7 +43,6 @@ MIN_PERIODS_CHARTED = 2
 #: player page shows the same numbers as a table (rating ± SE and boards after each period).
 MAX_CHARTS = 40
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "N": "NT"}
-STATIC = Path(__file__).resolve().parent / "static"
 #: Columns of the scoring stage's `rankings` and of `published_standings` the event page shows.
 RANKING_COLUMNS = ("rank", "kind", "session", "section", "direction", "pair", "players", "boards",
                    "score", "pct", "published_place", "published_pct")  # fmt: skip
@@ -170,74 +168,79 @@ class Players:
 # ------------------------------------------------------------------ site
 
 
-def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
-    """Write the whole site under `site_dir` (replacing an older one); return a summary."""
-    t0 = time.perf_counter()
-    env = environment()
-    if site_dir.exists():
-        shutil.rmtree(site_dir)
-    for sub in ("events", "players", "players/img", "model", "static"):
-        (site_dir / sub).mkdir(parents=True, exist_ok=True)
-    for f in STATIC.iterdir():
-        shutil.copy(f, site_dir / "static" / f.name)
-    events = build_events(data)
-    players = Players(data, events)
-    verdict = regression_verdict(data.regression)
-    names = {e.event_id: e.name for e in events}
+class SitePages:
+    """Every page of the site as (path relative to the site, HTML), in the order they are written.
 
-    def period_name(period: Any) -> str:
-        """A rating period is an event: its name, not its id."""
-        return names.get(str(period), str(period or ""))
+    Iterating renders the pages; after it, `charts` holds the rating charts to draw (player,
+    history with period names, path relative to the site) and `summary()` what the site holds.
+    `copied` lists the regression report's files placed next to the model page.
+    """
 
-    common = {"verdict": verdict, "has": set(data.optional), "label": data.label,
-              "period_name": period_name}  # fmt: skip
+    def __init__(self, data: SiteData, copied: list[str]) -> None:
+        self.data = data
+        self.copied = copied
+        self.env = environment()
+        self.events = build_events(data)
+        self.players = Players(data, self.events)
+        self.verdict = regression_verdict(data.regression)
+        self.ranked = ratings_table(data, self.players)
+        self.charts: list[tuple[str, list[Row], str]] = []
+        self.event_pages = 0
+        names = {e.event_id: e.name for e in self.events}
 
-    def write(rel: str, template: str, **ctx: Any) -> None:
+        def period_name(period: Any) -> str:
+            """A rating period is an event: its name, not its id."""
+            return names.get(str(period), str(period or ""))
+
+        self.period_name = period_name
+        self.common = {"verdict": self.verdict, "has": set(data.optional), "label": data.label,
+                       "period_name": period_name}  # fmt: skip
+
+    def render(self, rel: str, template: str, **ctx: Any) -> tuple[str, str]:
         root = "../" * rel.count("/")
-        html = env.get_template(template).render(root=root, **common, **ctx)
-        (site_dir / rel).write_text(html, encoding="utf-8")
+        return rel, self.env.get_template(template).render(root=root, **self.common, **ctx)
 
-    ranked = ratings_table(data, players)
-    write("index.html", "index.html", events=events, players=players, data=data,
-          ratings=ranked, min_boards=MIN_BOARDS_LISTED)  # fmt: skip
-    pages = 0
-    for ev in events:
-        pages += write_event(ev, data, players, write)
-    jobs = []
-    for name in players.names:
-        chart = None
-        hist = players.history.get(name, [])
-        if (len(hist) >= MIN_PERIODS_CHARTED and players.boards(name) >= MIN_BOARDS_LISTED
-                and len(jobs) < MAX_CHARTS):  # fmt: skip
-            chart = f"img/{slug(name, 'p')}-rating.svg"
-            named = [{**h, "period": period_name(h.get("period"))} for h in hist]
-            jobs.append((name, named, str(site_dir / "players" / chart)))
-        write(players.page(name), "player.html", name=name, p=players, chart=chart,
-              lines=profile(players.totals.get(name, {}), players.field),
-              totals=players.totals.get(name, {}), history=sorted(hist, key=_period_order),
-              costly=sorted(players.costly[name], key=lambda c: -c["cost"])[:10],
-              rating=players.ratings.get(name), skill=players.skill.get(name, []),
-              event_of={e.event_id: e for e in events}, categories=CATEGORIES)  # fmt: skip
-    charts = 0
-    if jobs:
-        from ddrank.site.charts import rating_charts
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        data, players, events = self.data, self.players, self.events
+        yield self.render("index.html", "index.html", events=events, players=players, data=data,
+                          ratings=self.ranked, min_boards=MIN_BOARDS_LISTED)  # fmt: skip
+        for ev in events:
+            for page in event_pages(ev, data, players, self.render):
+                self.event_pages += 1  # the event page and its traveller pages
+                yield page
+        for name in players.names:
+            chart = None
+            hist = players.history.get(name, [])
+            if (len(hist) >= MIN_PERIODS_CHARTED and players.boards(name) >= MIN_BOARDS_LISTED
+                    and len(self.charts) < MAX_CHARTS):  # fmt: skip
+                chart = f"img/{slug(name, 'p')}-rating.svg"
+                named = [{**h, "period": self.period_name(h.get("period"))} for h in hist]
+                self.charts.append((name, named, f"players/{chart}"))
+            yield self.render(players.page(name), "player.html", name=name, p=players,
+                              chart=chart, lines=profile(players.totals.get(name, {}),
+                                                         players.field),
+                              totals=players.totals.get(name, {}),
+                              history=sorted(hist, key=_period_order),
+                              costly=sorted(players.costly[name], key=lambda c: -c["cost"])[:10],
+                              rating=players.ratings.get(name), skill=players.skill.get(name, []),
+                              event_of={e.event_id: e for e in events},
+                              categories=CATEGORIES)  # fmt: skip
+        yield self.render("model/index.html", "model.html", report=data.regression,
+                          copied=self.copied)  # fmt: skip
 
-        charts = rating_charts(jobs)
-    copied = copy_regression(data.regression_dir, site_dir / "model")
-    write("model/index.html", "model.html", report=data.regression, copied=copied)
-    return {
-        "site": str(site_dir / "index.html"),
-        "events": len(events),
-        "players": len(players.names),
-        "players_30_boards": sum(
-            1 for n in players.names if players.boards(n) >= MIN_BOARDS_LISTED
-        ),
-        "event_pages": len(events) + pages,
-        "charts": charts,
-        "verdict": verdict,
-        "ratings": [r for r in ranked if r["boards"] >= MIN_BOARDS_LISTED][:10],
-        "seconds_render": round(time.perf_counter() - t0, 3),
-    }
+    def summary(self) -> dict[str, Any]:
+        """What the site holds (after iterating): counts, the verdict, the top of the ratings."""
+        players = self.players
+        return {
+            "events": len(self.events),
+            "players": len(players.names),
+            "players_30_boards": sum(
+                1 for n in players.names if players.boards(n) >= MIN_BOARDS_LISTED
+            ),
+            "event_pages": self.event_pages,
+            "verdict": self.verdict,
+            "ratings": [r for r in self.ranked if r["boards"] >= MIN_BOARDS_LISTED][:10],
+        }
 
 
 def _period_order(row: Row) -> float:
@@ -332,8 +335,10 @@ def mistakes_html(r: Row) -> str:
     )
 
 
-def write_event(ev: Event, data: SiteData, players: Players, write: Any) -> int:
-    """The event page (rankings, split, board list) and its traveller pages; returns pages."""
+def event_pages(
+    ev: Event, data: SiteData, players: Players, render: Any
+) -> Iterator[tuple[str, str]]:
+    """The event page (rankings, split, board list), then its traveller pages."""
     boards = boards_of(ev)
     chunks = [boards[i : i + BOARDS_PER_PAGE] for i in range(0, len(boards), BOARDS_PER_PAGE)]
     base = ev.page[: -len(".html")]
@@ -354,7 +359,7 @@ def write_event(ev: Event, data: SiteData, players: Players, write: Any) -> int:
         for r in data.optional.get("published_standings", [])
         if event_of(r) == ev.event_id
     ]
-    write(ev.page, "event.html", ev=ev, rankings=group_rankings(rankings),
+    yield render(ev.page, "event.html", ev=ev, rankings=group_rankings(rankings),
           standings=group_rankings(standings),
           split=pair_split(ev) if ev.scoring == "IMP" else [],
           mp_pairs=pair_matchpoints(ev) if ev.scoring == "MP" else [],
@@ -366,11 +371,10 @@ def write_event(ev: Event, data: SiteData, players: Players, write: Any) -> int:
              "published": any(r.get(k) for r in rows for k in PUBLISHED)}
             for label, deal_id, rows in chunk
         ]  # fmt: skip
-        write(f"{base}-boards-{k + 1}.html", "boards.html", ev=ev, travellers=travellers,
+        yield render(f"{base}-boards-{k + 1}.html", "boards.html", ev=ev, travellers=travellers,
               page_no=k + 1, pages=len(chunks), players=players, base=base.split("/")[-1],
               result_row=lambda r, pub: result_row(r, ev, players, "../", pub),
               scored=any(r["scored"] for r in ev.results))  # fmt: skip
-    return len(chunks)
 
 
 def event_of(row: Row) -> str:
@@ -400,15 +404,3 @@ def group_rankings(rows: list[Row]) -> list[tuple[str, list[Row]]]:
         used = [c for c in rows[0] if any(r.get(c) not in (None, "") for r in rows)]
         out.append((key, [{c: r.get(c) for c in used} for r in sorted(rows, key=rank)]))
     return out  # columns no line fills are left out
-
-
-def copy_regression(src: Path | None, dest: Path) -> list[str]:
-    """Copy the regression report next to the model page so the site stands alone."""
-    if src is None or not src.is_dir():
-        return []
-    copied = []
-    for f in sorted(src.iterdir()):
-        if f.is_file() and f.suffix in (".md", ".html", ".png", ".svg", ".csv", ".json"):
-            shutil.copy(f, dest / f.name)
-            copied.append(f.name)
-    return copied

@@ -1,4 +1,5 @@
-"""`ddrank report` (the static site), `ddrank player NAME` and `ddrank event NAME` (terminal views)."""
+"""The site's commands: `ddrank report` writes the static site (the command keeps its name: users
+type it), `ddrank player NAME` and `ddrank event NAME` show its pages in the terminal."""
 
 from __future__ import annotations
 
@@ -22,16 +23,11 @@ def _load(db: Path, out: Path) -> tuple[Any, Any, list[Any]]:
     """Site data, players and events of a store (read-only: never blocks a writer's data)."""
     from ddrank.site.data import build_events
     from ddrank.site.render import Players
-    from tasks.db import connect
-    from tasks.site import load_site_data
+    from stages.site import read_site_data
 
     if not db.is_file():
         raise FileNotFoundError(f"{db}: no such store (run `ddrank run` first, or pass --db)")
-    con = connect(db, read_only=True)
-    try:
-        data = load_site_data(con, out)
-    finally:
-        con.close()
+    data, _ = read_site_data(db, out)
     events = build_events(data)
     return data, Players(data, events), events
 
@@ -63,8 +59,8 @@ def _f(v: Any, digits: int = 2) -> str:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command()
-    def report(
+    @app.command("report")
+    def site(
         db: DbOpt = Path("data/ddrank.duckdb"),
         out: OutOpt = Path("out"),
         json: JsonOpt = False,
@@ -76,7 +72,7 @@ def register(app: typer.Typer) -> None:
         player (rating chart, DD mistake profile with percentiles, partners, costliest boards),
         and a model page with the regression verdict. Works from file:// with no server.
         """
-        from tasks.site import build_site
+        from stages.site import build_site
 
         with friendly_errors():
             if not db.is_file():

@@ -1,4 +1,4 @@
-"""Charts of the site as SVG files, drawn by matplotlib (Agg backend: no display needed)."""
+"""The site's rating charts as SVG files, drawn by matplotlib (Agg backend: no display needed)."""
 
 from __future__ import annotations
 

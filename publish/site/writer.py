@@ -1,0 +1,65 @@
+"""Write the static site under one folder: pages, CSS and script, rating charts, regression report.
+
+The pages come from `ddrank.site.render.SitePages` (pure); this module replaces an older site,
+copies the static files and the regression report, writes each page and draws the charts.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import ddrank.site
+from ddrank.site.data import SiteData
+from ddrank.site.render import SitePages
+
+STATIC = Path(ddrank.site.__file__).resolve().parent / "static"
+#: Files of the regression report copied next to the model page, so the site stands alone.
+REGRESSION_SUFFIXES = (".md", ".html", ".png", ".svg", ".csv", ".json")
+
+
+def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
+    """Write the whole site under `site_dir` (replacing an older one); return a summary."""
+    t0 = time.perf_counter()
+    if site_dir.exists():
+        shutil.rmtree(site_dir)
+    for sub in ("events", "players", "players/img", "model", "static"):
+        (site_dir / sub).mkdir(parents=True, exist_ok=True)
+    for f in STATIC.iterdir():
+        shutil.copy(f, site_dir / "static" / f.name)
+    copied = copy_regression(data.regression_dir, site_dir / "model")
+    pages = SitePages(data, copied)
+    for rel, html in pages:
+        (site_dir / rel).write_text(html, encoding="utf-8")
+    charts = 0
+    if pages.charts:
+        from publish.site.charts import rating_charts
+
+        jobs = [(name, history, str(site_dir / rel)) for name, history, rel in pages.charts]
+        charts = rating_charts(jobs)
+    summary = pages.summary()
+    return {
+        "site": str(site_dir / "index.html"),
+        "events": summary["events"],
+        "players": summary["players"],
+        "players_30_boards": summary["players_30_boards"],
+        "event_pages": summary["event_pages"],
+        "charts": charts,
+        "verdict": summary["verdict"],
+        "ratings": summary["ratings"],
+        "seconds_render": round(time.perf_counter() - t0, 3),
+    }
+
+
+def copy_regression(src: Path | None, dest: Path) -> list[str]:
+    """Copy the regression report next to the model page so the site stands alone."""
+    if src is None or not src.is_dir():
+        return []
+    copied = []
+    for f in sorted(src.iterdir()):
+        if f.is_file() and f.suffix in REGRESSION_SUFFIXES:
+            shutil.copy(f, dest / f.name)
+            copied.append(f.name)
+    return copied

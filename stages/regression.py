@@ -1,0 +1,212 @@
+"""Regression stage: read a player table, prepare the dataset, analyse, write the regression report.
+
+All statistics live in `ddrank.regression`, the report's files are written by `publish.regression`.
+`run_regression_report` is the entry point the CLI runs without a Prefect server; the flow
+`regression_report` runs the same steps as tasks. Table 9's minima scaled to a store, and the
+number of players they leave, decide whether `ddrank run` writes a regression report at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ddrank.regression.analysis import RegressionAnalysis, SelectionSettings, analyse
+from ddrank.regression.diagnostics import DEFAULT_CV_SEED
+from ddrank.regression.variables import PreparedDataset, Thresholds, prepare_dataset
+from publish.regression import write_regression_report
+from store import Store
+
+DEFAULT_TABLE = "player_stats"
+#: The paper's Table 9 minima were chosen for 190,622 analysed boards.
+PAPER_BOARDS = 190_622
+#: Fewer data points than this cannot support 14 candidate predictors.
+MIN_REGRESSION_PLAYERS = 30
+_THRESHOLD_FIELDS = {
+    "claims": "min_claims",
+    "leads": "min_leads",
+    "cards_played_as_declarer": "min_cards_declarer",
+    "cards_played_as_defender": "min_cards_defender",
+    "auctions_analyzed": "min_auctions",
+}
+_MODULE_LOGGER = logging.getLogger("ddrank.regression")
+Logger = logging.Logger | logging.LoggerAdapter
+
+
+@dataclass(frozen=True)
+class RegressionRequest:
+    """One regression report: where the players come from, the model's options, where it goes.
+
+    `thresholds` overrides Table 9's minima (counter input only); `settings` overrides the
+    selection levels (`vif_limit`, `forward_slentry`, `backward_slstay`, `stepwise_slentry`,
+    `stepwise_slstay`, `significance`).
+    """
+
+    input_path: str | None = None
+    db_path: str | None = None
+    table: str = DEFAULT_TABLE
+    response: str = "pp"
+    variables: str = "unweighted"
+    out_dir: str = "out/regression"
+    thresholds: Mapping[str, float] | None = None
+    settings: Mapping[str, float] | None = None
+    log_response: bool = False
+    final_variables: Sequence[str] | None = None
+    cv_folds: int = 10
+    cv_seed: int = DEFAULT_CV_SEED
+
+    @property
+    def source(self) -> str:
+        """The input as the report names it: the CSV path, or `store:table`."""
+        return self.input_path if self.input_path is not None else f"{self.db_path}:{self.table}"
+
+
+def read_player_table(request: RegressionRequest, logger: Logger = _MODULE_LOGGER) -> pd.DataFrame:
+    """Read the per-player table from a CSV file or from a store's table (read-only)."""
+    if (request.input_path is None) == (request.db_path is None):
+        raise ValueError("give exactly one of input_path (CSV) or db_path (DuckDB)")
+    if request.input_path is not None:
+        path = Path(request.input_path)
+        if not path.is_file():
+            raise FileNotFoundError(f"input CSV not found: {path}")
+        frame = pd.read_csv(path)
+        logger.info("read %d players from %s", len(frame), path)
+        return frame
+    table = request.table
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", table):
+        raise ValueError(f"not a table name: {table!r}")
+    path = Path(request.db_path)  # type: ignore[arg-type]
+    if not path.is_file():
+        raise FileNotFoundError(f"DuckDB file not found: {path}")
+    with Store(path, read_only=True) as store:
+        # pandas straight from DuckDB: the statistics expect its dtypes
+        frame = store.con.sql(store.sql("regression_player_table"), params={"table": table}).df()
+    if "name" not in frame.columns and "player" in frame.columns:  # the store's player_stats
+        frame = frame.rename(columns={"player": "name"})
+    logger.info("read %d players from %s:%s", len(frame), path, table)
+    return frame
+
+
+def prepare_regression_dataset(
+    frame: pd.DataFrame, request: RegressionRequest, logger: Logger = _MODULE_LOGGER
+) -> PreparedDataset:
+    """Thresholds and rates, logging why each excluded player is left out.
+
+    Each zero-denominator player is logged (info), each missing or non-finite value is a
+    warning; players below the thresholds are summarised (each one at debug level). All of them
+    are also written to excluded_players.csv.
+    """
+    thresholds = Thresholds.from_mapping(request.thresholds)
+    dataset = prepare_dataset(frame, request.response, request.variables, thresholds)  # type: ignore[arg-type]
+    below = 0
+    for exclusion in dataset.exclusions:
+        if exclusion.reason.startswith("below Table 9 threshold"):
+            below += 1
+            logger.debug("excluded %s: %s", exclusion.name, exclusion.reason)
+        elif exclusion.reason.startswith("zero denominator"):
+            logger.info("excluded %s: %s", exclusion.name, exclusion.reason)
+        else:
+            logger.warning("excluded %s: %s", exclusion.name, exclusion.reason)
+    logger.info(
+        "%s: %d of %d players kept (%d below the thresholds, %d other exclusions)",
+        dataset.label,
+        len(dataset.data),
+        dataset.n_input,
+        below,
+        len(dataset.exclusions) - below,
+    )
+    return dataset
+
+
+def analyse_regression(
+    dataset: PreparedDataset, request: RegressionRequest, logger: Logger = _MODULE_LOGGER
+) -> RegressionAnalysis:
+    """VIF screen, the three selection procedures, the final model and the diagnostics."""
+    analysis = analyse(
+        dataset,
+        settings=SelectionSettings(**dict(request.settings or {})),
+        log_response=request.log_response,
+        final_variables=list(request.final_variables) if request.final_variables else None,
+        cv_folds=request.cv_folds,
+        cv_seed=request.cv_seed,
+    )
+    final = analysis.final
+    logger.info(
+        "%s: final model %s, adjusted R² %.4f",
+        dataset.label,
+        list(final.model.variables) if final else None,
+        final.model.adj_r_squared if final else float("nan"),
+    )
+    return analysis
+
+
+def publish_regression_report(
+    analysis: RegressionAnalysis, request: RegressionRequest, logger: Logger = _MODULE_LOGGER
+) -> dict[str, str]:
+    """Write the regression report's files to `request.out_dir`; return them by kind."""
+    written = write_regression_report(analysis, request.source, request.out_dir)
+    logger.info("wrote the regression report to %s", Path(request.out_dir))
+    return written
+
+
+def run_regression_report(
+    request: RegressionRequest, logger: Logger = _MODULE_LOGGER
+) -> tuple[RegressionAnalysis, dict[str, str]]:
+    """The stage's entry point: the flow `regression_report`'s steps, in-process, no server."""
+    frame = read_player_table(request, logger)
+    dataset = prepare_regression_dataset(frame, request, logger)
+    analysis = analyse_regression(dataset, request, logger)
+    return analysis, publish_regression_report(analysis, request, logger)
+
+
+# ------------------------------------------------------------------ thresholds for `ddrank run`
+
+
+def _as_store(store: Any) -> Store:
+    """A `Store`; transitional: flows/pipeline.py still passes a bare DuckDB connection."""
+    return store if isinstance(store, Store) else Store(con=store)
+
+
+def scaled_thresholds(store: Store, settings: Any) -> dict[str, float]:
+    """Table 9's minima scaled to the size of this store (the bundled sample is 4% of the
+    paper's data, where nobody reaches 362 claims). At the paper's size they are the paper's."""
+    boards = _as_store(store).scalar("regression_board_count")
+    factor = min(1.0, boards / PAPER_BOARDS)
+    return {
+        col: max(1.0, round(getattr(settings, f) * factor)) for col, f in _THRESHOLD_FIELDS.items()
+    }
+
+
+def eligible_players(store: Store, thresholds: Mapping[str, float]) -> int:
+    """Matched players (with ranking points) past every opportunity threshold."""
+    store = _as_store(store)
+    if not store.scalar("regression_has_player_stats"):
+        return 0
+    # a zero denominator excludes a player whatever the threshold (its rate is undefined)
+    minima = {col: max(float(v), 1.0) for col, v in thresholds.items()}
+    return int(store.scalar("regression_eligible_players", **minima))
+
+
+_TOP_PLAYER_COLUMNS = ("player", "boards", "mp", "pp", "lead_mistakes_per_lead",
+                       "defender_mistakes_per_card", "declarer_mistakes_per_card")  # fmt: skip
+
+
+def player_table(store: Store, limit: int = 25) -> list[dict[str, Any]]:
+    """The players with the most boards and their main mistake rates, to 4 decimals, for the
+    Prefect UI's table artifact (empty before the DD stage ran)."""
+    store = _as_store(store)
+    if not store.scalar("regression_has_player_stats"):
+        return []
+    return [
+        {
+            c: (round(v, 4) if isinstance(v, float) else v)
+            for c, v in zip(_TOP_PLAYER_COLUMNS, r, strict=True)
+        }  # fmt: skip
+        for r in store.tuples("top_players_by_boards", limit=limit)
+    ]

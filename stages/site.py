@@ -1,0 +1,168 @@
+"""Site stage: read everything the results-and-players site shows from the store, then publish it.
+
+The site renders from what the store has: the event model (`events`, boards' session/section),
+scoring (`scored_results`, `rankings`, `ratings`, `rating_history`) and Bayesian ratings
+(`skill_ratings`) are used when present, and each page says plainly when one is absent. Every query
+reads the whole store at once (no query per player or per event), so the site of the bundled
+sample takes seconds. Queries: sql/queries/site.sql.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from ddrank.scoring.duplicate import duplicate_score
+from ddrank.scoring.records import event_label, split_name_id
+from ddrank.site.data import SiteData
+from ddrank.types import Contract, DomainError, Seat
+from publish.site import write_site
+from stages.audit import audit_tables
+from stages.dd import compute_par
+from store import Store
+
+Row = dict[str, Any]
+#: Tables other stages write, shown when present.
+OPTIONAL_TABLES = ("events", "rankings", "ratings", "rating_history", "skill_ratings",
+                   "published_standings", "team_matches")  # fmt: skip
+
+
+def read_results(store: Store) -> list[Row]:
+    """Every kept table result with its DD tricks for the contract played and the deal's par."""
+    rows = sorted(store.rows("site_results"), key=_traveller_order)
+    scored = {r["record_id"]: r for r in store.rows("site_scored_results")}
+    for row in rows:
+        row["event_id"] = event_label(row)  # as the scoring stage names the event
+        row["ns_points"] = ns_points(row)
+        row["scored"] = scored.get(row["record_id"], {})
+    return rows
+
+
+def _int_or(v: Any, default: int = 10**9) -> int:
+    try:
+        return int(str(v).strip())
+    except (TypeError, ValueError):
+        return default
+
+
+def _traveller_order(r: Row) -> tuple:
+    """Session, section, board number, deal, room or table: the order of a results booklet."""
+    return (str(r.get("session") or ""), str(r.get("section") or ""), _int_or(r.get("board_no")),
+            str(r.get("board_no") or ""), str(r.get("deal_id") or ""), str(r.get("room") or ""),
+            _int_or(r.get("table_no")), r["record_id"])  # fmt: skip
+
+
+def ns_points(row: Row) -> int | None:
+    """North-South's score of a result (None when the contract or tricks are unknown)."""
+    contract, declarer, tricks = row.get("contract"), row.get("declarer"), row.get("result")
+    if contract == "P":
+        return 0
+    if not contract or not declarer or tricks is None:
+        return None
+    try:
+        seat = Seat.parse(declarer)
+        c = Contract.parse(contract, declarer=seat)
+        vul = row["ns_vulnerable"] if seat.is_ns else row["ew_vulnerable"]
+        points = duplicate_score(c, int(tricks), bool(vul), int(row.get("year") or 0))
+    except DomainError:
+        return None
+    return points if seat.is_ns else -points
+
+
+def read_dd_tables(store: Store) -> dict[str, dict[tuple[str, str], int]]:
+    out: dict[str, dict[tuple[str, str], int]] = defaultdict(dict)
+    for deal_id, strain, declarer, tricks in store.tuples("site_dd_tables"):
+        out[deal_id][(strain, declarer)] = tricks
+    return dict(out)
+
+
+def read_who(store: Store) -> dict[str, str]:
+    """Register `site_who(record_id, seat, player)` and return player -> name to show.
+
+    A seat's player is identified as the scoring stage identifies it (`ddrank.scoring.records`),
+    so that ratings join: the matched ranking name, else `id:<source id>` when the source gives
+    one (`Markus Knob#39415` -> `id:39415`), else the name as written. The page shows the name.
+    """
+    who: dict[str, list] = {"record_id": [], "seat": [], "player": []}
+    labels: dict[str, str] = {}
+    for record_id, seat, matched, raw, sid in store.tuples("site_board_seats"):
+        name, pid = split_name_id((raw or "").strip(), str(sid or "").strip())
+        player = matched or (f"id:{pid}" if pid else name)
+        if not player:
+            continue
+        who["record_id"].append(record_id)
+        who["seat"].append(seat)
+        who["player"].append(player)
+        labels.setdefault(player, matched or name or player)
+    frame = pl.DataFrame(
+        who, schema={"record_id": pl.String, "seat": pl.Int32, "player": pl.String}
+    )
+    store.con.register("site_who", frame.to_arrow())
+    return labels
+
+
+def read_optional(store: Store) -> dict[str, list[Row]]:
+    """The tables other stages write, when present: rankings, ratings, history, skill ratings."""
+    tables = {name for (name,) in store.tuples("site_table_names")}
+    return {
+        name: store.rows("site_table_rows", table=name)
+        for name in OPTIONAL_TABLES
+        if name in tables
+    }
+
+
+def read_regression(out_dir: Path) -> Row | None:
+    """The regression report's numbers (OUT/regression/report.json), when it was written."""
+    path = out_dir / "regression" / "report.json"
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+def load_site_data(store: Store, out_dir: Path, audit: dict[str, Any]) -> SiteData:
+    """Everything the site shows, read in one pass over the store.
+
+    `audit` is the clean stage's audit (Tables 5-7), computed by the caller from the same store.
+    """
+    t0 = time.perf_counter()
+    labels = read_who(store)
+    data = SiteData(
+        audit=audit,
+        sources=store.rows("site_sources"),
+        results=read_results(store),
+        dd_tables=read_dd_tables(store),
+        seats=store.rows("site_seats"),
+        player_totals={r["player"]: r for r in store.rows("site_player_totals")},
+        optional=read_optional(store),
+        regression=read_regression(out_dir),
+        regression_dir=out_dir / "regression",
+        labels=labels,
+    )
+    data.seconds_read = time.perf_counter() - t0
+    return data
+
+
+def read_site_data(db: str | Path, out: str | Path, fill_par: bool = False) -> tuple[SiteData, int]:
+    """The site's data from the store `db` (read-only unless `fill_par`), and how many deals got
+    their par first (stores built before par existed)."""
+    with Store(db, read_only=not fill_par) as store:
+        par_rows = compute_par(store) if fill_par else 0
+        return load_site_data(store, Path(out), audit_tables(store)), par_rows
+
+
+def build_site(db: str | Path, out: str | Path, fill_par: bool = True) -> Row:
+    """The stage's entry point: write `out/site/` from the store `db`; return where it went and
+    what it holds."""
+    data, par_rows = read_site_data(db, out, fill_par)
+    summary = write_site(data, Path(out) / "site")
+    summary["par_filled"] = par_rows
+    summary["seconds_read"] = round(data.seconds_read, 3)
+    return summary
