@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from store.store import open_connection as connect  # noqa: E402
 from tasks.clean import clean_pending  # noqa: E402
-from tasks.db import connect  # noqa: E402
 from tasks.ingest import ingest_paths  # noqa: E402
 
 SAMPLE = ROOT / "data" / "sample"

@@ -125,7 +125,7 @@ def child(path: str, mode: str, repeat: int) -> None:
             errors = sum(1 for r in parsed.records if r.parse_error)
             del parsed
     else:
-        from tasks.db import connect
+        from store.store import open_connection as connect
         from tasks.ingest import ingest_paths
 
         with tempfile.TemporaryDirectory() as tmp:

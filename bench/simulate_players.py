@@ -245,8 +245,8 @@ def measure(pbn: Path, args: argparse.Namespace, truth: dict[str, float], log) -
 
     from flows.dd_analysis import dd_analysis
     from flows.server import prefect_api
+    from store.store import open_connection as connect
     from tasks.clean import clean_task
-    from tasks.db import connect
     from tasks.ingest import ingest_task
 
     db = args.work / f"{pbn.stem}.duckdb"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-DEFAULT_DB = Path("data/ddrank.duckdb")  # store.DEFAULT_DB, without importing duckdb for --help
+from store.defaults import DEFAULT_DB
 
 RUNNERS = ("process", "thread", "dask")
 

@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from cli.render import console, emit_json, friendly_errors
+from store.defaults import DEFAULT_DB
 
 STRATEGY_HELP = (
     "fuzzy (default): accents, name orders, initials, nicknames, rapidfuzz, context. "
@@ -31,7 +32,7 @@ def register(app: typer.Typer) -> None:
         ],
         db: Annotated[
             Path, typer.Option("--db", help="DuckDB store whose boards are matched.")
-        ] = Path("data/ddrank.duckdb"),
+        ] = DEFAULT_DB,
         names: Annotated[
             Path | None,
             typer.Option(

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-DEFAULT_DB = Path("data/ddrank.duckdb")  # tasks.db's default, without importing duckdb here
+from store.defaults import DEFAULT_DB
 
 
 def register(app: typer.Typer) -> None:

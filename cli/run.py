@@ -62,8 +62,8 @@ def run(
 
     Every option below is a field of the run settings, so a deployment parameter, a DDRANK_* environment variable or a --config file can set it too. When the inputs, the store, the settings and the outputs are the same as after the last finished run (recorded in OUT/.ddrank-run.json), it says so at once and starts nothing. It ends with each stage's wall time (also in --json, under "timings").
     """
+    from stages import freshness
     from stages.settings import load_settings
-    from tasks import freshness
 
     with friendly_errors():
         settings = load_settings(config, inputs=inputs or None, **fields)
@@ -81,11 +81,11 @@ def run(
         from flows.pipeline import run_pipeline
 
         with stage_progress(disable=json):
-            result = run_pipeline(settings, show=False)
+            result = run_pipeline(settings)
     if json:
         emit_json(result)
     else:
-        from flows.pipeline import show_summary
+        from cli.run_summary import show_summary
 
         show_summary(result, settings)
 

@@ -17,10 +17,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from store.defaults import DEFAULT_DB
+
 console = Console()
 err = Console(stderr=True)
 
-DEFAULT_DB = Path("data/ddrank.duckdb")
 
 ValetOpt = Annotated[
     Path | None,
@@ -80,7 +81,7 @@ def _source(valet: Path | None, db: Path | None) -> tuple[str | None, str | None
 def _run(measure: str, valet: Path | None, db: Path | None, event: str | None, out: Path,
          via_flow: bool, flow_kwargs: dict[str, Any], direct) -> dict[str, Any]:  # fmt: skip
     """Call the task body directly (fast), or the `ratings` flow with the same parameters."""
-    from tasks.db import StoreLockedError
+    from store import StoreLockedError
 
     valet_dir, db_path = _source(valet, db)
     try:
@@ -238,7 +239,7 @@ def register(app: typer.Typer) -> None:
                          butler_drop_percent,
                          min_boards, as_json, via_flow)  # fmt: skip
             return
-        from tasks.db import StoreLockedError
+        from store import StoreLockedError
 
         try:
             if files:

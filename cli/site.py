@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.render import console, emit_json, err_console, friendly_errors
+from store.defaults import DEFAULT_DB
 
 DbOpt = Annotated[Path, typer.Option("--db", help="DuckDB store to read.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable output.")]
@@ -61,7 +62,7 @@ def _f(v: Any, digits: int = 2) -> str:
 def register(app: typer.Typer) -> None:
     @app.command("report")
     def site(
-        db: DbOpt = Path("data/ddrank.duckdb"),
+        db: DbOpt = DEFAULT_DB,
         out: OutOpt = Path("out"),
         json: JsonOpt = False,
     ) -> None:
@@ -92,7 +93,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def player(
         name: Annotated[str, typer.Argument(help="Player name, or a unique part of it.")],
-        db: DbOpt = Path("data/ddrank.duckdb"),
+        db: DbOpt = DEFAULT_DB,
         out: OutOpt = Path("out"),
         json: JsonOpt = False,
     ) -> None:
@@ -173,7 +174,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def event(
         name: Annotated[str, typer.Argument(help="Event name, or a unique part of it.")],
-        db: DbOpt = Path("data/ddrank.duckdb"),
+        db: DbOpt = DEFAULT_DB,
         out: OutOpt = Path("out"),
         top: Annotated[int, typer.Option(help="Lines of the ranking to show.")] = 20,
         json: JsonOpt = False,

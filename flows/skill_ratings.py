@@ -11,11 +11,12 @@ from typing import Any
 
 from prefect import flow
 
+from store.defaults import DEFAULT_DB
 from tasks.scoring import skill_task
 
 
 @flow(name="skill-ratings")
-def skill_ratings(db_path: str = "data/ddrank.duckdb", event: str | None = None,
+def skill_ratings(db_path: str = str(DEFAULT_DB), event: str | None = None,
                   full: bool = False) -> dict[str, Any]:  # fmt: skip
     """Rate the store's periods not yet rated (all of them with ``full``) into `skill_ratings`."""
     return skill_task(db_path, event, full)

@@ -14,6 +14,8 @@ from typing import Any, Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from store.defaults import DEFAULT_DB
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_DIR = REPO_ROOT / "data" / "sample"
 RANKINGS_CSV = REPO_ROOT / "data" / "rankings" / "wbf-open-rankings.csv"
@@ -26,7 +28,7 @@ class PipelineSettings(BaseSettings):
 
     inputs: list[str] = Field(default_factory=lambda: [str(SAMPLE_DIR)],
                               description="Hand-record files or folders to ingest.")  # fmt: skip
-    db: str = Field("data/ddrank.duckdb", description="DuckDB store.")
+    db: str = Field(str(DEFAULT_DB), description="DuckDB store.")
     out: str = Field("out", description="Folder for reports and exports.")
     inbox: str | None = Field(None, description="Folder watched for new hand records.")
     partition_size: int = Field(500, ge=1, description="Boards per partition (unit of fan-out).")
@@ -81,7 +83,7 @@ class PipelineSettings(BaseSettings):
     skill_min_boards: int = Field(50, ge=0, description="`ddrank rate`: boards a shown player "
                                   "needs.")  # fmt: skip
     force: bool = Field(False, description="Run every stage even when nothing is new since the "
-                        "last finished run (see tasks/freshness.py).")  # fmt: skip
+                        "last finished run (see stages/freshness.py).")  # fmt: skip
 
 
 def load_settings(config: str | Path | None = None, **overrides: Any) -> PipelineSettings:

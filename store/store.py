@@ -18,7 +18,8 @@ import duckdb
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 QUERY_DIR = SQL_DIR / "queries"
 #: The store a command uses when not told otherwise; the one place this path is written.
-DEFAULT_DB = Path("data/ddrank.duckdb")
+from store.defaults import DEFAULT_DB  # noqa: E402,F401
+
 #: Idempotent DDL, applied in this order when a store is opened for writing.
 DDL_FILES = (
     "schema.sql",

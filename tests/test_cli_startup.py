@@ -64,4 +64,4 @@ def test_help_of_every_command_imports_no_heavy_library() -> None:
 
 def test_a_heavy_import_is_detected() -> None:
     """The probe itself works: importing the store module does pull in duckdb."""
-    assert "duckdb" in _imported_after("import tasks.db")
+    assert "duckdb" in _imported_after("import store.store")

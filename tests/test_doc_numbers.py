@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from store.store import open_connection as connect
 from tasks.clean import clean_pending
-from tasks.db import connect
 from tasks.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent

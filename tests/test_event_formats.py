@@ -18,8 +18,8 @@ from ddrank.parsers.pbn import read_pbn
 from ddrank.scoring.duplicate import imps
 from stages.audit import audit_tables
 from store.inputs.read import detect_format, read_parsed
+from store.store import open_connection as connect
 from tasks.clean import clean_pending, files_with_leading_passes
-from tasks.db import connect
 from tasks.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent

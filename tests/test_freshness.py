@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from flows.settings import load_settings
-from tasks import freshness
+from stages import freshness
+from store.store import open_connection as connect
 from tasks.clean import clean_pending
-from tasks.db import connect
 from tasks.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from cli.main import app
 from ddrank.types import Deal
 from stages.audit import audit_tables
+from store.store import open_connection as connect
 from tasks.clean import clean_pending
-from tasks.db import connect
 from tasks.ingest import ingest_paths
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -179,7 +179,7 @@ def test_locked_store_is_a_clear_error(tmp_path: Path) -> None:
     db = tmp_path / "locked.duckdb"
     con = connect(db)
     code = (
-        "from tasks.db import connect, StoreLockedError\n"
+        "from store.store import StoreLockedError, open_connection as connect\n"
         f"try:\n    connect({str(db)!r})\nexcept StoreLockedError as e:\n    print('LOCKED', e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

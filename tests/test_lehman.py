@@ -185,7 +185,7 @@ def test_ratings_flow_over_the_db_boards_table(tmp_path: Path) -> None:
 
     import polars as pl
 
-    from tasks.db import connect
+    from store.store import open_connection as connect
 
     os.environ.setdefault("DO_NOT_TRACK", "1")
     d = VALET / "2013-world-men"

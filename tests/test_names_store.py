@@ -22,8 +22,8 @@ def entries():
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
+    from store.store import open_connection as connect
     from tasks.clean import clean_pending
-    from tasks.db import connect
     from tasks.ingest import ingest_paths
 
     path = tmp_path_factory.mktemp("names") / "store.duckdb"
@@ -37,7 +37,7 @@ def store(tmp_path_factory):
 def test_board_players_before_and_after_matching(store, entries):
     from stages.names import match_board_names
     from store import Store
-    from tasks.db import connect
+    from store.store import open_connection as connect
 
     con = connect(store)
     try:

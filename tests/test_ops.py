@@ -33,7 +33,7 @@ from flows.inbox import (
     scan_inbox,
     served_deployments,
 )
-from tasks.db import connect
+from store.store import open_connection as connect
 from tasks.ingest import ingest_paths, read_records
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,7 +99,7 @@ def inbox_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     from flows.dd_analysis import prefect_api
     from flows.inbox import inbox_rerun
     from flows.settings import PipelineSettings
-    from tasks.db import store_lock
+    from store import store_lock
 
     root = tmp_path_factory.mktemp("inbox")
     inbox, db = root / "inbox", root / "ddrank.duckdb"
@@ -272,7 +272,7 @@ def test_watcher_waits_while_a_run_holds_the_store(half_store: tuple[Path, Path,
     """The watcher reads the store only under its lock: DuckDB refuses a writer while any other
     process has the file open (even read-only), so an unguarded read failed a running pipeline
     (found by ops/stack-smoke.sh)."""
-    from tasks.db import store_lock
+    from store import store_lock
 
     inbox, db, _ = half_store
     full = copy_settled(QUALIFIER, inbox / "full.pbn")

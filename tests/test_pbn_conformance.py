@@ -14,8 +14,8 @@ import pytest
 
 from ddrank.parsers.pbn_conformance import conformance_warnings
 from store.inputs.text import read_text as _text
+from store.store import open_connection as connect
 from tasks.clean import clean_pending
-from tasks.db import connect
 from tasks.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent

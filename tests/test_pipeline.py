@@ -92,7 +92,7 @@ def test_rerun_adds_and_computes_nothing(uninterrupted: Path, tmp_path: Path) ->
          "import json\nfrom flows.pipeline import run_pipeline\nfrom flows.settings import load_settings\n"
          "from stages.progress import reporting\nseen = {}\n"
          "with reporting(lambda st, d, t: seen.__setitem__(st, (d, t))):\n"
-         "    r = run_pipeline(load_settings(), show=False)\n"
+         "    r = run_pipeline(load_settings())\n"
          "print('STAGES', json.dumps(seen))\n"
          "print('RESULT', json.dumps({'new': r['ingest']['new'], 'tables': r['dd']['tables_computed'],"
          " 'traces': r['dd']['traces_computed'], 'cleaned': r['clean']['cleaned']}))"],
@@ -143,12 +143,12 @@ def test_run_with_nothing_new_starts_no_server(uninterrupted: Path) -> None:
 
 
 def test_second_run_on_a_locked_store_is_refused(tmp_path: Path) -> None:
-    from tasks.db import StoreLockedError, store_lock
+    from store import StoreLockedError, store_lock
 
     db = tmp_path / "busy.duckdb"
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         f"from tasks.db import store_lock\nimport time\nwith store_lock({str(db)!r}):\n"
+         f"from store import store_lock\nimport time\nwith store_lock({str(db)!r}):\n"
          "    print('held', flush=True)\n    time.sleep(60)"],
         cwd=ROOT, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
