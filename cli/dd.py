@@ -22,12 +22,14 @@ def dd_command(
     db: Path = typer.Option(
         DEFAULT_DB, "--db", help="DuckDB store to read boards from and write to."
     ),
-    workers: int = typer.Option(0, "--workers", "-w", help="Solver processes (0 = one per core)."),
+    workers: int | None = typer.Option(
+        None, "--workers", "-w", help="Solver processes. Default: one per core."
+    ),
     runner: str = typer.Option(
         "process", "--runner", help="Task runner: process (default), thread or dask."
     ),
-    dds_threads: int = typer.Option(
-        0, "--dds-threads", help="DDS threads per worker (0 = cores / workers)."
+    dds_threads: int | None = typer.Option(
+        None, "--dds-threads", help="DDS threads per worker. Default: cores / workers."
     ),
     partitions: list[int] = typer.Option(
         None, "--partition", help="Only these partition ids (repeatable). Default: all."

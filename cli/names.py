@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
                 help="CSV raw_name,ranking_name that always wins; an empty ranking_name forbids a match.",
             ),
         ] = None,
-        strategy: Annotated[str, typer.Option("--strategy", help=STRATEGY_HELP)] = "fuzzy",
+        names_strategy: Annotated[str, typer.Option("--strategy", help=STRATEGY_HELP)] = "fuzzy",
         review: Annotated[
             bool, typer.Option("--review", help="List ambiguous and low-score cases.")
         ] = False,
@@ -82,6 +82,7 @@ def register(app: typer.Typer) -> None:
         )
         from store import Store
 
+        strategy = names_strategy
         if strategy not in STRATEGIES:
             raise typer.BadParameter(f"use one of {', '.join(STRATEGIES)}", param_hint="--strategy")
         if out is not None and names is None:

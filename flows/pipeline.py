@@ -52,10 +52,13 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     with timed("clean", timings):
         cleaned = clean_task(s.db, s.workers)
     with timed("names", timings):
-        names = match_names(rankings=s.rankings, db=s.db, aliases=s.aliases)
+        names = match_names(rankings=s.rankings, db=s.db, aliases=s.aliases,
+                            strategy=s.names_strategy)  # fmt: skip
     with timed("double dummy", timings, progress=False):  # DD reports its own bars
         dd = dd_analysis(db=s.db, workers=s.workers, runner=s.runner,
-                         dds_threads=s.dds_threads, dask_address=s.dask_address)  # fmt: skip
+                         dds_threads=s.dds_threads, dask_address=s.dask_address,
+                         table_batch=s.table_batch, trace_batch=s.trace_batch,
+                         refresh_cache=s.refresh_cache)  # fmt: skip
     with timed("regression", timings, progress=False):
         thresholds, eligible = regression_thresholds_task(s.db, s)
         print(thresholds_line(thresholds, s.db))
@@ -86,9 +89,18 @@ def regression_stage(s: PipelineSettings, thresholds: dict[str, float], eligible
         return {"skipped": skipped}
     with stage("regression"):
         state = regression_report(db_path=s.db, response=s.response, variables=s.variables,
-                                  out_dir=str(Path(s.out) / "regression"),
-                                  thresholds=thresholds, return_state=True)  # fmt: skip
+                                  out_dir=str(Path(s.out) / "regression"), thresholds=thresholds,
+                                  settings=selection_levels(s), log_response=s.log_response,
+                                  cv_folds=s.cv_folds, cv_seed=s.cv_seed,
+                                  return_state=True)  # fmt: skip
     return state.result() if state.is_completed() else {"failed": str(state.message)}
+
+
+def selection_levels(s: PipelineSettings) -> dict[str, float]:
+    """The regression's VIF limit and SAS selection levels, from the run settings."""
+    names = ("vif_limit", "forward_slentry", "backward_slstay", "stepwise_slentry",
+             "stepwise_slstay", "significance")  # fmt: skip
+    return {n: getattr(s, n) for n in names}
 
 
 @contextmanager

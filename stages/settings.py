@@ -14,6 +14,8 @@ from typing import Any, Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from ddrank.dd.solver import MAX_TABLE_BATCH, TABLE_BATCH, TRACE_BATCH
+from ddrank.regression.defaults import DEFAULT_CV_SEED
 from store.defaults import DEFAULT_DB
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -82,6 +84,29 @@ class PipelineSettings(BaseSettings):
     skill_component: str = Field("bidding", description="`ddrank rate`: the component shown.")
     skill_min_boards: int = Field(50, ge=0, description="`ddrank rate`: boards a shown player "
                                   "needs.")  # fmt: skip
+    # -- double dummy (`ddrank dd`) --
+    table_batch: int = Field(TABLE_BATCH, ge=1, le=MAX_TABLE_BATCH,
+                             description="Deals per DDS CalcAllTables call (1-40).")  # fmt: skip
+    trace_batch: int = Field(TRACE_BATCH, ge=1, le=200,
+                             description="Boards per DDS AnalyseAllPlays call (1-200).")  # fmt: skip
+    refresh_cache: bool = Field(False, description="Recompute DD partitions even when a cached "
+                                "result exists.")  # fmt: skip
+    # -- names (`ddrank match-names`) --
+    names_strategy: Literal["fuzzy", "seed"] = Field(
+        "fuzzy", description="Ranking-list matching: fuzzy, or seed (the paper's algorithm)."
+    )
+    # -- regression (`ddrank regress`): SAS-style selection levels and validation --
+    vif_limit: float = Field(5.0, description="Remove predictors with VIF above this, one at a "
+                             "time.")  # fmt: skip
+    forward_slentry: float = Field(0.50, description="Forward selection SLENTRY (SAS default).")
+    backward_slstay: float = Field(0.10, description="Backward elimination SLSTAY (SAS default).")
+    stepwise_slentry: float = Field(0.15, description="Stepwise SLENTRY (SAS default).")
+    stepwise_slstay: float = Field(0.15, description="Stepwise SLSTAY (SAS default).")
+    significance: float = Field(0.05, description="Significance used when choosing the final, "
+                                "all-negative model.")  # fmt: skip
+    log_response: bool = Field(False, description="Regress the log of the response.")
+    cv_folds: int = Field(10, ge=2, description="Folds of the cross-validated R².")
+    cv_seed: int = Field(DEFAULT_CV_SEED, description="Seed of the cross-validation folds.")
     force: bool = Field(False, description="Run every stage even when nothing is new since the "
                         "last finished run (see stages/freshness.py).")  # fmt: skip
 

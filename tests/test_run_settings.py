@@ -16,6 +16,9 @@ COMMAND_ONLY = {
     "help", "json", "out", "db", "valet", "event", "flow", "via_flow", "as_json", "input",
     "inputs", "files", "paths", "verbose", "config", "name", "names", "limit", "query", "top",
     "strategy_compare", "review", "sample", "rankings_only", "model", "models_dir", "cache_dir",
+    # one run of a command: which DD partitions, which store table or CSV the regression reads,
+    # which variables it forces into the final model
+    "partitions", "table", "input_path", "final_variable",
 }  # fmt: skip
 #: The stage commands whose options `ddrank run` must offer.
 STAGE_COMMANDS = ("ingest", "clean", "match-names", "dd", "regress", "score", "split", "lehman",
