@@ -411,12 +411,13 @@ def test_compose_services_profiles_and_dependencies() -> None:
     assert services["worker"]["depends_on"]["register-deployments"]["condition"] == (
         "service_completed_successfully"
     )
-    register = services["register-deployments"]["command"][-1]
-    assert 'deploy --name "$$name"' in register  # $$: a literal $ for the container's shell
-    for name in yaml_deployments():  # each deployment registered, then checked
-        assert name in register
-        flow = "pipeline" if name == PIPELINE else "inbox-rerun"
-        assert f"prefect deployment inspect {flow}/{name}" in register
+    # every deployment of prefect.yaml in one documented call; a failing step fails the service
+    register = services["register-deployments"]["command"]
+    assert register[:2] == ["sh", "-ec"]
+    assert register[-1].splitlines() == [
+        "prefect work-pool create ddrank-process --type process --overwrite",
+        "prefect --no-prompt deploy --all",
+    ]
     pools = {d["work_pool"]["name"] for d in yaml_deployments().values()}
     assert pools == {
         services["worker"]["command"][services["worker"]["command"].index("--pool") + 1]
@@ -470,12 +471,20 @@ def test_compose_requires_secrets_and_commits_none() -> None:
 
 
 def test_dockerfile_installs_the_repo_with_pip() -> None:
+    import tomllib
+
     text = DOCKERFILE.read_text()
     assert re.search(r"^FROM python:3\.11-slim\s*$", text, re.M)
     assert re.search(r"pip install (-e )?\.", text)
     assert "USER ddrank" in text
-    for folder in ("ddrank", "flows", "tasks", "cli", "sql", "data"):
-        assert f"COPY {folder} ./{folder}" in text
+    # every package pyproject.toml installs (the image once lacked store/, stages/, publish/)
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = {
+        p.rstrip("*") for p in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
+    }
+    assert {"ddrank", "store", "stages", "publish", "cli", "sql"} <= packages
+    for folder in sorted(packages | {"data", "models"}):
+        assert f"COPY {folder} ./{folder}" in text, folder
 
 
 @pytest.mark.skipif(shutil.which("docker-compose") is None, reason="docker-compose not installed")
@@ -488,3 +497,25 @@ def test_docker_compose_config_accepts_the_file() -> None:
     refused = subprocess.run(["docker-compose", "config", "-q"], cwd=ROOT, env=env,
                              capture_output=True, text=True)  # fmt: skip
     assert refused.returncode != 0 and "PREFECT_SERVER_API_AUTH_STRING" in refused.stderr
+
+
+# --- the Prefect stack's versions (issue 25) ----------------------------------------------------
+
+
+def test_prefect_chooses_its_own_fastapi_and_starlette() -> None:
+    """Our own fastapi pin (>=0.151) once broke `prefect deploy` and the CLI's list calls with
+    HTTP 422; fastapi and starlette now come from Prefect's requirements alone."""
+    import importlib.metadata as meta
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    ours = {Requirement(d).name.lower(): Requirement(d) for d in deps}
+    assert "fastapi" not in ours and "starlette" not in ours
+    assert ours["prefect"].specifier.contains("3.9.1")
+    assert meta.version("prefect").startswith("3.9.")
+    wanted = {r.name.lower(): r for r in map(Requirement, meta.requires("prefect") or [])
+              if r.marker is None}  # fmt: skip
+    for name in ("fastapi", "starlette", "sqlalchemy"):
+        assert wanted[name].specifier.contains(meta.version(name), prereleases=True), name
