@@ -170,7 +170,7 @@ fi
 PG_BIN=$(dirname "$(printf '%s\n' /usr/lib/postgresql/*/bin/initdb | sort -V | tail -n 1)")
 python_pkg() { "$PYTHON" -c 'import importlib.metadata as m, sys; print(" ".join(f"{p} {m.version(p)}" for p in sys.argv[1:]))' "$@"; }
 PY_VERSIONS=$(python_pkg prefect fastapi starlette sqlalchemy asyncpg)
-log "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $NF}'), $PY_VERSIONS"
+log "PostgreSQL $("$PG_BIN/postgres" --version | awk '{print $3}'); $PY_VERSIONS"
 
 # --- postgres ---------------------------------------------------------------------------------
 PG_PORT=$(free_port)
