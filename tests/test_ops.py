@@ -519,3 +519,27 @@ def test_prefect_chooses_its_own_fastapi_and_starlette() -> None:
               if r.marker is None}  # fmt: skip
     for name in ("fastapi", "starlette", "sqlalchemy"):
         assert wanted[name].specifier.contains(meta.version(name), prereleases=True), name
+
+
+# --- names in the Prefect UI ----------------------------------------------------------------------
+
+
+def test_run_names_say_the_files_or_the_trigger(monkeypatch: pytest.MonkeyPatch) -> None:
+    from flows.run_names import files_label, inbox_name, pipeline_name
+    from flows.settings import PipelineSettings
+
+    lin = "data/sample/lin/usbf-2010-sf-14502.lin"
+    settings = PipelineSettings(inputs=[lin])
+    assert pipeline_name({"settings": settings}) == "run: usbf-2010-sf-14502.lin"
+    # a deployment run's parameters are JSON
+    assert pipeline_name({"settings": {"inputs": [lin, str(QUALIFIER)]}}) == (
+        "run: usbf-2010-sf-14502.lin, online-qualifier-2021-example2.pbn"
+    )
+    assert files_label(["a.lin", "b.pbn", "c/d.dump", "e"]) == "a.lin, b.pbn +2 more"
+    assert files_label(["data/sample"]) == "sample/" and files_label([]) == "no input files"
+    monkeypatch.setenv("DDRANK_INBOX", "/data/inbox")
+    assert inbox_name({"settle_seconds": 0}, ON_EVENT) == (
+        "inbox on ddrank.inbox.file-arrived: /data/inbox"
+    )
+    assert inbox_name({}, HOURLY) == "inbox hourly: /data/inbox"
+    assert inbox_name({"inbox": "/tmp/in"}, None) == "inbox: /tmp/in"
