@@ -72,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="golden-") as tmp:
         after = Path(tmp) / "after"
         record(after, args.inputs, args.events, args.skip_run, args.skip_score)
-        return compare(args.dir, after, 6)
+        halves = tuple(h for h, skip in (("run/", args.skip_run), ("score/", args.skip_score))
+                       if not skip)  # fmt: skip
+        return compare(args.dir, after, 6, halves)
 
 
 def record(dest: Path, inputs: list[str], events: Path, skip_run: bool, skip_score: bool) -> None:
@@ -113,12 +115,13 @@ def record(dest: Path, inputs: list[str], events: Path, skip_run: bool, skip_sco
     print(f"golden: {n} files recorded in {dest}")
 
 
-def compare(before: Path, after: Path, lines: int) -> int:
-    """Print what differs between two recordings; 0 when identical."""
+def compare(before: Path, after: Path, lines: int,
+            halves: tuple[str, ...] = ("run/", "score/")) -> int:  # fmt: skip
+    """Print what differs between two recordings (only the `halves` recorded); 0 when identical."""
     a, b = _index(before), _index(after)
     differ = 0
     for rel in sorted(set(a) | set(b)):
-        if rel == "_meta.json":
+        if not rel.startswith(halves):
             continue
         if rel not in b:
             print(f"- {rel}: gone")
