@@ -318,7 +318,7 @@ if run:
                                  "logs": {"flow_run_id": {"any_": ids}}})
     key = ("new file(s)", "no new hand records", "store-busy", "ingest", "pending boards",
            "partition 0", "regression")
-    out.update(name=run["name"], state=run["state_type"], parameters=run["parameters"],
+    out.update(id=run["id"], name=run["name"], state=run["state_type"], parameters=run["parameters"],
                triggered_by=(run.get("created_by") or {}).get("type"),
                log=[l["message"].splitlines()[0][:160] for l in logs
                     if any(k in l["message"] for k in key)][:8])
@@ -339,16 +339,16 @@ check "hourly deployment is scheduled" "$([[ $(field hourly_runs) -gt 0 ]] && ec
 
 # --- the Prefect CLI's list commands work against this server -------------------------------
 # (with the fastapi pin of earlier versions both failed with HTTP 422: docs/operations.md §5)
-run_name=$(field name)
+run_id=$(field id) # the table may shorten a long run name; the id is printed whole
 cli_rc=0
 COLUMNS=200 "$PYTHON" -m prefect flow-run ls --flow-name inbox-rerun --limit 10 >"$LOGS/flow-run-ls.log" 2>&1 || cli_rc=$?
 auto_rc=0
 COLUMNS=200 "$PYTHON" -m prefect automation ls >"$LOGS/automation-ls.log" 2>&1 || auto_rc=$?
-listed_run=$(grep -c -- " $run_name " "$LOGS/flow-run-ls.log" || true)
+listed_run=$(grep -cF -- "$run_id" "$LOGS/flow-run-ls.log" || true)
 listed_auto=$(grep -c 'ddrank-inbox-on-event__automation' "$LOGS/automation-ls.log" || true)
 check "prefect flow-run ls and prefect automation ls work" \
-  "$([[ $cli_rc == 0 && $auto_rc == 0 && $listed_run -ge 1 && $listed_auto -ge 1 ]] && echo 0 || echo 1)" \
-  "\`prefect flow-run ls\` exited $cli_rc and lists $run_name; \`prefect automation ls\` exited $auto_rc and lists the automation of the prefect.yaml trigger"
+  "$([[ $run_id =~ ^[0-9a-f-]{36}$ && $cli_rc == 0 && $auto_rc == 0 && $listed_run -ge 1 && $listed_auto -ge 1 ]] && echo 0 || echo 1)" \
+  "\`prefect flow-run ls\` exited $cli_rc and lists the run ($run_id); \`prefect automation ls\` exited $auto_rc and lists the automation of the prefect.yaml trigger"
 sed 's/^/        /' "$LOGS/flow-run-ls.log" "$LOGS/automation-ls.log"
 
 # --- the store holds the new records ----------------------------------------------------------
