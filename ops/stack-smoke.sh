@@ -244,7 +244,8 @@ start worker --stop-signal=INT env PREFECT_WORKER_WEBSERVER_HOST=127.0.0.1 PREFE
   "$PYTHON" -m prefect worker start --pool "$POOL" --type process --with-healthcheck --install-policy never
 wait_for 120 "worker (GET /health on 127.0.0.1:$WORKER_PORT)" curl -fsS --max-time 5 "http://127.0.0.1:$WORKER_PORT/health"
 start watcher "$PYTHON" -m cli.main watch --poll 2
-wait_for 60 "watcher" grep -q "watching" "$LOGS/watcher.log"
+# importing the flows takes 20-30 s on a 2-core machine at load 15; 60 s was once not enough
+wait_for 180 "watcher" grep -q "watching" "$LOGS/watcher.log"
 
 # --- the API refuses a request without the auth string ----------------------------------------
 code_none=$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -X POST -H 'Content-Type: application/json' -d '{"limit": 1}' "$API/flows/filter")
