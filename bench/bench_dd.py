@@ -57,15 +57,11 @@ def make_store(db: Path, pbn_text: str) -> None:
 
 def solve_inputs(db: Path) -> tuple[list[str], list]:
     """Distinct deals and valid trace requests of the store, as the pipeline would see them."""
-    import duckdb
-
     from ddrank.dd import board_from_row, has_play, trace_request
+    from store import Store
 
-    con = duckdb.connect(str(db), read_only=True)
-    cur = con.execute("SELECT * FROM boards ORDER BY record_id")
-    names = [d[0] for d in cur.description]
-    rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
-    con.close()
+    with Store(db, read_only=True) as store:
+        rows = store.rows("boards_by_record_id")
     deals: dict[str, str] = {}
     traces = []
     for row in rows:

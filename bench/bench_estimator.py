@@ -27,7 +27,8 @@ import polars as pl  # noqa: E402
 from ddrank.estimate import tricks, tricks_many  # noqa: E402
 from ddrank.estimate.metrics import point_prediction  # noqa: E402
 from ddrank.estimate.state import hands_from_owner, owner_to_pbn  # noqa: E402
-from tasks.estimate import CACHE_DIR, MODELS_DIR, arrays, load_dataset, load_model  # noqa: E402
+from stages.estimate import arrays  # noqa: E402
+from store.estimator import CACHE_DIR, MODELS_DIR, load_dataset, load_model  # noqa: E402
 
 
 def dds_position_tricks(owner: np.ndarray, strain: int, leader: int) -> int:

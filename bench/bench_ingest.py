@@ -58,7 +58,7 @@ def replicate(fmt: str, source: Path, records: int, out: Path) -> Path:
     """One file of about `records` results made of copies of `source`."""
     if fmt == "bws":
         return source
-    from tasks.workers import read_parsed
+    from store.inputs.read import read_parsed
 
     text = source.read_bytes().decode("latin-1")
     per = len(read_parsed(source)[0].records)  # results in one copy
@@ -107,7 +107,8 @@ def peak_rss_mb() -> float:
 
 def child(path: str, mode: str, repeat: int) -> None:
     """Run in a fresh process: read (or ingest) the file, print results/s and peak RSS."""
-    from tasks.workers import StreamedFile, detect_format, read_parsed, streams
+    from store.inputs.read import detect_format, read_parsed
+    from store.inputs.stream import StreamedFile, streams
 
     t0, c0 = time.perf_counter(), time.process_time()
     n = 0
@@ -132,7 +133,7 @@ def child(path: str, mode: str, repeat: int) -> None:
             summary = ingest_paths(con, [path], workers=1)
             n, errors = summary.new, len(summary.unreadable)
             con.close()
-    from tasks import bws_odbc
+    from store.inputs import bws_odbc
 
     bws_odbc.stop()  # the .bws helper process: its CPU time counts too, once it has ended
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -145,7 +146,7 @@ def child(path: str, mode: str, repeat: int) -> None:
 
 def _bws_driver() -> None:
     """Install the MDBTools ODBC driver if it is missing and this user can (root, apt-get)."""
-    from tasks import bws_odbc
+    from store.inputs import bws_odbc
 
     if bws_odbc.available():
         print("bws: tables read by the MDBTools ODBC driver")

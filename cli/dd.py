@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-DEFAULT_DB = Path("data/ddrank.duckdb")  # tasks.db.DEFAULT_DB, without importing duckdb for --help
+DEFAULT_DB = Path("data/ddrank.duckdb")  # store.DEFAULT_DB, without importing duckdb for --help
 
 RUNNERS = ("process", "thread", "dask")
 
@@ -49,44 +49,17 @@ def dd_command(
     if runner not in RUNNERS:
         raise typer.BadParameter(f"--runner must be one of {', '.join(RUNNERS)}")
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
-    from flows.dd_analysis import dd_analysis, prefect_api, reporting_progress
-    from tasks.db import StoreLockedError
+    from cli.progress import progress_bars
+    from flows.dd_analysis import dd_analysis, prefect_api
+    from store import StoreLockedError
 
     console = Console(stderr=True)
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]:>7.1f} boards/s"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-    )
     started = time.perf_counter()
-    with Progress(*columns, console=console, transient=as_json) as bar:
-        handles: dict[str, int] = {}
-        first_done: dict[str, int] = {}
-
-        def progress(stage: str, done: int, total: int) -> None:
-            if stage not in handles:
-                label = {"solve": "DD solve", "tally": "tally"}.get(stage, stage)
-                handles[stage] = bar.add_task(label, total=max(total, 1), rate=0.0)
-                first_done[stage] = done
-            elapsed = max(time.perf_counter() - started, 1e-6)
-            rate = (done - first_done[stage]) / elapsed
-            bar.update(handles[stage], completed=done, total=max(total, 1), rate=rate)
-
+    labels = {"solve": "DD solve", "tally": "tally"}
+    with progress_bars(labels, console=console, transient=as_json, rate_unit="boards"):
         try:
-            with prefect_api(), reporting_progress(progress):
+            with prefect_api():
                 summary = dd_analysis(
                     db=str(db),
                     workers=workers or None,
@@ -122,25 +95,15 @@ def stats_command(
     Rebuilds `player_stats` first (the 33 sums and the 28 Table 4 rates, NULL for 0/0).
     """  # noqa: E501
     from ddrank.mistakes import VARIABLES
-    from tasks.db import StoreLockedError, connect
-    from tasks.dd import build_player_stats
+    from stages.stats import write_player_stats
+    from store import Store, StoreLockedError
 
     try:
-        con = connect(db)
+        with Store(db) as store:
+            players = write_player_stats(store, out)
     except StoreLockedError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(2) from exc
-    try:
-        players = build_player_stats.fn(con)
-        cols = ", ".join(VARIABLES)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        target = str(out).replace("'", "''")
-        con.execute(
-            f"COPY (SELECT player AS name, mp, pp, {cols} FROM player_stats ORDER BY player) "
-            f"TO '{target}' (HEADER, DELIMITER ',')"
-        ).fetchall()
-    finally:
-        con.close()
     if as_json:
         typer.echo(json.dumps({"players": players, "out": str(out), "columns": 3 + len(VARIABLES)}))
     else:

@@ -44,9 +44,11 @@ def solve(
     cache_dir: CacheOpt = Path("data/cache/estimator"),
 ) -> None:
     """DDS-solve random deals into the cache only (one-time, resumable, ~160 ms per deal)."""
-    from tasks.estimate import solve_random_deals
+    from cli.progress import progress_bars
+    from stages.estimate import solve_random_deals
 
-    solved = solve_random_deals(random_deals, seed, cache_dir)
+    with progress_bars(console=Console(stderr=True)):
+        solved = solve_random_deals(random_deals, seed, cache_dir)
     Console().print(f"{solved.height} random deals solved, cached under {cache_dir}/random")
 
 
@@ -85,11 +87,13 @@ def train(
 
     The held-out split is by deal (20% of deals); `eval` scores the saved models on it.
     """
-    from tasks.estimate import build_dataset, train_all
+    from cli.progress import progress_bars
+    from stages.estimate import boards_store, build_dataset, train_all
 
     console = Console(stderr=as_json)
     t0 = time.perf_counter()
-    states = build_dataset(random_deals, seed, db, cache_dir, random_play, max_boards)
+    with progress_bars(console=Console(stderr=True)), boards_store(db) as store:
+        states = build_dataset(random_deals, seed, store, cache_dir, random_play, max_boards)
     t1 = time.perf_counter()
     console.print(
         f"{states.height} states ({(states['split'] == 'test').sum()} held out) from "
@@ -112,7 +116,7 @@ def train(
 
 
 def _load_models(models_dir: Path, names: list[str] | None) -> list[Any]:
-    from tasks.estimate import load_model, saved_models
+    from store.estimator import load_model, saved_models
 
     paths = [models_dir / f"{n}.joblib" for n in names] if names else saved_models(models_dir)
     if not paths:
@@ -207,7 +211,8 @@ def evaluate(
     Works on a fresh clone: without a training cache it scores the small evaluation set shipped in data/estimator/ (held-out deals labelled by DDS), in seconds.
     """  # noqa: E501
     from ddrank.estimate.metrics import seed_softmax_best
-    from tasks.estimate import evaluate_model, evaluation_states
+    from stages.estimate import evaluate_model
+    from store.estimator import evaluation_states
 
     err = Console(stderr=True)
     try:
@@ -259,7 +264,7 @@ def predict(
     """Expected DD tricks for North-South from a position, with their distribution."""
     from ddrank.estimate import tricks
     from ddrank.types import DomainError, Seat, Strain
-    from tasks.estimate import load_model
+    from store.estimator import load_model
 
     try:
         s, who = Strain.parse(strain), Seat.parse(leader)

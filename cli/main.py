@@ -24,7 +24,8 @@ app = typer.Typer(
 
 # Each command group lives in its own module and exposes `register(app)`.
 _COMMAND_MODULES = (
-    "cli.pipeline",  # ingest, clean, run
+    "cli.run",  # run
+    "cli.pipeline",  # ingest, clean, audit
     "cli.dd",  # dd, stats
     "cli.names",  # match-names
     "cli.regress",  # regress

@@ -193,3 +193,5 @@ class ParsedFile:
     events: list[RawEvent] = field(default_factory=list)
     # (line, warning): the format's rules this file breaks that reading tolerates (nothing dropped)
     warnings: list[tuple[int, str]] = field(default_factory=list)
+    # hand-record deals: games with a deal and no table result (stored in `deals`, not results)
+    deals: list[RawRecord] = field(default_factory=list)

@@ -4,6 +4,7 @@ One `solve_partition` task per board partition runs on a process pool (one worke
 default, DDS threads per worker set by the pool initializer). The flow's own process holds the
 DuckDB connection and writes each partition's results as soon as they arrive, so an interrupted run
 loses at most the partitions in flight; the next run plans only what is still missing.
+Progress goes to `stages.progress` as stages "solve" and "tally" (boards done, boards pending).
 """
 
 from __future__ import annotations
@@ -19,12 +20,11 @@ from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 from ddrank.dd.sandbox import THREADS_ENV
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH
 from flows.server import prefect_api  # noqa: F401 - re-exported for callers
-from tasks.db import DEFAULT_DB, connect
+from stages.dd import TABLE_COST, configure_worker, engine_version
+from stages.progress import report as _report
+from store import DEFAULT_DB, Store
 from tasks.dd import (
-    TABLE_COST,
     build_player_stats,
-    configure_worker,
-    engine_version,
     par_task,
     plan_dd_work,
     record_invalid,
@@ -32,11 +32,6 @@ from tasks.dd import (
     store_solution,
     tally_partition,
 )
-from tasks.progress import Progress, reporting  # noqa: F401 - re-exported for callers
-from tasks.progress import report as _report
-
-# progress(stage, done_boards, total_boards); stage is "solve" or "tally". Re-exported for callers.
-reporting_progress = reporting
 
 
 def default_split(workers: int | None, dds_threads: int | None) -> tuple[int, int]:
@@ -96,13 +91,13 @@ def dd_analysis(
     n_workers, threads = default_split(workers, dds_threads)
     if runner == "thread":
         isolate = True  # DDS is not re-entrant across threads of one process
-    con = connect(db)
+    store = Store(db)
     summary: dict[str, Any] = {"workers": n_workers, "dds_threads": threads, "runner": runner}
     try:
         t0 = time.perf_counter()
         _report("solve", 0, 0)  # planning: size not known yet
-        plan = plan_dd_work(con, partitions, table_batch, trace_batch)
-        record_invalid(con, plan)
+        plan = plan_dd_work(store, partitions, table_batch, trace_batch)
+        record_invalid(store, plan)
         # heaviest partitions first, so the last one to finish is a small one
         work = sorted(
             (p for p in plan.partitions if len(p.job)),
@@ -144,7 +139,7 @@ def dd_analysis(
                 for fut in as_completed([f for f, _ in futures.values()]):
                     p = futures[id(fut)][1]
                     out = fut.result()
-                    quarantined += store_solution(con, p.job, out)
+                    quarantined += store_solution(store, p.job, out)
                     tables += len(out.tables)
                     traces += len(out.traces)
                     runs += out.solver_runs
@@ -158,14 +153,14 @@ def dd_analysis(
                     done += p.pending_boards
                     _report("solve", done, total)
         t2 = time.perf_counter()
-        par_rows = par_task(con)
+        par_rows = par_task(store)
         tallied = 0
         for p in plan.partitions:
-            tallied += tally_partition(con, p.partition_id)
+            tallied += tally_partition(store, p.partition_id)
             _report("tally", tallied, total)
         if not total:
             _report("tally", 1, 1)  # nothing to tally: finished
-        players = build_player_stats(con)
+        players = build_player_stats(store)
         t3 = time.perf_counter()
         if quarantined:
             logger.warning(
@@ -188,4 +183,4 @@ def dd_analysis(
         )
         return summary
     finally:
-        con.close()
+        store.close()

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prefect import flow, task
+from prefect import flow
 
 from ddrank.estimate.models import DEFAULT_SPECS
-from tasks.estimate import CACHE_DIR, MODELS_DIR, build_dataset, evaluate_model, save_model
-from tasks.estimate import train_model as _train_model
-
-build_states = task(build_dataset, name="build-estimator-states")
-fit_model = task(_train_model, name="fit-trick-model")
-score_model = task(evaluate_model, name="score-trick-model")
-store_model = task(save_model, name="save-trick-model")
+from stages.estimate import boards_store
+from store.estimator import CACHE_DIR, MODELS_DIR
+from tasks.estimate import build_states, fit_model, score_model, store_model
 
 
 @flow(name="train_dd_estimator")
@@ -33,9 +29,8 @@ def train_dd_estimator(
     trains. Returns each model's exact-trick accuracy on the held-out 13-card states.
     """
     specs = [s for s in DEFAULT_SPECS if not models or s.name in models]
-    states = build_states(
-        random_deals, seed, Path(db) if db else None, Path(cache_dir), random_play, max_boards
-    )
+    with boards_store(db) as store:
+        states = build_states(random_deals, seed, store, Path(cache_dir), random_play, max_boards)
     summary: dict[str, float] = {}
     for spec in specs:
         model = fit_model(states, spec)

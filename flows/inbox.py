@@ -15,129 +15,33 @@ later stage works on pending boards only.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import duckdb
-from prefect import flow, get_run_logger, task
-from prefect.cache_policies import NO_CACHE
+from prefect import flow, get_run_logger
 
 from flows.pipeline import pipeline
 from flows.settings import PipelineSettings, load_settings
-from tasks.db import StoreLockedError, store_lock
-from tasks.ingest import FORMATS
+from stages.inbox import (  # noqa: F401 - the inbox look, re-exported for its callers
+    RESOURCE_PREFIX,
+    SETTLE_SECONDS,
+    InboxFile,
+    InboxScan,
+    inbox_files,
+    known_hashes,
+    scan_inbox,
+)
+from store import StoreLockedError, store_lock
+from tasks.inbox import scan_inbox_task
 
 INBOX_EVENT = "ddrank.inbox.file-arrived"
-RESOURCE_PREFIX = "ddrank.inbox."
-#: A file modified this recently may still be being copied in; it waits for the next look.
-SETTLE_SECONDS = 5.0
 #: How long a run waits for the store lock, which the watcher holds for a moment while it reads
 #: the store; a pipeline run holds it far longer, and the run then reports "store-busy".
 LOCK_WAIT_SECONDS = 10.0
-
-
-@dataclass(frozen=True, slots=True)
-class InboxFile:
-    path: Path
-    sha1: str
-
-    @property
-    def resource_id(self) -> str:
-        """The Prefect resource id of this file's arrival event: `ddrank.inbox.<path>`."""
-        return f"{RESOURCE_PREFIX}{self.path}"
-
-
-@dataclass(slots=True)
-class InboxScan:
-    new: list[InboxFile]
-    known: list[InboxFile]
-    settling: list[Path]
-    busy: str | None = None  # why the store could not be read (another run is writing it)
-
-
-def file_sha1(path: Path) -> str:
-    """SHA-1 of the file's bytes, the same key ingest stores in `source_files.sha1`."""
-    h = hashlib.sha1()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def inbox_files(inbox: str | Path) -> list[Path]:
-    """Hand-record files in the inbox (recursive, sorted; other files and dot-files ignored)."""
-    root = Path(inbox)
-    if not root.is_dir():
-        raise FileNotFoundError(f"inbox {root} is not a folder (set DDRANK_INBOX or --inbox)")
-    return sorted(
-        p
-        for p in root.rglob("*")
-        if p.is_file() and p.suffix.lower() in FORMATS and not p.name.startswith(".")
-    )
-
-
-def known_hashes(db: str | Path) -> set[str]:
-    """SHA-1s of every file already ingested, read without taking the writer lock.
-
-    A store that does not exist yet knows nothing. Raises StoreLockedError while another ddrank
-    process writes the store (DuckDB refuses even readers then).
-    """
-    path = Path(db)
-    if not path.exists():
-        return set()
-    try:
-        con = duckdb.connect(str(path), read_only=True)
-    except duckdb.IOException as exc:
-        if "lock" in str(exc).lower():
-            raise StoreLockedError(
-                f"{path} is in use by another ddrank process (DuckDB allows one writer)"
-            ) from exc
-        raise
-    try:
-        return {sha for (sha,) in con.execute("SELECT sha1 FROM source_files").fetchall()}
-    except duckdb.CatalogException:  # a store created before any ingest
-        return set()
-    finally:
-        con.close()
-
-
-def scan_inbox(
-    inbox: str | Path,
-    known: set[str],
-    settle_seconds: float = SETTLE_SECONDS,
-    now: float | None = None,
-) -> InboxScan:
-    """Split the inbox into new files, files whose content is known, and files still settling.
-
-    Two inbox files with the same content count once (the first by path).
-    """
-    now = time.time() if now is None else now
-    scan = InboxScan([], [], [])
-    seen = set(known)
-    for path in inbox_files(inbox):
-        if now - path.stat().st_mtime < settle_seconds:
-            scan.settling.append(path)
-            continue
-        f = InboxFile(path, file_sha1(path))
-        (scan.known if f.sha1 in seen else scan.new).append(f)
-        seen.add(f.sha1)
-    return scan
-
-
-@task(name="scan-inbox", cache_policy=NO_CACHE)
-def scan_inbox_task(inbox: str, db: str, settle_seconds: float) -> InboxScan:
-    """What is new in the inbox; a store busy with another run is reported, not raised."""
-    try:
-        known = known_hashes(db)
-    except StoreLockedError as exc:
-        return InboxScan([], [], [], busy=str(exc))
-    return scan_inbox(inbox, known, settle_seconds)
 
 
 @flow(name="inbox-rerun", log_prints=True)

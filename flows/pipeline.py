@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +26,11 @@ from flows.report import site_report
 from flows.scoring import score_and_rate
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
+from stages.progress import stage
 from tasks import freshness
 from tasks.clean import clean_task
 from tasks.db import connect, store_lock
 from tasks.ingest import ingest_task
-from tasks.progress import stage
 from tasks.report import (
     MIN_REGRESSION_PLAYERS,
     audit_tables,
@@ -85,45 +87,63 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
         print(fresh.message(s.out))
         return fresh.as_dict()
     started = time.time()
-    with stage("ingest"):
+    timings: dict[str, float] = {}
+    with timed("ingest", timings):
         ingested = ingest_task(s.db, s.inputs, s.partition_size)
-    with stage("clean"):
+    with timed("clean", timings):
         cleaned = clean_task(s.db, s.workers)
-    with stage("names"):
+    with timed("names", timings):
         names = match_names(rankings=s.rankings, db=s.db, aliases=s.aliases)
-    dd = dd_analysis(
-        db=s.db,
-        workers=s.workers,
-        runner=s.runner,
-        dds_threads=s.dds_threads,
-        dask_address=s.dask_address,
-    )
-    thresholds, eligible = thresholds_task(s.db, s)
-    print(thresholds_line(thresholds, s.db))
-    if eligible >= MIN_REGRESSION_PLAYERS:
-        with stage("regression"):
-            report = regression_report(db_path=s.db, response=s.response, variables=s.variables,
-                                       out_dir=str(Path(s.out) / "regression"),
-                                       thresholds=thresholds, return_state=True)  # fmt: skip
-        report = report.result() if report.is_completed() else {"failed": str(report.message)}
-    else:
-        report = {"skipped": f"{eligible} players pass the opportunity thresholds; "
-                             f"the regression needs {MIN_REGRESSION_PLAYERS}"}  # fmt: skip
-        print(f"regression skipped: {report['skipped']}")
+    with timed("double dummy", timings, progress=False):  # DD reports its own bars
+        dd = dd_analysis(db=s.db, workers=s.workers, runner=s.runner,
+                         dds_threads=s.dds_threads, dask_address=s.dask_address)  # fmt: skip
+    with timed("regression", timings, progress=False):
+        thresholds, eligible = thresholds_task(s.db, s)
+        print(thresholds_line(thresholds, s.db))
+        report = regression_stage(s, thresholds, eligible)
     audit = audit_task(s.db)
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
-    with stage("scoring"):
+    with timed("scoring", timings):
         summary["scoring"] = score_and_rate(s)  # score → Lehman ratings → bid/play split
-    with stage("skill ratings"):
+    with timed("skill ratings", timings):
         summary["skill"] = rate(db_path=s.db)  # ddrank skill ratings -> skill_ratings
-    publish_task(s.db, summary)
-    with stage("site"):
+    with timed("site", timings):
+        publish_task(s.db, summary)
         site = site_report(db=s.db, out=s.out, return_state=True)
-    summary["site"] = site.result() if site.is_completed() else {"failed": str(site.message)}
+        summary["site"] = site.result() if site.is_completed() else {"failed": str(site.message)}
+    summary["timings"] = timings
     if not any(isinstance(v, dict) and "failed" in v for v in summary.values()):
         freshness.write_manifest(s, started, summary)  # a failed stage must run again
     return summary
+
+
+def regression_stage(s: PipelineSettings, thresholds: dict[str, float], eligible: int) -> dict:
+    """The regression report when enough players pass the (scaled) thresholds, else why not."""
+    if eligible < MIN_REGRESSION_PLAYERS:
+        skipped = (f"{eligible} players pass the opportunity thresholds; "
+                   f"the regression needs {MIN_REGRESSION_PLAYERS}")  # fmt: skip
+        print(f"regression skipped: {skipped}")
+        return {"skipped": skipped}
+    with stage("regression"):
+        state = regression_report(db_path=s.db, response=s.response, variables=s.variables,
+                                  out_dir=str(Path(s.out) / "regression"),
+                                  thresholds=thresholds, return_state=True)  # fmt: skip
+    return state.result() if state.is_completed() else {"failed": str(state.message)}
+
+
+@contextmanager
+def timed(name: str, timings: dict[str, float], progress: bool = True) -> Iterator[None]:
+    """Time a stage (wall seconds into `timings`) and, unless it reports its own, show it."""
+    begun = time.monotonic()
+    try:
+        if progress:
+            with stage(name):
+                yield
+        else:
+            yield
+    finally:
+        timings[name] = round(time.monotonic() - begun, 2)
 
 
 def thresholds_line(thresholds: dict[str, float], db: str) -> str:
@@ -166,12 +186,21 @@ def run_pipeline(settings: PipelineSettings, show: bool = True) -> dict[str, Any
 
     Nothing new since the last finished run: say so without starting any server."""
     os.environ.setdefault("DO_NOT_TRACK", "1")
+    begun = time.monotonic()
     fresh = freshness.check(settings)
     if fresh.nothing_new:
         result = fresh.as_dict()
     else:
         with store_lock(settings.db), prefect_api():
+            api_ready = time.monotonic()
             result = pipeline(settings)
+        stages = result.get("timings", {})
+        total = time.monotonic() - begun
+        result["timings"] = {
+            "start Prefect API": round(api_ready - begun, 2),
+            **stages,
+            "Prefect flow overhead": round(total - (api_ready - begun) - sum(stages.values()), 2),
+        }
     if show:
         show_summary(result, settings)
     return result
@@ -208,6 +237,17 @@ def show_summary(result: dict[str, Any], settings: PipelineSettings) -> None:
         f"regression report: {report.get('markdown', report.get('skipped', report.get('failed')))}"
     )
     show_outputs(result.get("site"), report)
+    show_timings(result.get("timings", {}))
+
+
+def show_timings(timings: dict[str, float]) -> None:
+    """Each stage's wall time, the slowest visible at a glance."""
+    from cli.render import console
+
+    if timings:
+        parts = ", ".join(f"{name} {seconds:.1f} s" for name, seconds in timings.items())
+        console.print(f"stage wall times: {parts}; total {sum(timings.values()):.1f} s",
+                      markup=False)  # fmt: skip
 
 
 def show_outputs(site: dict[str, Any] | None, report: dict[str, Any]) -> None:

@@ -32,7 +32,7 @@ def prefect_api() -> Iterator[str]:
         temporary_settings,
     )
 
-    from tasks.progress import stage
+    from stages.progress import stage
 
     server = SubprocessASGIServer()
     # 20 s (Prefect's default) is not always enough on a loaded 2-core machine

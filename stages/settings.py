@@ -33,17 +33,24 @@ class PipelineSettings(BaseSettings):
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1,
                          description="Worker processes for double-dummy analysis.")  # fmt: skip
     dds_threads: int = Field(1, ge=1, description="DDS threads inside each worker.")
-    runner: Literal["process", "thread", "dask"] = "process"
+    runner: Literal["process", "thread", "dask"] = Field(
+        "process", description="Where DD partitions run: CPU processes, threads, or a Dask cluster."
+    )
     dask_address: str | None = Field(None, description="tcp://host:port of a Dask scheduler.")
     rankings: str = Field(str(RANKINGS_CSV), description="Ranking list CSV for name matching.")
     aliases: str | None = Field(None, description="CSV of raw name → ranking name overrides.")
-    response: Literal["pp", "mp"] = "pp"
-    variables: Literal["weighted", "unweighted"] = "unweighted"
-    min_claims: int = 362
-    min_leads: int = 100
-    min_cards_declarer: int = 1408
-    min_cards_defender: int = 1424
-    min_auctions: int = 392
+    response: Literal["pp", "mp"] = Field(
+        "pp", description="Regression response: WBF placing points (pp) or masterpoints (mp)."
+    )
+    variables: Literal["weighted", "unweighted"] = Field(
+        "unweighted", description="The paper's weighted or unweighted mistake variables."
+    )
+    # Table 9's minima; `ddrank run` scales them to the store's size (README).
+    min_claims: int = Field(362, description="Regression: claims a player needs.")
+    min_leads: int = Field(100, description="Regression: opening leads a player needs.")
+    min_cards_declarer: int = Field(1408, description="Regression: cards played as declarer.")
+    min_cards_defender: int = Field(1424, description="Regression: cards played as defender.")
+    min_auctions: int = Field(392, description="Regression: auctions a player needs.")
     force: bool = Field(False, description="Run every stage even when nothing is new since the "
                         "last finished run (see tasks/freshness.py).")  # fmt: skip
 

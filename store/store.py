@@ -113,8 +113,8 @@ class Store:
         return self._cursor(name, sql, params).fetchall()
 
     def scalar(self, name: str | None = None, /, sql: str | None = None, **params: Any) -> Any:
-        row = self._cursor(name, sql, params).fetchone()
-        return None if row is None else row[0]
+        rows = self._cursor(name, sql, params).fetchall()  # all: fetchone leaves it unfinished
+        return rows[0][0] if rows else None
 
     def frame(self, name: str | None = None, /, sql: str | None = None, **params: Any) -> Any:
         """A query's result as a polars DataFrame (DuckDB 2: through a relation, not execute)."""
@@ -148,18 +148,18 @@ class Store:
         return len(frame)
 
     def table_count(self, table: str) -> int:
-        return int(self.con.execute(f"select count(*) from {table}").fetchone()[0])
+        return int(self.con.execute(f"select count(*) from {table}").fetchall()[0][0])
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """All or nothing: a partition's rows are committed together or not at all."""
-        self.con.execute("begin transaction")
+        self.con.execute("begin transaction").fetchall()  # fetched: else the next relation fails
         try:
             yield
         except BaseException:
-            self.con.execute("rollback")
+            self.con.execute("rollback").fetchall()
             raise
-        self.con.execute("commit")
+        self.con.execute("commit").fetchall()
 
 
 @contextmanager

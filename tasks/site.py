@@ -272,13 +272,14 @@ def load_site_data(con: duckdb.DuckDBPyConnection, out_dir: Path) -> SiteData:
 def build_site(db: str | Path, out: str | Path, fill_par: bool = True) -> Row:
     """Write `out/site/` from the store `db`; returns where it went and what it holds."""
     from ddrank.site.render import write_site
+    from stages.dd import compute_par
+    from store import Store
     from tasks.db import connect
-    from tasks.par import compute_par
 
     out_dir = Path(out)
     con = connect(db, read_only=not fill_par)
     try:
-        par_rows = compute_par(con) if fill_par else 0  # stores built before par existed
+        par_rows = compute_par(Store(con=con)) if fill_par else 0  # stores made before par
         data = load_site_data(con, out_dir)
     finally:
         con.close()

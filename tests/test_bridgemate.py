@@ -11,7 +11,7 @@ import pytest
 from ddrank.cleaning import clean_record
 from ddrank.parsers.bridgemate import contract_and_tricks, join_bws
 from ddrank.parsers.handrecord import hand_record_deals
-from tasks.bridgemate_io import TABLES, read_bws
+from store.inputs.bridgemate import TABLES, read_bws
 
 DATA = Path(__file__).parent / "data" / "bridgemate"
 LBC = DATA / "LBC-2026-01-26.bws"
@@ -145,7 +145,7 @@ def odbc_driver():
     import shutil
     import subprocess
 
-    from tasks import bws_odbc
+    from store.inputs import bws_odbc
 
     if not bws_odbc.available() and os.geteuid() == 0 and shutil.which("apt-get"):
         script = Path(__file__).resolve().parent.parent / "ops" / "install-bws-driver.sh"

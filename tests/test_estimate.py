@@ -246,7 +246,7 @@ def test_split_is_by_deal() -> None:
 # ------------------------------------------------------------------ models and API
 def _real_states(n_boards: int, cache: Path) -> pl.DataFrame:
     """States of the first real boards with play in the sample, labelled by DDS traces."""
-    from tasks.estimate import load_played_boards, real_play_states
+    from stages.estimate import load_played_boards, real_play_states
 
     return real_play_states(load_played_boards(None, limit=n_boards), cache)
 
@@ -259,7 +259,7 @@ def tiny_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_models_learn_real_positions_and_tricks_api(tiny_cache: Path) -> None:
     states = _real_states(N_BOARDS, tiny_cache)
-    from tasks.estimate import arrays
+    from stages.estimate import arrays
 
     test = np.array([is_test_deal(d) for d in states["deal_id"]])
     tr, te = arrays(states.filter(~pl.Series(test))), arrays(states.filter(pl.Series(test)))
@@ -297,7 +297,8 @@ def test_seed_table2_numbers() -> None:
 def test_saved_model_carries_feature_version_and_refuses_a_stale_one(
     tiny_cache: Path, tmp_path: Path
 ) -> None:
-    from tasks.estimate import arrays, load_model, save_model
+    from stages.estimate import arrays
+    from store.estimator import load_model, save_model
 
     states = _real_states(40, tiny_cache)
     a = arrays(states)
@@ -376,7 +377,9 @@ def test_flow_train_dd_estimator(trained: Path, tiny_cache: Path, tmp_path: Path
 
     from flows.estimate import train_dd_estimator
 
-    with prefect_test_harness():  # its server stops inside the test, while logs are captured
+    # its server stops inside the test, while logs are captured; 30 s (the default) to start it
+    # is not always enough on a loaded 2-core machine
+    with prefect_test_harness(server_startup_timeout=180):
         summary = train_dd_estimator(
             random_deals=16, max_boards=N_BOARDS, models=["softmax-compact"],
             cache_dir=str(tiny_cache), models_dir=str(tmp_path),
@@ -392,9 +395,9 @@ def test_boards_and_stored_traces_come_from_the_store(tmp_path: Path) -> None:
     PBN here."""
     from ddrank.dd.boards import board_from_row, trace_request
     from ddrank.dd.solver import solve_traces
+    from stages.estimate import boards_store, load_played_boards, real_play_states
     from tasks.clean import clean_pending
     from tasks.db import connect
-    from tasks.estimate import load_played_boards, real_play_states
     from tasks.ingest import ingest_paths
 
     db = tmp_path / "store.duckdb"
@@ -412,7 +415,8 @@ def test_boards_and_stored_traces_come_from_the_store(tmp_path: Path) -> None:
     trace = solve_traces([trace_request(board_from_row(first))])[0]
     con.execute("insert into play_traces values (?, ?)", [first["record_id"], list(trace)])
     con.close()
-    boards = load_played_boards(db)
+    with boards_store(db) as store:
+        boards = load_played_boards(store)
     assert len(boards) > 200 and all(b["play"] for b in boards)
     stored = [b for b in boards if b["trace"] is not None]
     assert [b["record_id"] for b in stored] == [first["record_id"]]

@@ -16,11 +16,11 @@ import pytest
 
 from ddrank.parsers.pbn import read_pbn
 from ddrank.scoring.duplicate import imps
+from store.inputs.read import detect_format, read_parsed
 from tasks.clean import clean_pending, files_with_leading_passes
 from tasks.db import connect
 from tasks.ingest import ingest_paths
 from tasks.report import audit_tables
-from tasks.workers import detect_format, read_parsed
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample"
@@ -258,7 +258,7 @@ def test_large_pbn_is_stored_in_batches_with_the_same_result(
     up exactly as when the file is read whole."""
     if not source.exists():
         pytest.skip(f"{source} is not beside the clone")
-    import tasks.workers as workers
+    import store.inputs.stream as workers
 
     whole = connect(tmp_path / "whole.duckdb")
     ingest_paths(whole, [source])
@@ -342,8 +342,8 @@ def test_large_lin_is_read_in_pieces_with_the_same_result(
 ) -> None:
     """A LIN file over STREAM_BYTES is read in pieces cut anywhere (here every 100 bytes, so
     pairs and characters are cut in two) and gives the records `read_parsed` gives, in order."""
-    import tasks.lin_io as lin_io
-    import tasks.workers as workers
+    import store.inputs.lin as lin_io
+    import store.inputs.stream as workers
 
     if name in ("realbridge", "hand-records"):
         if not EVENTS.exists():
@@ -375,7 +375,7 @@ def test_large_lin_is_read_in_pieces_with_the_same_result(
 def test_large_lin_with_a_line_too_long_is_one_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import tasks.workers as workers
+    import store.inputs.stream as workers
 
     path = tmp_path / "long.lin"
     text = LIN_SOURCES["vugraph"].read_text("latin-1")

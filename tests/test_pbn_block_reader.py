@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ddrank.parsers import pbn
-from tasks.workers import iter_lines, iter_texts
+from store.inputs.text import iter_lines, iter_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"

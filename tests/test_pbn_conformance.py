@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from ddrank.parsers.pbn_conformance import conformance_warnings
+from store.inputs.text import read_text as _text
 from tasks.clean import clean_pending
 from tasks.db import connect
 from tasks.ingest import ingest_paths
-from tasks.workers import _text
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENTS = ROOT.parent / "shared" / "data" / "events"

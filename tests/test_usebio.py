@@ -259,7 +259,7 @@ def test_latin1_under_a_utf8_declaration_is_read() -> None:
 
 @needs_shared
 def test_ingest_joins_the_hand_record_beside_the_usebio_file() -> None:
-    from tasks.workers import hands_of, read_parsed
+    from store.inputs.read import hands_of, read_parsed
 
     assert hands_of(WELWYN) == WELWYN_HANDS and hands_of(REALBRIDGE) is None
     parsed, _ = read_parsed(WELWYN)

@@ -45,7 +45,7 @@ def build(random_deals: int, real_boards: int, per_size: int, cache_dir: Path): 
 
     from ddrank.estimate.dataset import is_test_deal
     from ddrank.types import deal_id_of
-    from tasks.estimate import (
+    from stages.estimate import (
         load_played_boards,
         random_play_states,
         random_table_states,

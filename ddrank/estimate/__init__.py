@@ -6,7 +6,7 @@ features (the seed's 80, or our compact set) and scored by one model per hand si
 
     expected, distribution = tricks(hands, Strain.S, Seat.W, model)
 
-This package never touches files: the caller loads a saved `TrickModel` (tasks.estimate does)
+This package never touches files: the caller loads a saved `TrickModel` (store.estimator does)
 and passes it in.
 """
 

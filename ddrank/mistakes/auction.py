@@ -20,11 +20,20 @@ from ddrank.dd.tables import TrickTable
 from ddrank.mistakes.scores import assumed_doubled_score, contract_score, score
 from ddrank.mistakes.variables import (
     AUCTIONS,
+    DECLARER_ERRONEOUS_REDOUBLE,
+    DECLARER_MISSED_DOUBLING_LAST_BID,
+    DECLARER_MISSED_HIGHER_CONTRACT,
+    DECLARER_MISSED_LAST_BID,
+    DECLARER_MISSED_LAST_REDOUBLE,
+    DECLARER_MISSED_REDOUBLING_DOUBLE,
+    DEFENDER_ERRONEOUSLY_DOUBLED,
+    DEFENDER_MISSED_CURRENT_DOUBLE,
+    DEFENDER_MISSED_HIGHER_CONTRACT,
     PASSED_OUT,
     Tally,
     weighted,
 )
-from ddrank.types import ALL_BIDS, Auction, CallKind, Contract, Seat, Strain
+from ddrank.types import ALL_BIDS, Auction, Call, CallKind, Contract, Seat, Strain
 
 #: Below any real score (7NT XX vulnerable down 13 is -7600): "no candidate yet".
 FLOOR = -7600
@@ -71,6 +80,25 @@ def would_be_declarer(auction: Auction, index: int) -> Seat:
     raise AssertionError("unreachable: the bid itself qualifies")
 
 
+def best_assumed_doubled(
+    table: TrickTable,
+    bids: Sequence[Call],
+    side: set[Seat],
+    allowed: dict[Strain, set[Seat]],
+    vul: bool,
+    year: int,
+) -> int:
+    """The side's best score among `bids`, each declared by a seat of `side` allowed to declare
+    it, failing contracts assumed doubled; FLOOR when no seat can declare any of them."""
+    best = FLOOR
+    for bid in bids:
+        assert bid.strain is not None
+        for seat in side & allowed[bid.strain]:
+            t = table.tricks(bid.strain, seat)
+            best = max(best, assumed_doubled_score(bid.level, bid.strain, t, vul, year))
+    return best
+
+
 def passed_out_tallies(
     tallies: Sequence[Tally], table: TrickTable, vul_ns: bool, vul_ew: bool, year: int
 ) -> None:
@@ -91,40 +119,52 @@ def passed_out_tallies(
                 tallies[seat][weighted(PASSED_OUT)] += best
 
 
-def defender_candidates(
-    auction: Auction,
-    contract: Contract,
-    table: TrickTable,
-    vul_declarer: bool,
-    vul_defender: bool,
-    year: int,
-    allowed: dict[Strain, set[Seat]],
-) -> list[Candidate]:
+@dataclass(frozen=True, slots=True)
+class Reached:
+    """The contract an auction reached, with what both sides' alternatives are scored against."""
+
+    auction: Auction
+    contract: Contract
+    table: TrickTable
+    vul_declarer: bool
+    vul_defender: bool
+    year: int
+    allowed: dict[Strain, set[Seat]]
+
+    @property
+    def declarer(self) -> Seat:
+        assert self.contract.declarer is not None
+        return self.contract.declarer
+
+    @property
+    def tricks(self) -> int:
+        return self.table.tricks(self.contract.strain, self.declarer)
+
+    def declarer_score(self, doubled: int | None = None) -> int:
+        """Declarer's score in the contract, or in it with another doubling."""
+        contract = self.contract if doubled is None else self.contract.with_doubling(doubled)
+        return contract_score(contract, self.tricks, self.vul_declarer, self.year)
+
+
+def defender_candidates(r: Reached) -> list[Candidate]:
     """The defending side's alternatives: double, not double, or outbid the contract."""
-    assert contract.declarer is not None
-    declarer = contract.declarer
-    tricks = table.tricks(contract.strain, declarer)
-    cur = contract_score(contract, tricks, vul_declarer, year)
+    contract, declarer, cur = r.contract, r.declarer, r.declarer_score()
     out: list[Candidate] = []
     if contract.doubled == 0:
-        doubled = contract_score(contract.with_doubling(1), tricks, vul_declarer, year)
+        doubled = r.declarer_score(1)
         if doubled < cur:
-            out.append(Candidate(cur - doubled, "defender_missed_current_double"))
+            out.append(Candidate(cur - doubled, DEFENDER_MISSED_CURRENT_DOUBLE))
     else:
         # A redoubled contract is also compared with undoubled (not with doubled), as the paper.
-        undoubled = contract_score(contract.with_doubling(0), tricks, vul_declarer, year)
+        undoubled = r.declarer_score(0)
         if undoubled < cur:
-            out.append(Candidate(cur - undoubled, "defender_erroneously_doubled"))
+            out.append(Candidate(cur - undoubled, DEFENDER_ERRONEOUSLY_DOUBLED))
     defenders = {declarer.lho, declarer.rho}
     rank = (contract.level - 1) * 5 + int(contract.strain)
-    best = FLOOR
-    for bid in ALL_BIDS[rank + 1 :]:
-        assert bid.strain is not None
-        for seat in defenders & allowed[bid.strain]:
-            t = table.tricks(bid.strain, seat)
-            best = max(best, assumed_doubled_score(bid.level, bid.strain, t, vul_defender, year))
+    best = best_assumed_doubled(r.table, ALL_BIDS[rank + 1 :], defenders, r.allowed,
+                                r.vul_defender, r.year)  # fmt: skip
     if best > -cur:
-        out.append(Candidate(best + cur, "defender_missed_higher_contract"))
+        out.append(Candidate(best + cur, DEFENDER_MISSED_HIGHER_CONTRACT))
     return out
 
 
@@ -145,20 +185,11 @@ def _defenders_last_bid(auction: Auction, declarer: Seat) -> tuple[int | None, b
     return None, False
 
 
-def declarer_candidates_for(
-    auction: Auction,
-    contract: Contract,
-    table: TrickTable,
-    vul_declarer: bool,
-    vul_defender: bool,
-    year: int,
-    allowed: dict[Strain, set[Seat]],
-) -> list[Candidate]:
+def declarer_candidates_for(r: Reached) -> list[Candidate]:
     """The declaring side's six kinds of alternative (reference §4.3, "Declaring side")."""
-    assert contract.declarer is not None
-    declarer = contract.declarer
-    tricks = table.tricks(contract.strain, declarer)
-    cur = contract_score(contract, tricks, vul_declarer, year)
+    auction, contract, table, year = r.auction, r.contract, r.table, r.year
+    declarer, cur = r.declarer, r.declarer_score()
+    vul_declarer, vul_defender = r.vul_declarer, r.vul_defender
     out: list[Candidate] = []
     b_index, b_redoubled = _defenders_last_bid(auction, declarer)
 
@@ -168,14 +199,9 @@ def declarer_candidates_for(
     if b_index is not None:
         start = auction.calls[b_index].rank + 1
     side = {declarer, declarer.partner}
-    best = FLOOR
-    for bid in ALL_BIDS[start:]:
-        assert bid.strain is not None
-        for seat in side & allowed[bid.strain]:
-            t = table.tricks(bid.strain, seat)
-            best = max(best, assumed_doubled_score(bid.level, bid.strain, t, vul_declarer, year))
+    best = best_assumed_doubled(table, ALL_BIDS[start:], side, r.allowed, vul_declarer, year)
     if best > cur:
-        out.append(Candidate(best - cur, "declarer_missed_higher_contract"))
+        out.append(Candidate(best - cur, DECLARER_MISSED_HIGHER_CONTRACT))
 
     # 2., 3., 5. Doubling, redoubled, or passing the defenders' last bid B.
     if b_index is not None:
@@ -189,17 +215,17 @@ def declarer_candidates_for(
             return score(b.level, b.strain, doubled, tb, vul_defender, year)  # noqa: B023
 
         if b_score(1) < them:
-            out.append(Candidate(them - b_score(1), "declarer_missed_doubling_opponents_last_bid"))
+            out.append(Candidate(them - b_score(1), DECLARER_MISSED_DOUBLING_LAST_BID))
         if b_score(0) < them:
-            out.append(Candidate(them - b_score(0), "declarer_missed_opponents_last_bid"))
+            out.append(Candidate(them - b_score(0), DECLARER_MISSED_LAST_BID))
         if b_redoubled and b_score(2) < them:
-            out.append(Candidate(them - b_score(2), "declarer_missed_opponents_last_redouble"))
+            out.append(Candidate(them - b_score(2), DECLARER_MISSED_LAST_REDOUBLE))
 
     # 6. Redoubling the contract when doubled would have scored more.
     if contract.doubled == 2:
-        doubled = contract_score(contract.with_doubling(1), tricks, vul_declarer, year)
+        doubled = r.declarer_score(1)
         if doubled > cur:
-            out.append(Candidate(doubled - cur, "declarer_erroneous_redouble"))
+            out.append(Candidate(doubled - cur, DECLARER_ERRONEOUS_REDOUBLE))
 
     # 4. Redoubling one of the side's own bids that the defenders doubled (after B).
     doubled_bids: list[int] = []
@@ -220,9 +246,7 @@ def declarer_candidates_for(
         best_redouble = max(best_redouble, score(bid.level, bid.strain, 2, t, vul_declarer, year))
     if best_redouble > cur:
         # Fixed: the gain of the best redouble (dds:211 used the earliest doubled bid's score).
-        out.append(
-            Candidate(best_redouble - cur, "declarer_missed_redoubling_opponents_erroneous_double")
-        )
+        out.append(Candidate(best_redouble - cur, DECLARER_MISSED_REDOUBLING_DOUBLE))
     return out
 
 
@@ -259,8 +283,8 @@ def tally_auction(
     assert contract.declarer is not None
     declarer = contract.declarer
     vul_dec, vul_def = (vul_ns, vul_ew) if declarer.is_ns else (vul_ew, vul_ns)
-    allowed = declarer_candidates(auction)
-    defence = defender_candidates(auction, contract, table, vul_dec, vul_def, year, allowed)
-    assign(tallies, (declarer.lho, declarer.rho), defence)
-    offence = declarer_candidates_for(auction, contract, table, vul_dec, vul_def, year, allowed)
-    assign(tallies, (declarer, declarer.partner), offence)
+    reached = Reached(
+        auction, contract, table, vul_dec, vul_def, year, declarer_candidates(auction)
+    )
+    assign(tallies, (declarer.lho, declarer.rho), defender_candidates(reached))
+    assign(tallies, (declarer, declarer.partner), declarer_candidates_for(reached))

@@ -13,22 +13,35 @@ CARDS_AS_DECLARER = "cards_played_as_declarer"
 CARDS_AS_DEFENDER = "cards_played_as_defender"
 AUCTIONS = "auctions_analyzed"
 
-#: Auction mistake categories of the defending side (each also has a weighted_ twin).
-DEFENDER_CATEGORIES: tuple[str, ...] = (
-    "defender_missed_current_double",
-    "defender_erroneously_doubled",
-    "defender_missed_higher_contract",
-)
-#: Auction mistake categories of the declaring side.
-DECLARER_CATEGORIES: tuple[str, ...] = (
-    "declarer_missed_higher_contract",
-    "declarer_missed_doubling_opponents_last_bid",
-    "declarer_missed_opponents_last_redouble",
-    "declarer_missed_redoubling_opponents_erroneous_double",
-    "declarer_missed_opponents_last_bid",
-    "declarer_erroneous_redouble",
-)
+#: Auction mistake categories (each also has a weighted_ twin): the one place they are named.
+DEFENDER_MISSED_CURRENT_DOUBLE = "defender_missed_current_double"
+DEFENDER_ERRONEOUSLY_DOUBLED = "defender_erroneously_doubled"
+DEFENDER_MISSED_HIGHER_CONTRACT = "defender_missed_higher_contract"
+DECLARER_MISSED_HIGHER_CONTRACT = "declarer_missed_higher_contract"
+DECLARER_MISSED_DOUBLING_LAST_BID = "declarer_missed_doubling_opponents_last_bid"
+DECLARER_MISSED_LAST_REDOUBLE = "declarer_missed_opponents_last_redouble"
+DECLARER_MISSED_REDOUBLING_DOUBLE = "declarer_missed_redoubling_opponents_erroneous_double"
+DECLARER_MISSED_LAST_BID = "declarer_missed_opponents_last_bid"
+DECLARER_ERRONEOUS_REDOUBLE = "declarer_erroneous_redouble"
 PASSED_OUT = "passed_higher_contract"
+
+#: The defending side's categories, in dds_final_results.csv order.
+DEFENDER_CATEGORIES: tuple[str, ...] = (
+    DEFENDER_MISSED_CURRENT_DOUBLE,
+    DEFENDER_ERRONEOUSLY_DOUBLED,
+    DEFENDER_MISSED_HIGHER_CONTRACT,
+)
+#: The declaring side's categories, in dds_final_results.csv order.
+DECLARER_CATEGORIES: tuple[str, ...] = (
+    DECLARER_MISSED_HIGHER_CONTRACT,
+    DECLARER_MISSED_DOUBLING_LAST_BID,
+    DECLARER_MISSED_LAST_REDOUBLE,
+    DECLARER_MISSED_REDOUBLING_DOUBLE,
+    DECLARER_MISSED_LAST_BID,
+    DECLARER_ERRONEOUS_REDOUBLE,
+)
+#: Every auction category, in column order (Table 3 and the rates of Table 4).
+AUCTION_CATEGORIES: tuple[str, ...] = DEFENDER_CATEGORIES + DECLARER_CATEGORIES + (PASSED_OUT,)
 
 
 def weighted(name: str) -> str:
@@ -50,11 +63,7 @@ VARIABLES: tuple[str, ...] = (
     "play_mistakes_as_defender",
     "weighted_play_mistakes_as_defender",
     AUCTIONS,
-    *(
-        v
-        for c in DEFENDER_CATEGORIES + DECLARER_CATEGORIES + (PASSED_OUT,)
-        for v in (c, weighted(c))
-    ),
+    *(v for c in AUCTION_CATEGORIES for v in (c, weighted(c))),
 )
 
 #: Table 4: (rate name, numerator, denominator), unweighted and weighted alternating.
@@ -85,7 +94,7 @@ RATES: tuple[tuple[str, str, str], ...] = (
     ),
     *(
         (f"{prefix}{c}_per_auction", f"{prefix}{c}", AUCTIONS)
-        for c in DEFENDER_CATEGORIES + DECLARER_CATEGORIES + (PASSED_OUT,)
+        for c in AUCTION_CATEGORIES
         for prefix in ("", "weighted_")
     ),
 )

@@ -17,6 +17,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from ddrank.mistakes.variables import AUCTION_CATEGORIES
 from ddrank.regression.defaults import TABLE9_MINIMA
 
 #: The 33 counters of Table 3, in the order of dds_final_results.csv.
@@ -93,18 +94,7 @@ def _rate(stem: str, numerator: str, denominator: str, file_stem: str) -> list[R
     ]
 
 
-_AUCTION_MISTAKES = (
-    "defender_missed_current_double",
-    "defender_erroneously_doubled",
-    "defender_missed_higher_contract",
-    "declarer_missed_higher_contract",
-    "declarer_missed_doubling_opponents_last_bid",
-    "declarer_missed_opponents_last_redouble",
-    "declarer_missed_redoubling_opponents_erroneous_double",
-    "declarer_missed_opponents_last_bid",
-    "declarer_erroneous_redouble",
-    "passed_higher_contract",
-)
+_AUCTION_MISTAKES = AUCTION_CATEGORIES  # named once, in ddrank/mistakes/variables.py
 
 #: All 28 rates, in the row order of Tables 10 and 11 (and of the paper's CSV columns).
 RATE_VARIABLES: tuple[RateVariable, ...] = tuple(

@@ -14,7 +14,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ddrank.cleaning import Reject, board_year, normalise_contract, parse_deal, vulnerability
 from ddrank.scoring.duplicate import duplicate_score
 from ddrank.scoring.events import (
     EventInfo,
@@ -24,7 +23,16 @@ from ddrank.scoring.events import (
     parse_number,
 )
 from ddrank.scoring.results import RecordError, board_vulnerability
-from ddrank.types import Contract, DomainError, Seat
+from ddrank.types import (
+    Contract,
+    DomainError,
+    Reject,
+    Seat,
+    board_year,
+    normalise_contract,
+    parse_deal,
+    vulnerability,
+)
 
 #: Names a scorer gives a phantom or sit-out pair ("Dummy 1#" on RealBridge, "Phantom", "Sit out").
 PHANTOM_NAME = re.compile(r"^\s*(dummy\s*\d*#?|phantom|sit[\s-]*out|bye|ghost)\s*$", re.IGNORECASE)

@@ -8,13 +8,16 @@ first left empty.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
-import duckdb
 import polars as pl
 
 from ddrank.events import event_id_of, iso_date
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding
+from store import Store
 
 EVENT_COLUMNS = ("event_id", "name", "organiser", "date_start", "date_end", "scoring",
                  "movement", "across_field", "mp_top", "source_file")  # fmt: skip
@@ -25,9 +28,20 @@ STANDING_COLUMNS = ("standing_id", "event_id", "source_file", "source_line", "ev
 DEAL_COLUMNS = ("deal_key", "event_id", "source_file", "source_line", "session", "section",
                 "board_no", "deal", "dealer", "vulnerable", "par_score", "par_contract",
                 "dd_tricks")  # fmt: skip
+_TYPED = {"source_line": pl.Int64, "across_field": pl.Boolean, "phantom": pl.Boolean}
 
 
-def _hash(*parts: object) -> str:
+@contextmanager
+def registered(store: Store, name: str, frame: Any) -> Iterator[None]:
+    """`frame` readable as table `name` by the named queries, for the duration of the block."""
+    store.con.register(name, frame)
+    try:
+        yield
+    finally:
+        store.con.unregister(name)
+
+
+def content_hash(*parts: object) -> str:
     return hashlib.sha1("\x1f".join(str(p) for p in parts).encode("utf-8", "replace")).hexdigest()[
         :20
     ]
@@ -53,14 +67,15 @@ class EventRows:
     standings: dict[str, dict[str, object]] = field(default_factory=dict)
     deals: dict[str, dict[str, object]] = field(default_factory=dict)
 
-    def add(self, parsed: ParsedFile, deals: list[RawRecord]) -> None:
+    def add(self, parsed: ParsedFile) -> None:
+        """A file's events, rankings and hand-record deals (`parsed.deals`)."""
         for ev in parsed.events:
             self._merge(event_row(ev))
         self.add_records(parsed.records)
-        self.add_records(deals)
+        self.add_records(parsed.deals)
         for st in parsed.standings:
             self._standing(st)
-        for rec in deals:
+        for rec in parsed.deals:
             self._deal(rec)
 
     def add_records(self, records: list[RawRecord]) -> None:
@@ -93,13 +108,13 @@ class EventRows:
         row = asdict(st)
         row["event_id"] = event_id_of(st.event, st.date, "")
         content = [row[c] for c in STANDING_COLUMNS[1:] if c not in ("source_file", "source_line")]
-        row["standing_id"] = _hash(*content)
+        row["standing_id"] = content_hash(*content)
         self.standings.setdefault(str(row["standing_id"]), row)
 
     def _deal(self, rec: RawRecord) -> None:
         eid = event_id_of(rec.event, rec.date, rec.organiser)
         row = {
-            "deal_key": _hash(eid, rec.session, rec.section, rec.board_no, rec.deal),
+            "deal_key": content_hash(eid, rec.session, rec.section, rec.board_no, rec.deal),
             "event_id": eid, "source_file": rec.source_file, "source_line": rec.source_line,
             "session": rec.session, "section": rec.section, "board_no": rec.board_no,
             "deal": rec.deal, "dealer": rec.dealer, "vulnerable": rec.vulnerable,
@@ -108,42 +123,25 @@ class EventRows:
         }  # fmt: skip
         self.deals.setdefault(str(row["deal_key"]), row)
 
-    def store(self, con: duckdb.DuckDBPyConnection) -> tuple[int, int, int]:
+    def store(self, store: Store) -> tuple[int, int, int]:
         """Insert what the store lacks (inside the caller's transaction); returns new counts of
         events, standings and deals."""
         counts = []
-        for table, key, cols, rows in (
-            ("events", "event_id", EVENT_COLUMNS, self.events),
-            ("published_standings", "standing_id", STANDING_COLUMNS, self.standings),
-            ("deals", "deal_key", DEAL_COLUMNS, self.deals),
-        ):
+        for table, query, cols, rows in (
+            ("events", "insert_events", EVENT_COLUMNS, self.events),
+            ("published_standings", "insert_published_standings", STANDING_COLUMNS,
+             self.standings),
+            ("deals", "insert_deals", DEAL_COLUMNS, self.deals),
+        ):  # fmt: skip
             if not rows:
                 counts.append(0)
                 continue
-            schema = {c: pl.Utf8 for c in cols}
-            schema.update({"source_line": pl.Int64, "across_field": pl.Boolean,
-                           "phantom": pl.Boolean})  # fmt: skip
             frame = pl.DataFrame(
                 [{c: r.get(c) for c in cols} for r in rows.values()],
-                schema={c: schema[c] for c in cols},
+                schema={c: _TYPED.get(c, pl.Utf8) for c in cols},
             )
-            con.register("new_rows", frame)
-            names = ", ".join(cols)
-            before = con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
-            if table == "events":  # fill in what an earlier file left empty
-                fill = ", ".join(
-                    f"{c} = coalesce(nullif(CAST(events.{c} AS VARCHAR), ''), "
-                    f"CAST(excluded.{c} AS VARCHAR))"
-                    for c in cols
-                    if c not in (key, "across_field", "source_file")
-                )
-                conflict = f"DO UPDATE SET {fill}"
-            else:
-                conflict = "DO NOTHING"
-            con.execute(
-                f"INSERT INTO {table} ({names}) SELECT {names} FROM new_rows "
-                f"ON CONFLICT ({key}) {conflict}"
-            ).fetchall()
-            con.unregister("new_rows")
-            counts.append(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0] - before)
+            before = store.table_count(table)
+            with registered(store, "new_rows", frame):
+                store.run(query)
+            counts.append(store.table_count(table) - before)
         return counts[0], counts[1], counts[2]

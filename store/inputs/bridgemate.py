@@ -45,7 +45,7 @@ def read_bws(path: Path) -> ParsedFile:
         head = fh.read(32)
     if head[4:19] not in _MAGIC:
         return _unreadable(path, "not a Bridgemate .bws file: no MS Access (Jet/ACE) header")
-    from tasks import bws_odbc
+    from store.inputs import bws_odbc
 
     page = 2048 if head[0x14] == 0 else 4096  # Jet 3, else Jet 4 and ACE
     whole_pages = path.stat().st_size % page == 0  # else truncated: access-parser says where

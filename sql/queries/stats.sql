@@ -1,15 +1,17 @@
+-- Named queries of the per-player statistics (stages/stats.py).
+
+-- name: build_player_stats!
 -- Per-player aggregate: the 33 variables of Marriner (2024) Table 3 summed over every board the
 -- player sat at, and the 28 rates of Table 4. A rate whose denominator is 0 is NULL: a player who
 -- never led has no lead-mistake rate, which the paper wrote as 0.0.
---
--- `{who}` is filled in by tasks/dd.py with a query returning (record_id, seat, player, mp, pp):
--- the matched ranking name from the `board_players` view when name matching has run, otherwise
--- the raw seat name from `boards` (mp, pp NULL). Seats without a player (NULL or '') are left out,
--- as the paper left out its placeholder for unmatched names.
-
+-- `who` is the `board_players` view (sql/player_matches.sql): the matched ranking name once name
+-- matching has run, else the raw seat name. Seats without a player (NULL or '') are left out, as
+-- the paper left out its placeholder for unmatched names.
 CREATE OR REPLACE TABLE player_stats AS
 WITH who AS (
-    {who}
+    SELECT record_id, CAST(seat AS TINYINT) AS seat, player, CAST(mp AS DOUBLE) AS mp,
+           CAST(pp AS DOUBLE) AS pp
+    FROM board_players
 ),
 totals AS (
     SELECT
@@ -87,3 +89,10 @@ SELECT
     CASE WHEN auctions_analyzed > 0 THEN weighted_passed_higher_contract / auctions_analyzed END AS weighted_passed_higher_contract_per_auction
 FROM totals
 ORDER BY player;
+
+-- name: player_stats_count
+SELECT count(*) FROM player_stats;
+
+-- name: player_stats_table
+-- The per-player table as `ddrank stats` writes it (the layout of dds_final_results.csv).
+SELECT player AS name, * FROM player_stats ORDER BY player;

@@ -25,8 +25,10 @@ from typing import BinaryIO
 
 DRIVER = "MDBTools"
 Tables = dict[str, dict[str, list]]  # table -> column -> values, as access-parser gives them
-# the helper: `python -m tasks.bws_odbc`, pickles in and out over its stdin and stdout (started
-# as a module, not with multiprocessing, which would import the caller's whole main module)
+# the helper: `python store/inputs/bws_odbc.py`, pickles in and out over its stdin and stdout
+# (started as a script, not with multiprocessing, which would import the caller's whole main
+# module, nor with `-m store.inputs.bws_odbc`, which would import DuckDB with the `store` package;
+# this file imports nothing but the standard library and, in the helper, pyodbc)
 _helper: subprocess.Popen[bytes] | None = None
 
 
@@ -48,13 +50,14 @@ def read_tables(path: Path, names: tuple[str, ...]) -> Tables | None:
         return None
     try:
         if _helper is None:
-            root = Path(__file__).resolve().parent.parent
+            here = Path(__file__).resolve()
+            root = here.parent.parent.parent
             env = {
                 **os.environ,
                 "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]),
             }
             _helper = subprocess.Popen(
-                [sys.executable, "-m", "tasks.bws_odbc"],
+                [sys.executable, str(here)],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 cwd=root, env=env,
             )  # fmt: skip

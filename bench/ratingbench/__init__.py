@@ -1,0 +1,1 @@
+"""The rating benchmark's pieces: the frozen protocol, the datasets, the methods, the scoring."""

@@ -1,0 +1,118 @@
+"""`ddrank run`: the whole pipeline flow, with every option of the stage commands."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from cli.render import console, emit_json, friendly_errors
+from cli.run_options import with_settings_options
+
+#: Labels of the pipeline's stages on the console; a stage not listed shows its own name.
+STAGE_LABELS = {
+    "ingest": "ingest",
+    "clean": "clean",
+    "names": "match names",
+    "solve": "DD solve (boards)",
+    "tally": "DD tally (boards)",
+    "regression": "regression report",
+    "prefect-api": "start Prefect API",
+    "scoring": "score, Lehman ratings, bid/play split",
+    "skill ratings": "ddrank skill ratings",
+}
+
+
+def run(
+    inputs: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Files or folders (default: the bundled real sample in data/sample).",
+            show_default=False,
+        ),
+    ] = None,  # fmt: skip
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            help="TOML settings file (a \\[ddrank] table or top-level keys).",
+            rich_help_panel="Files",
+        ),
+    ] = None,  # fmt: skip
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Also print Prefect's log lines.")
+    ] = False,
+    json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary.")] = False,
+    **fields: Any,
+) -> None:
+    """Run the whole pipeline as one Prefect flow: ingest → clean → match names → double dummy → regression report → scoring and ratings → site.
+
+    Every option below is a field of the run settings, so a deployment parameter, a DDRANK_* environment variable or a --config file can set it too. When the inputs, the store, the settings and the outputs are the same as after the last finished run (recorded in OUT/.ddrank-run.json), it says so at once and starts nothing. It ends with each stage's wall time (also in --json, under "timings").
+    """
+    from stages.settings import load_settings
+    from tasks import freshness
+
+    with friendly_errors():
+        settings = load_settings(config, inputs=inputs or None, **fields)
+        fresh = freshness.check(settings)  # before Prefect is even imported
+        if fresh.nothing_new:
+            if json:
+                emit_json(fresh.as_dict())
+            else:
+                console.print(fresh.message(settings.out), highlight=False, soft_wrap=True)
+            return
+        # The console shows progress bars and the summary; Prefect's own log lines (and its
+        # copy of any error, which friendly_errors prints once) go to the Prefect UI.
+        if not verbose:
+            os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
+        from flows.pipeline import run_pipeline
+
+        with stage_progress(disable=json):
+            result = run_pipeline(settings, show=False)
+    if json:
+        emit_json(result)
+    else:
+        from flows.pipeline import show_summary
+
+        show_summary(result, settings)
+
+
+@contextmanager
+def stage_progress(disable: bool = False) -> Iterator[None]:
+    """One rich progress line per stage the flow reports (stages.progress): a bar when the stage
+    knows its size (DD boards), a spinner with the elapsed time otherwise."""
+    from stages.progress import reporting
+
+    columns = (SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
+               MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+               TimeRemainingColumn())  # fmt: skip
+    with Progress(*columns, console=console, disable=disable) as bar:
+        rows: dict[str, TaskID] = {}
+
+        def hook(stage: str, done: int, total: int) -> None:
+            if stage not in rows:
+                rows[stage] = bar.add_task(STAGE_LABELS.get(stage, stage), total=None)
+            if total:
+                bar.update(rows[stage], completed=done, total=total)
+            if total and done >= total:
+                bar.stop_task(rows[stage])
+
+        with reporting(hook):
+            yield
+
+
+def register(app: typer.Typer) -> None:
+    app.command("run")(with_settings_options(run))

@@ -1,0 +1,63 @@
+"""The clean stage: every raw record not yet judged goes to `boards` or to `exclusions`, with reasons.
+
+Workers never open the store (DuckDB has one writer process). The pending raw records are
+exported to a parquet file; each worker cleans a slice of it (`stages.clean_slice`) and writes
+its boards, exclusions and issues as parquet files; the store loads them in one transaction.
+Nothing but file names and counters crosses a process boundary.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from ddrank.cleaning import records_leading_passes
+from stages.clean_slice import CleanSummary, clean_slice
+from stages.ingest import as_store, spawn_pool
+from store import Store
+
+PARALLEL_THRESHOLD = 20_000  # below this, a process pool costs more than it saves
+
+__all__ = ["CleanSummary", "clean_pending", "files_with_leading_passes"]
+
+
+def clean_pending(store: Store | Any, workers: int | None = None) -> CleanSummary:
+    """Judge every raw record that is neither a board nor an exclusion yet."""
+    store = as_store(store)
+    workers = workers or os.cpu_count() or 1
+    with tempfile.TemporaryDirectory(prefix="ddrank-clean-") as tmp:
+        source = str(Path(tmp) / "pending.parquet")
+        store.run("export_pending", path=source)
+        n = pl.scan_parquet(source).select(pl.len()).collect().item()
+        summary = CleanSummary()
+        if n == 0:
+            return summary
+        passes = files_with_leading_passes(store)
+        if workers <= 1 or n < PARALLEL_THRESHOLD:
+            summary.add(clean_slice(source, 0, n, tmp, "0", passes))
+        else:
+            size = -(-n // (workers * 2))
+            jobs = [(source, k, size, tmp, str(i), passes) for i, k in enumerate(range(0, n, size))]
+            with spawn_pool(workers) as pool:
+                for part in pool.map(clean_slice, *zip(*jobs, strict=True)):
+                    summary.add(part)
+        _load(store, tmp)
+    return summary
+
+
+def files_with_leading_passes(store: Store | Any) -> frozenset[str]:
+    """Source files with at least one auction that starts with a pass: they write leading
+    passes, so the leading-pass repair must not touch their records (issue 16)."""
+    firsts = as_store(store).tuples("first_calls")
+    return frozenset(f for f, first in firsts if records_leading_passes([first]))
+
+
+def _load(store: Store, folder: str) -> None:
+    """Load every worker's parquet output into the store, all or nothing."""
+    with store.transaction():
+        for table in ("boards", "exclusions", "auction_issues", "play_issues"):
+            store.run(f"load_{table}", files=f"{folder}/{table}-*.parquet")

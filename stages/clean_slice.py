@@ -1,0 +1,102 @@
+"""Cleaning in a worker process: a slice of the pending records in, parquet files out.
+
+Imports neither Prefect nor DuckDB, so a spawned worker starts in a fraction of a second, and
+never touches the store (DuckDB allows one writer process).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from ddrank.cleaning import clean_record
+from ddrank.raw import RawRecord
+
+BOARD_SCHEMA = {
+    "record_id": pl.Utf8, "deal_id": pl.Utf8, "event": pl.Utf8, "year": pl.Int32,
+    "board_no": pl.Utf8, "room": pl.Utf8, "home_team": pl.Utf8, "visit_team": pl.Utf8,
+    "northname": pl.Utf8, "eastname": pl.Utf8, "southname": pl.Utf8, "westname": pl.Utf8,
+    "ns_vulnerable": pl.Boolean, "ew_vulnerable": pl.Boolean, "dealer": pl.Utf8, "deal": pl.Utf8,
+    "bidstart": pl.Utf8, "auction": pl.Utf8, "contract": pl.Utf8, "declarer": pl.Utf8,
+    "opening_leader": pl.Utf8, "play": pl.List(pl.Utf8), "play_seats": pl.List(pl.Int8),
+    "claim_tricks": pl.Int8, "result": pl.Int8, "repairs": pl.Utf8,
+    "event_id": pl.Utf8, "date": pl.Utf8, "scoring": pl.Utf8, "organiser": pl.Utf8,
+    "session": pl.Utf8, "section": pl.Utf8, "round": pl.Utf8, "table_no": pl.Utf8,
+    "ns_pair": pl.Utf8, "ew_pair": pl.Utf8, "north_id": pl.Utf8, "east_id": pl.Utf8,
+    "south_id": pl.Utf8, "west_id": pl.Utf8, "ns_score": pl.Int32, "adjusted": pl.Utf8,
+    "phantom": pl.Utf8, "published_ns_mp": pl.Float64, "published_ew_mp": pl.Float64,
+    "published_ns_pct": pl.Float64, "published_ew_pct": pl.Float64,
+    "published_imps": pl.Float64, "par_score": pl.Int32, "par_contract": pl.Utf8,
+}  # fmt: skip
+_ISSUE_SCHEMA = {"record_id": pl.Utf8, "reason": pl.Utf8, "detail": pl.Utf8}
+_EXCLUSION_SCHEMA = {**_ISSUE_SCHEMA, "source_file": pl.Utf8, "source_line": pl.Int32}
+SCHEMAS = {"boards": BOARD_SCHEMA, "exclusions": _EXCLUSION_SCHEMA,
+           "auction_issues": _ISSUE_SCHEMA, "play_issues": _ISSUE_SCHEMA}  # fmt: skip
+OUTPUTS = tuple(SCHEMAS)
+
+
+@dataclass
+class CleanSummary:
+    cleaned: int = 0
+    kept: int = 0
+    excluded: Counter = field(default_factory=Counter)
+    auction_issues: Counter = field(default_factory=Counter)
+    play_issues: Counter = field(default_factory=Counter)
+    repairs: Counter = field(default_factory=Counter)
+
+    def add(self, other: CleanSummary) -> None:
+        self.cleaned += other.cleaned
+        self.kept += other.kept
+        for name in ("excluded", "auction_issues", "play_issues", "repairs"):
+            getattr(self, name).update(getattr(other, name))
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "cleaned": self.cleaned, "kept": self.kept, "excluded": dict(self.excluded),
+            "auction_issues": dict(self.auction_issues), "play_issues": dict(self.play_issues),
+            "repairs": dict(self.repairs),
+        }  # fmt: skip
+
+
+def clean_slice(
+    source: str, offset: int, length: int, out_dir: str, tag: str,
+    files_with_leading_passes: frozenset[str] = frozenset(),
+) -> CleanSummary:  # fmt: skip
+    """Clean rows [offset, offset+length) of the pending-records parquet file into parquet files.
+
+    `files_with_leading_passes`: source files that write the passes before an opening bid; the
+    leading-pass repair is not applied to their records (ddrank.cleaning.records_leading_passes).
+    """
+    rows = pl.read_parquet(source).slice(offset, length).to_dicts()
+    summary = CleanSummary(cleaned=len(rows))
+    out: dict[str, list[dict[str, object]]] = {name: [] for name in OUTPUTS}
+    for row in rows:
+        rid = str(row.pop("record_id"))
+        rec = RawRecord(**{k: ("" if v is None else v) for k, v in row.items()})  # type: ignore[arg-type]
+        res = clean_record(rec, rid, rec.source_file not in files_with_leading_passes)
+        if res.exclusion:
+            reason, detail = res.exclusion
+            summary.excluded[reason] += 1
+            out["exclusions"].append({"record_id": rid, "reason": reason, "detail": detail,
+                                      "source_file": rec.source_file,
+                                      "source_line": rec.source_line})  # fmt: skip
+            continue
+        board = res.board
+        assert board is not None
+        summary.kept += 1
+        out["boards"].append({name: getattr(board, name) for name in BOARD_SCHEMA})
+        for kind, issue in (("auction_issues", res.auction_issue), ("play_issues", res.play_issue)):
+            if issue:
+                getattr(summary, kind)[issue[0]] += 1
+                out[kind].append({"record_id": rid, "reason": issue[0], "detail": issue[1]})
+        for repair in (board.repairs or "").split("; "):
+            if repair:
+                summary.repairs[repair.split(":")[0]] += 1
+    for name in OUTPUTS:
+        pl.DataFrame(out[name], schema=SCHEMAS[name]).write_parquet(
+            Path(out_dir) / f"{name}-{tag}.parquet"
+        )
+    return summary

@@ -1,0 +1,252 @@
+"""The DD stage over a `Store`: plan the missing work, store what workers solved, tally, par.
+
+Workers never open the store (DuckDB lets one process hold the file): `plan_dd_work` reads
+everything a worker needs into picklable `SolveJob`s, workers solve them with no database, and the
+flow's own process writes every result (`store_solution`, `tally_partition`, `compute_par`).
+No Prefect here: `ddrank report` fills par without paying for Prefect's import.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+import ddrank.dd as dd_package
+from ddrank.dd import SolveJob, SolveOutput, TrickTable, board_from_row, has_play, trace_request
+from ddrank.dd.par import par_from_table
+from ddrank.dd.sandbox import THREADS_ENV
+from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH, set_dds_threads
+from ddrank.mistakes import VARIABLES, board_tallies
+from ddrank.types import DomainError, Seat, Strain
+from store import Store
+
+SOLVER_CRASH = "solver_crash"
+TABLE_COST = 13  # one DD table ~ 0.19 CPU-s ~ 13 play traces (measured, 2012 sample)
+INVALID_FOR_DD = "invalid_for_dd"
+DD_PLAY_ISSUE = "dd_invalid_play"
+
+
+@dataclass(slots=True)
+class PartitionPlan:
+    """The DD work one partition still needs, and the key its cached result is stored under."""
+
+    partition_id: int
+    job: SolveJob
+    content_hash: str
+    pending_boards: int
+
+
+@dataclass(slots=True)
+class DDPlan:
+    partitions: list[PartitionPlan] = field(default_factory=list)
+    pending_boards: int = 0
+    invalid_boards: list[tuple[str, str]] = field(default_factory=list)  # (record_id, why)
+    invalid_plays: list[tuple[str, str]] = field(default_factory=list)
+
+
+def configure_worker(dds_threads: int) -> None:
+    """Process-pool initializer: fix the DDS thread count of this worker and its solver children."""
+    os.environ[THREADS_ENV] = str(dds_threads)
+    set_dds_threads(dds_threads)
+
+
+def engine_version() -> str:
+    """Hash of the DD engine's code and solver version: part of every cached solve's key, so a
+    change to the solver wrappers invalidates persisted results (TASK_SOURCE sees only the task)."""
+    from importlib.metadata import version
+
+    h = hashlib.sha1(version("endplay").encode())
+    for path in sorted(Path(dd_package.__file__).parent.glob("*.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def job_hash(job: SolveJob) -> str:
+    """Content hash of a job: the deals and plays alone (batch sizes do not change results)."""
+    h = hashlib.sha1()
+    for deal_id, pbn in sorted(job.tables):
+        h.update(f"T|{deal_id}|{pbn}\n".encode())
+    for req in sorted(job.traces, key=lambda r: r.key):
+        h.update(
+            f"P|{req.key}|{req.deal_pbn}|{req.trump}|{req.leader}|{' '.join(req.cards)}\n".encode()
+        )
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------------------------- planning
+def plan_dd_work(
+    store: Store,
+    partitions: list[int] | None = None,
+    table_batch: int = TABLE_BATCH,
+    trace_batch: int = TRACE_BATCH,
+) -> DDPlan:
+    """Find boards without player stats and the tables/traces they still lack, per partition.
+
+    Each missing deal is assigned to exactly one partition, so a deal replayed across partitions
+    is still solved once per run; among the partitions that hold it, the least loaded one gets it
+    (a table costs about as much as 13 play traces), so shared deals do not pile up in the first
+    partition and leave the other workers idle.
+    """
+    rows = store.rows("dd_pending_boards", partitions=list(partitions) if partitions else None)
+    have_tables = {r[0] for r in store.tuples("dd_solved_deal_ids")}
+    have_traces = {r[0] for r in store.tuples("dd_traced_record_ids")}
+    plan = DDPlan(pending_boards=len(rows))
+    tables: dict[int, dict[str, str]] = defaultdict(dict)
+    traces: dict[int, list] = defaultdict(list)
+    counts: dict[int, int] = defaultdict(int)
+    holders: dict[str, list[int]] = {}
+    pbn_of: dict[str, str] = {}
+    for row in rows:
+        pid = int(row["partition_id"])
+        counts[pid] += 1
+        try:
+            board = board_from_row(row)
+        except (DomainError, ValueError) as exc:
+            plan.invalid_boards.append((row["record_id"], str(exc)))
+            continue
+        if board.deal_id not in have_tables:
+            where = holders.setdefault(board.deal_id, [])
+            if pid not in where:
+                where.append(pid)
+            pbn_of.setdefault(board.deal_id, board.deal.to_pbn())
+        if has_play(board) and board.record_id not in have_traces:
+            try:
+                traces[pid].append(trace_request(board))
+            except DomainError as exc:
+                plan.invalid_plays.append((board.record_id, str(exc)))
+    load = {pid: len(traces[pid]) for pid in counts}
+    for deal_id in sorted(holders, key=lambda d: (len(holders[d]), d)):
+        pid = min(holders[deal_id], key=lambda p: (load[p], p))
+        tables[pid][deal_id] = pbn_of[deal_id]
+        load[pid] += TABLE_COST
+    for pid in sorted(counts):
+        job = SolveJob(
+            tables=tuple(sorted(tables[pid].items())),
+            traces=tuple(traces[pid]),
+            table_batch=table_batch,
+            trace_batch=trace_batch,
+        )
+        plan.partitions.append(PartitionPlan(pid, job, job_hash(job), counts[pid]))
+    return plan
+
+
+# ---------------------------------------------------------------------------------- storing
+def store_solution(store: Store, job: SolveJob, out: SolveOutput) -> list[str]:
+    """Write a partition's tables and traces, quarantine what crashed DDS; return quarantined ids.
+
+    `job` is what was asked: the output holds only what DDS solved of it.
+    """
+    if out.tables:
+        long = [
+            (deal_id, strain.letter, seat.letter, tricks)
+            for deal_id, cells in out.tables.items()
+            for strain, seat, tricks in TrickTable(cells).rows()
+        ]
+        store.insert_frame("dd_tables", pl.DataFrame(
+            long, schema={"deal_id": pl.String, "strain": pl.String, "declarer": pl.String,
+                          "tricks": pl.Int8}, orient="row",
+        ))  # fmt: skip
+    if out.traces:
+        store.insert_frame("play_traces", pl.DataFrame(
+            {"record_id": list(out.traces), "trace": [list(t) for t in out.traces.values()]},
+            schema={"record_id": pl.String, "trace": pl.List(pl.Int8)},
+        ))  # fmt: skip
+    bad: dict[str, str] = {}
+    for deal_id, why in out.crashed_deals:
+        for (rid,) in store.tuples("record_ids_of_deal", deal_id=deal_id):
+            bad[rid] = f"DD table of deal {deal_id}: {why}"
+    for rid, why in out.crashed_traces:
+        bad.setdefault(rid, f"DD play trace: {why}")
+    if bad:
+        quarantine(store, bad, SOLVER_CRASH)
+    return sorted(bad)
+
+
+def quarantine(store: Store, reasons: dict[str, str], reason: str) -> None:
+    """Move boards out of `boards` into `exclusions`, keeping raw = boards + exclusions."""
+    with store.transaction():
+        for rid, detail in reasons.items():
+            store.run("exclude_record", record_id=rid, reason=reason, detail=detail)
+            for query in ("delete_player_board_stats_of_record", "delete_play_trace_of_record",
+                          "delete_board"):  # fmt: skip
+                store.run(query, record_id=rid)
+
+
+def record_invalid(store: Store, plan: DDPlan) -> None:
+    """Boards the engine cannot read leave `boards`; plays DDS must not see go to play_issues."""
+    if plan.invalid_boards:
+        quarantine(store, dict(plan.invalid_boards), INVALID_FOR_DD)
+    store.run_many("insert_play_issue", (
+        {"record_id": rid, "reason": DD_PLAY_ISSUE, "detail": why} for rid, why in plan.invalid_plays
+    ))  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------- tallying
+def tables_for(store: Store, deal_ids: list[str]) -> dict[str, TrickTable]:
+    """The stored DD tables of `deal_ids` (only complete ones: 20 cells)."""
+    cells: dict[str, list[int]] = defaultdict(lambda: [0] * 20)
+    seen: dict[str, int] = defaultdict(int)
+    for deal_id, strain, declarer, tricks in store.tuples("dd_tables_of_deals", deal_ids=deal_ids):
+        cells[deal_id][int(Strain.parse(strain)) * 4 + int(Seat.parse(declarer))] = tricks
+        seen[deal_id] += 1
+    return {d: TrickTable(tuple(c)) for d, c in cells.items() if seen[d] == 20}
+
+
+def tally_partition(store: Store, partition_id: int) -> int:
+    """Compute and store the 33 counters of every seat of the partition's pending boards."""
+    rows = store.rows("dd_pending_boards_of_partition", partition_id=partition_id)
+    if not rows:
+        return 0
+    ids = [r["record_id"] for r in rows]
+    tables = tables_for(store, sorted({r["deal_id"] for r in rows}))
+    traces = dict(store.tuples("play_traces_of_records", record_ids=ids))
+    out: dict[str, list] = {"record_id": [], "seat": [], "raw_name": []}
+    for v in VARIABLES:
+        out[v] = []
+    for row in rows:
+        board = board_from_row(row)
+        trace = traces.get(board.record_id)
+        tallies = board_tallies(
+            board, tables.get(board.deal_id), tuple(trace) if trace is not None else None
+        )
+        for seat, tally in zip(Seat, tallies, strict=True):
+            out["record_id"].append(board.record_id)
+            out["seat"].append(int(seat))
+            out["raw_name"].append(board.names[seat])
+            for v in VARIABLES:
+                out[v].append(float(tally[v]))
+    schema = {"record_id": pl.String, "seat": pl.Int8, "raw_name": pl.String}
+    schema.update(dict.fromkeys(VARIABLES, pl.Float64))
+    store.insert_frame("player_board_stats", pl.DataFrame(out, schema=schema))
+    return len(rows)
+
+
+# ---------------------------------------------------------------------------------- par
+def compute_par(store: Store) -> int:
+    """Par of every dealt deal that has a DD table and no par yet; returns rows added.
+
+    Par comes from the stored table (DDS DealerParBin, microseconds per deal): no second solve.
+    Boards whose record gave no dealer or vulnerability get no par (par depends on both).
+    """
+    pending = store.tuples("par_pending")
+    if not pending:
+        return 0
+    tables = tables_for(store, sorted({r[0] for r in pending}))
+    rows = []
+    for deal_id, dealer, vulnerable in pending:
+        table = tables.get(deal_id)
+        if table is None:  # a partial table (never stored by this engine) gets no par
+            continue
+        par = par_from_table(table, Seat.parse(dealer), vulnerable in ("NS", "All"),
+                             vulnerable in ("EW", "All"))  # fmt: skip
+        rows.append((deal_id, dealer, vulnerable, par.ns_score, par.contract_text))
+    store.insert_frame("dd_par", pl.DataFrame(
+        rows, schema={"deal_id": pl.String, "dealer": pl.String, "vulnerable": pl.String,
+                      "par_score": pl.Int32, "par_contract": pl.String}, orient="row",
+    ))  # fmt: skip
+    return len(rows)

@@ -1,0 +1,181 @@
+"""`read(path)`: one file through the reader its content names, with its companion file if any.
+
+The formats, their sniffers and their `bytes -> ParsedFile` readers are one table in the pure
+`ddrank.parsers.registry`; this module does the file I/O around it: it reads the head and the
+bytes, finds the companion file (a hand record beside its results), and opens the two database
+formats, whose libraries read files.
+"""
+
+from __future__ import annotations
+
+import gc
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ddrank.cleaning import is_hand_record
+from ddrank.events import attach_to_event
+from ddrank.parsers.bridgedeals import record_from_row
+from ddrank.parsers.registry import (
+    FORMATS,
+    SNIFF_BYTES,
+    UnreadableFile,
+    read_bytes,
+    sniff,
+    unreadable,
+)
+from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
+from store.inputs.text import read_text
+
+
+def detect_format(path: Path) -> str:
+    """A file's format from its first 64 KiB (`ddrank.parsers.registry.sniff`)."""
+    with path.open("rb") as fh:
+        return sniff(fh.read(SNIFF_BYTES))
+
+
+def companion_of(path: Path) -> Path | None:
+    """The results file a hand-record PBN belongs to: `X.bws` beside `X.pbn`, or `X.usebio.xml`
+    beside `X.hands.pbn`. Its deals are joined to those results by their reader."""
+    name = path.name
+    if name.lower().endswith(".hands.pbn"):
+        stem = name[: -len(".hands.pbn")]
+        for cand in (f"{stem}.usebio.xml", f"{stem}.xml"):
+            if (path.parent / cand).exists():
+                return path.parent / cand
+    if path.suffix.lower() == ".pbn":
+        for ext in (".bws", ".BWS"):
+            if path.with_suffix(ext).exists():
+                return path.with_suffix(ext)
+    return None
+
+
+def hands_of(path: Path) -> Path | None:
+    """The hand record beside a results file: `X.hands.pbn` beside `X.usebio.xml` (or `X.xml`),
+    the mirror of `companion_of`; the results reader joins its deals by board number."""
+    name = path.name
+    for suffix in (".usebio.xml", ".xml"):
+        if name.lower().endswith(suffix):
+            hands = path.parent / f"{name[: -len(suffix)]}.hands.pbn"
+            return hands if hands.exists() else None
+    return None
+
+
+def _read_sqlite(path: Path) -> ParsedFile:
+    """The paper's `bridgedeals` table in a SQLite file."""
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            db.row_factory = sqlite3.Row
+            rows = db.execute("SELECT * FROM bridgedeals").fetchall()
+        return ParsedFile("sqlite", number_repeats(
+            [record_from_row(dict(r), str(path), k + 1) for k, r in enumerate(rows)]
+        ))  # fmt: skip
+    except sqlite3.DatabaseError as exc:
+        return unreadable(str(path), "sqlite", f"not readable: {exc}")
+
+
+def _read_bws(path: Path) -> ParsedFile:
+    try:
+        from store.inputs.bridgemate import read_bws
+    except ImportError as exc:
+        raise UnreadableFile(f"the Bridgemate .bws reader is not installed ({exc})") from exc
+    return read_bws(path)
+
+
+#: The database formats of the registry (`read=None` there): opened from their file, since their
+#: libraries read files, not bytes.
+FILE_READERS: dict[str, Callable[[Path], ParsedFile]] = {"bws": _read_bws, "sqlite": _read_sqlite}
+
+
+def _read_format(path: Path, fmt: str, results: Path | None) -> ParsedFile:
+    """Bytes to the registry's reader, with the companion's text or name; a database by file."""
+    if fmt in FILE_READERS:
+        return FILE_READERS[fmt](path)
+    hands = hands_of(path) if fmt == "usebio" else None
+    return read_bytes(path.read_bytes(), str(path), fmt,
+                      hands=read_text(hands) if hands else None,
+                      results=str(results) if results else None)  # fmt: skip
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a reader builds a file's records.
+
+    A reader allocates hundreds of thousands of small objects and makes no reference cycles, so
+    every collection finds nothing, yet each scans a heap that grows with the file: 15 % of a
+    200,000-result USEBIO read (`bench/bench_ingest.py`). Reference counting still frees memory
+    as usual; the collector runs again when the file is read."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def read(path: Path) -> ParsedFile:
+    """One file, its format told by content: its table results, published rankings, event facts,
+    conformance warnings and hand-record deals (`.deals`: games with a deal and no table result;
+    the whole of a hand record beside its results file).
+
+    Unreadable content becomes records with `parse_error` (file, line, problem), never an
+    exception, so one bad file does not stop an ingest.
+    """
+    path = Path(path)
+    results: Path | None = None
+    try:
+        fmt = detect_format(path)
+        results = companion_of(path) if fmt == "pbn" else None
+        with gc_paused():
+            parsed = _read_format(path, fmt, results)
+    except UnreadableFile as exc:
+        return unreadable(str(path), FORMATS.get(path.suffix.lower(), "unknown"), str(exc),
+                          exc.line)  # fmt: skip
+    except (OSError, ValueError, MemoryError, RecursionError) as exc:
+        return unreadable(str(path), FORMATS.get(path.suffix.lower(), "unknown"),
+                          f"{type(exc).__name__}: {exc}")  # fmt: skip
+    if parsed.format != "pbn":
+        return parsed
+    if results is not None:
+        parsed.deals = [r for r in parsed.records if not r.parse_error]
+        attach_to_event(parsed.deals, _results_events(results))
+        parsed.records = [r for r in parsed.records if r.parse_error]
+        parsed.format = "pbn-hands"
+        return parsed
+    deals = [r for r in parsed.records if is_hand_record(r)]
+    if deals:
+        parsed.records = [r for r in parsed.records if not is_hand_record(r)]
+        parsed.deals = deals
+    return parsed
+
+
+def _results_events(results: Path) -> list[RawEvent]:
+    """The events of a USEBIO results file (its header: no deals joined), so that its companion
+    hand record's deals join that event. [] for a .bws (its reader names no organiser) or a
+    results file that cannot be read (its own ingest reports why)."""
+    if detect_format(results) != "usebio":
+        return []
+    try:
+        return read_bytes(results.read_bytes(), str(results), "usebio").events
+    except (OSError, ValueError):
+        return []
+
+
+def read_parsed(path: Path) -> tuple[ParsedFile, list[RawRecord]]:
+    """`read`, with the hand-record deals apart: (the file's results, its deals)."""
+    parsed = read(path)
+    return parsed, parsed.deals
+
+
+def read_records(path: Path) -> tuple[str, list[RawRecord]]:
+    """The table results of one file (format told by content), for callers that need no more."""
+    parsed = read(path)
+    return parsed.format, parsed.records
+
+
+def read_with_ids(path: Path) -> tuple[ParsedFile, list[str]]:
+    """`read` in a worker process: the record ids are computed there, not in the store's."""
+    parsed = read(path)
+    return parsed, [r.record_id for r in parsed.records]
