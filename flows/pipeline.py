@@ -23,6 +23,7 @@ from flows.names import match_names
 from flows.rate import rate
 from flows.regression import regression_report
 from flows.report import site_report
+from flows.run_names import pipeline_run_name
 from flows.scoring import score_and_rate
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
@@ -75,7 +76,7 @@ def publish_task(db: str, summary: dict[str, Any]) -> None:
                               description="Players with the most boards, and their DD mistake rates")  # fmt: skip
 
 
-@flow(name="pipeline", log_prints=True)
+@flow(name="pipeline", log_prints=True, flow_run_name=pipeline_run_name)
 def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     """Ingest → clean → names → DD analysis → regression report → scoring and Lehman → skill
     ratings → artifacts → site.
