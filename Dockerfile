@@ -25,13 +25,17 @@ COPY pyproject.toml README.md ./
 COPY ddrank ./ddrank
 COPY flows ./flows
 COPY tasks ./tasks
+COPY stages ./stages
+COPY store ./store
+COPY publish ./publish
 COPY cli ./cli
 COPY sql ./sql
 COPY data ./data
+COPY models ./models
 COPY prefect.yaml ./
 # Editable: the flows find sql/ and the bundled data/ next to the code, as in a clone.
 RUN pip install -e . \
-    && python -c "import ddrank, flows.inbox, flows.pipeline, endplay.dds, prefect_dask"
+    && python -c "import ddrank, store, stages, publish, flows.inbox, flows.pipeline, endplay.dds, prefect_dask"
 
 RUN mkdir -p /data/inbox /data/out /data/prefect-results \
     && chown -R ddrank:ddrank /data /opt/ddrank

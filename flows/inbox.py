@@ -25,6 +25,7 @@ from typing import Any
 from prefect import flow, get_run_logger
 
 from flows.pipeline import pipeline
+from flows.run_names import inbox_run_name
 from flows.settings import PipelineSettings, load_settings
 from stages.inbox import (  # noqa: F401 - the inbox look, re-exported for its callers
     RESOURCE_PREFIX,
@@ -44,7 +45,7 @@ INBOX_EVENT = "ddrank.inbox.file-arrived"
 LOCK_WAIT_SECONDS = 10.0
 
 
-@flow(name="inbox-rerun", log_prints=True)
+@flow(name="inbox-rerun", log_prints=True, flow_run_name=inbox_run_name)
 def inbox_rerun(
     inbox: str | None = None,
     settings: PipelineSettings | None = None,

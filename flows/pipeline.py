@@ -18,6 +18,7 @@ from prefect import flow
 from flows.dd_analysis import dd_analysis
 from flows.names import match_names
 from flows.regression import regression_report
+from flows.run_names import pipeline_run_name
 from flows.scoring import score_events_and_lehman
 from flows.server import prefect_api
 from flows.settings import PipelineSettings, load_settings
@@ -34,7 +35,7 @@ from tasks.regression import regression_thresholds_task
 from tasks.run import audit_task, publish_artifacts_task
 
 
-@flow(name="pipeline", log_prints=True)
+@flow(name="pipeline", log_prints=True, flow_run_name=pipeline_run_name)
 def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     """Ingest → clean → names → DD analysis → regression report → scoring and Lehman → skill
     ratings → artifacts → site.

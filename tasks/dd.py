@@ -20,7 +20,9 @@ from stages import dd, stats
 plan_dd_work = task(name="plan_dd_work", cache_policy=NO_CACHE)(dd.plan_dd_work)
 store_solution = task(name="store_solution", cache_policy=NO_CACHE)(dd.store_solution)
 record_invalid = task(name="record_invalid", cache_policy=NO_CACHE)(dd.record_invalid)
-tally_partition = task(name="tally_partition", cache_policy=NO_CACHE)(dd.tally_partition)
+tally_partition = task(
+    name="tally_partition", cache_policy=NO_CACHE, task_run_name="tally-partition-{partition_id}"
+)(dd.tally_partition)
 par_task = task(name="dd-par", cache_policy=NO_CACHE)(dd.compute_par)
 build_player_stats = task(name="build_player_stats", cache_policy=NO_CACHE)(
     stats.build_player_stats

@@ -1,5 +1,6 @@
 """Operations (issue 7): inbox reruns on a real PBN file split in two, the watcher's events and
-the deployment trigger, prefect.yaml, `ddrank serve`/`watch`, Dockerfile and docker-compose.yml.
+the deployment trigger, prefect.yaml, `ddrank serve`/`watch`, and the run names the Prefect UI
+shows. The Dockerfile and docker-compose.yml are checked in tests/test_compose.py.
 
 Only the inbox flow test runs Prefect flows (one API server for the module); everything else
 checks files and pure functions.
@@ -10,8 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shutil
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -38,7 +37,6 @@ from tasks.ingest import ingest_paths, read_records
 
 ROOT = Path(__file__).resolve().parent.parent
 QUALIFIER = ROOT / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
-COMPOSE = ROOT / "docker-compose.yml"
 PREFECT_YAML = ROOT / "prefect.yaml"
 DOCKERFILE = ROOT / "Dockerfile"
 
@@ -385,106 +383,25 @@ def test_cli_help_and_watch_needs_an_api(tmp_path: Path, monkeypatch: pytest.Mon
     assert res.exit_code == 2 and "PREFECT_API_URL" in res.output
 
 
-# --- Dockerfile and docker-compose.yml ----------------------------------------------------------
+# --- names in the Prefect UI ----------------------------------------------------------------------
 
 
-def compose() -> dict[str, Any]:
-    return yaml.safe_load(COMPOSE.read_text())  # SafeLoader resolves the `<<` merge keys
+def test_run_names_say_the_files_or_the_trigger(monkeypatch: pytest.MonkeyPatch) -> None:
+    from flows.run_names import files_label, inbox_name, pipeline_name
+    from flows.settings import PipelineSettings
 
-
-def test_compose_services_profiles_and_dependencies() -> None:
-    services = compose()["services"]
-    assert set(services) == {"postgres", "prefect-server", "register-deployments", "worker",
-                             "watcher", "dask-scheduler", "dask-worker"}  # fmt: skip
-    for name in ("dask-scheduler", "dask-worker"):
-        assert services[name]["profiles"] == ["dask"]
-    for name in ("postgres", "prefect-server", "register-deployments", "worker", "watcher"):
-        assert "profiles" not in services[name]
-    server = services["prefect-server"]
-    assert server["depends_on"]["postgres"]["condition"] == "service_healthy"
-    assert (
-        server["environment"]["PREFECT_API_DATABASE_CONNECTION_URL"].startswith(
-            "postgresql+asyncpg://prefect:"
-        )
-        and "@postgres:5432/prefect" in server["environment"]["PREFECT_API_DATABASE_CONNECTION_URL"]
+    lin = "data/sample/lin/usbf-2010-sf-14502.lin"
+    settings = PipelineSettings(inputs=[lin])
+    assert pipeline_name({"settings": settings}) == "run: usbf-2010-sf-14502.lin"
+    # a deployment run's parameters are JSON
+    assert pipeline_name({"settings": {"inputs": [lin, str(QUALIFIER)]}}) == (
+        "run: usbf-2010-sf-14502.lin, online-qualifier-2021-example2.pbn"
     )
-    assert services["worker"]["depends_on"]["register-deployments"]["condition"] == (
-        "service_completed_successfully"
+    assert files_label(["a.lin", "b.pbn", "c/d.dump", "e"]) == "a.lin, b.pbn +2 more"
+    assert files_label(["data/sample"]) == "sample/" and files_label([]) == "no input files"
+    monkeypatch.setenv("DDRANK_INBOX", "/data/inbox")
+    assert inbox_name({"settle_seconds": 0}, ON_EVENT) == (
+        "inbox on ddrank.inbox.file-arrived: /data/inbox"
     )
-    register = services["register-deployments"]["command"][-1]
-    assert 'deploy --name "$$name"' in register  # $$: a literal $ for the container's shell
-    for name in yaml_deployments():  # each deployment registered, then checked
-        assert name in register
-        flow = "pipeline" if name == PIPELINE else "inbox-rerun"
-        assert f"prefect deployment inspect {flow}/{name}" in register
-    pools = {d["work_pool"]["name"] for d in yaml_deployments().values()}
-    assert pools == {
-        services["worker"]["command"][services["worker"]["command"].index("--pool") + 1]
-    }
-    for name, svc in services.items():
-        if name != "postgres":
-            assert svc["build"] == "." and svc["image"] == "ddrank:latest", name
-    assert "dask-scheduler:8786" in " ".join(services["dask-worker"]["command"])
-
-
-def test_compose_publishes_only_on_loopback_and_has_healthchecks() -> None:
-    services = compose()["services"]
-    published = {n: s.get("ports", []) for n, s in services.items()}
-    assert published["postgres"] == [] and published["dask-worker"] == []
-    assert published["prefect-server"] == ["127.0.0.1:4200:4200"]
-    assert published["dask-scheduler"] == ["127.0.0.1:8787:8787"]
-    for ports in published.values():
-        for p in ports:
-            assert str(p).startswith("127.0.0.1:"), p
-    for name, svc in services.items():
-        if svc.get("restart") == "no":  # the one-shot registration
-            continue
-        test = svc["healthcheck"]["test"]
-        assert test[0] in ("CMD", "CMD-SHELL") and len(test) > 1, name
-
-
-def test_compose_requires_secrets_and_commits_none() -> None:
-    services = compose()["services"]
-    required = re.compile(r"^\$\{PREFECT_SERVER_API_AUTH_STRING:\?[^}]+\}$")
-    assert required.match(
-        services["prefect-server"]["environment"]["PREFECT_SERVER_API_AUTH_STRING"]
-    )
-    clients = [n for n, s in services.items() if "PREFECT_API_URL" in s.get("environment", {})]
-    assert set(clients) == {"register-deployments", "worker", "watcher", "dask-worker"}
-    for name in clients:
-        env = services[name]["environment"]
-        assert required.match(env["PREFECT_API_AUTH_STRING"]), name
-        assert env["PREFECT_API_URL"] == "http://prefect-server:4200/api"
-    pg = services["postgres"]["environment"]["POSTGRES_PASSWORD"]
-    assert re.match(r"^\$\{POSTGRES_PASSWORD:\?[^}]+\}$", pg)
-    # no literal secret anywhere: every password/auth value is a required variable
-    keyed = re.compile(r"^\s*-?\s*(\w*(PASSWORD|AUTH_STRING))\s*[:=]\s*(\S+)", re.M)
-    found = keyed.findall(COMPOSE.read_text())
-    assert len(found) == 3  # the client anchor, Postgres, the server
-    for key, _, value in found:
-        assert value.startswith("${") and ":?" in value, key
-    url = services["prefect-server"]["environment"]["PREFECT_API_DATABASE_CONNECTION_URL"]
-    assert "prefect:${POSTGRES_PASSWORD:?" in url
-    ignored = (ROOT / ".dockerignore").read_text().split()
-    assert ".env" in ignored and ".git" in ignored and ".venv" in ignored
-
-
-def test_dockerfile_installs_the_repo_with_pip() -> None:
-    text = DOCKERFILE.read_text()
-    assert re.search(r"^FROM python:3\.11-slim\s*$", text, re.M)
-    assert re.search(r"pip install (-e )?\.", text)
-    assert "USER ddrank" in text
-    for folder in ("ddrank", "flows", "tasks", "cli", "sql", "data"):
-        assert f"COPY {folder} ./{folder}" in text
-
-
-@pytest.mark.skipif(shutil.which("docker-compose") is None, reason="docker-compose not installed")
-def test_docker_compose_config_accepts_the_file() -> None:
-    env = {**os.environ, "POSTGRES_PASSWORD": "test-only", "PREFECT_SERVER_API_AUTH_STRING": "a:b"}
-    ok = subprocess.run(["docker-compose", "--profile", "dask", "config", "-q"], cwd=ROOT,
-                        env=env, capture_output=True, text=True)  # fmt: skip
-    assert ok.returncode == 0, ok.stderr
-    env.pop("PREFECT_SERVER_API_AUTH_STRING")
-    refused = subprocess.run(["docker-compose", "config", "-q"], cwd=ROOT, env=env,
-                             capture_output=True, text=True)  # fmt: skip
-    assert refused.returncode != 0 and "PREFECT_SERVER_API_AUTH_STRING" in refused.stderr
+    assert inbox_name({}, HOURLY) == "inbox hourly: /data/inbox"
+    assert inbox_name({"inbox": "/tmp/in"}, None) == "inbox: /tmp/in"
