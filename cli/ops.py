@@ -43,7 +43,7 @@ def register(app: typer.Typer) -> None:
         Trigger a run now with `prefect deployment run inbox-rerun/ddrank-inbox-hourly`.
         """
         from flows.inbox import served_deployments
-        from flows.settings import load_settings
+        from stages.settings import load_settings
 
         with friendly_errors():
             settings = load_settings(config, inbox=str(inbox) if inbox else None,
@@ -87,7 +87,7 @@ def register(app: typer.Typer) -> None:
         Needs PREFECT_API_URL (the server that runs the deployment).
         """
         from flows.inbox import InboxFile, watch_inbox
-        from flows.settings import load_settings
+        from stages.settings import load_settings
 
         if not os.environ.get("PREFECT_API_URL"):
             err_console.print(

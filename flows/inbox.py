@@ -26,7 +26,6 @@ from prefect import flow, get_run_logger
 
 from flows.pipeline import pipeline
 from flows.run_names import inbox_run_name
-from flows.settings import PipelineSettings, load_settings
 from stages.inbox import (  # noqa: F401 - the inbox look, re-exported for its callers
     RESOURCE_PREFIX,
     SETTLE_SECONDS,
@@ -36,6 +35,7 @@ from stages.inbox import (  # noqa: F401 - the inbox look, re-exported for its c
     known_hashes,
     scan_inbox,
 )
+from stages.settings import PipelineSettings, load_settings
 from store import StoreLockedError, store_lock
 from tasks.inbox import scan_inbox_task
 

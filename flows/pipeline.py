@@ -21,13 +21,13 @@ from flows.regression import regression_report
 from flows.run_names import pipeline_run_name
 from flows.scoring import score_events_and_lehman
 from flows.server import prefect_api
-from flows.settings import PipelineSettings, load_settings
 from flows.site import publish_site
 from flows.skill_ratings import skill_ratings
 from publish.run_summary import thresholds_line
 from stages import freshness
 from stages.progress import stage
 from stages.regression import MIN_REGRESSION_PLAYERS
+from stages.settings import PipelineSettings, load_settings
 from store import store_lock
 from tasks.clean import clean_task
 from tasks.ingest import ingest_task

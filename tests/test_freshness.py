@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from flows.settings import load_settings
 from stages import freshness
+from stages.settings import load_settings
 from store.store import open_connection as connect
 from tasks.clean import clean_pending
 from tasks.ingest import ingest_paths

@@ -96,7 +96,7 @@ def inbox_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Half the qualifier file, then the whole file, then nothing new, then a busy store."""
     from flows.dd_analysis import prefect_api
     from flows.inbox import inbox_rerun
-    from flows.settings import PipelineSettings
+    from stages.settings import PipelineSettings
     from store import store_lock
 
     root = tmp_path_factory.mktemp("inbox")
@@ -388,7 +388,7 @@ def test_cli_help_and_watch_needs_an_api(tmp_path: Path, monkeypatch: pytest.Mon
 
 def test_run_names_say_the_files_or_the_trigger(monkeypatch: pytest.MonkeyPatch) -> None:
     from flows.run_names import files_label, inbox_name, pipeline_name
-    from flows.settings import PipelineSettings
+    from stages.settings import PipelineSettings
 
     lin = "data/sample/lin/usbf-2010-sf-14502.lin"
     settings = PipelineSettings(inputs=[lin])

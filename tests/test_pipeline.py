@@ -89,7 +89,7 @@ def test_rerun_adds_and_computes_nothing(uninterrupted: Path, tmp_path: Path) ->
     env = {**_env(uninterrupted.parent, "full"), "DDRANK_FORCE": "true"}
     out = subprocess.run(
         [sys.executable, "-c",
-         "import json\nfrom flows.pipeline import run_pipeline\nfrom flows.settings import load_settings\n"
+         "import json\nfrom flows.pipeline import run_pipeline\nfrom stages.settings import load_settings\n"
          "from stages.progress import reporting\nseen = {}\n"
          "with reporting(lambda st, d, t: seen.__setitem__(st, (d, t))):\n"
          "    r = run_pipeline(load_settings())\n"
