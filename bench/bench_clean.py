@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from store.store import open_connection as connect  # noqa: E402
-from tasks.clean import clean_pending  # noqa: E402
-from tasks.ingest import ingest_paths  # noqa: E402
+from store import Store  # noqa: E402
+from stages.clean import clean_pending  # noqa: E402
+from stages.ingest import ingest_paths  # noqa: E402
 
 SAMPLE = ROOT / "data" / "sample"
 PAPER_CLEANING_SECONDS = 3622  # seed Table 8
@@ -57,7 +57,7 @@ def main() -> None:
         folder = Path(tmp) / "inbox"
         folder.mkdir()
         expected = replicate(args.records, folder)
-        con = connect(Path(tmp) / "bench.duckdb")
+        con = Store(Path(tmp) / "bench.duckdb")
         t0 = time.perf_counter()
         ing = ingest_paths(con, [folder], workers=args.workers)
         t1 = time.perf_counter()
