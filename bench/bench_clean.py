@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from store import Store  # noqa: E402
 from stages.clean import clean_pending  # noqa: E402
 from stages.ingest import ingest_paths  # noqa: E402
+from store import Store  # noqa: E402
 
 SAMPLE = ROOT / "data" / "sample"
 PAPER_CLEANING_SECONDS = 3622  # seed Table 8
