@@ -57,17 +57,16 @@ def main() -> None:
         folder = Path(tmp) / "inbox"
         folder.mkdir()
         expected = replicate(args.records, folder)
-        con = Store(Path(tmp) / "bench.duckdb")
+        store = Store(Path(tmp) / "bench.duckdb")
         t0 = time.perf_counter()
-        ing = ingest_paths(con, [folder], workers=args.workers)
+        ing = ingest_paths(store, [folder], workers=args.workers)
         t1 = time.perf_counter()
-        cl = clean_pending(con, workers=args.workers)
+        cl = clean_pending(store, workers=args.workers)
         t2 = time.perf_counter()
-        raw, kept, excluded = con.execute(
-            "SELECT (SELECT count(*) FROM raw_records), (SELECT count(*) FROM boards), "
-            "(SELECT count(*) FROM exclusions)"
-        ).fetchall()[0]
-        con.close()
+        raw, kept, excluded = (
+            store.table_count(t) for t in ("raw_records", "boards", "exclusions")
+        )
+        store.close()
     ingest_s, clean_s = t1 - t0, t2 - t1
     total = ingest_s + clean_s
     print(f"records written     {expected:>10,}")
