@@ -127,7 +127,7 @@ def compare(before: Path, after: Path, lines: int,
             print(f"- {rel}: gone")
         elif rel not in a:
             print(f"+ {rel}: new")
-        elif a[rel] == b[rel]:
+        elif a[rel] == b[rel] or _same_but_random_ids(before / rel, after / rel):
             continue
         else:
             print(f"~ {rel}")
@@ -142,6 +142,18 @@ def compare(before: Path, after: Path, lines: int,
         differ += 1
     print("identical" if not differ else f"{differ} file(s) differ")
     return 1 if differ else 0
+
+
+#: matplotlib names SVG elements with salted random hashes (`m1a2b3c4d5e`, `p0f9e...`).
+SVG_IDS = re.compile(r"\b([mp])[0-9a-f]{10}\b")
+
+
+def _same_but_random_ids(a: Path, b: Path) -> bool:
+    """Two files equal once matplotlib's random element ids are blanked (SVG, or pages inlining it)."""
+    if a.suffix not in (".svg", ".html"):
+        return False
+    blank = [SVG_IDS.sub(r"\1<id>", p.read_text(errors="replace")) for p in (a, b)]
+    return blank[0] == blank[1]
 
 
 def _ddrank(args: list[str], work: Path, check: bool = True) -> str:

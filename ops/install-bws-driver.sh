@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the MDBTools ODBC driver, which reads Bridgemate .bws files about 10x faster than the
-# pure-Python access-parser (ddrank uses it when present: tasks/bws_odbc.py). Debian/Ubuntu:
+# pure-Python access-parser (ddrank uses it when present: store/inputs/bws_odbc.py). Debian/Ubuntu:
 # needs root (or sudo) and the package mirror.
 set -euo pipefail
 if command -v odbcinst >/dev/null && odbcinst -q -d 2>/dev/null | grep -q '^\[MDBTools\]'; then
