@@ -26,9 +26,13 @@ PANELS: dict[str, str] = {
     "min_leads": "Regression", "min_cards_declarer": "Regression",
     "min_cards_defender": "Regression", "min_auctions": "Regression", "vif_limit": "Regression",
 }  # fmt: skip
-PANEL_BY_PREFIX = (("mp_", "Scoring"), ("lehman", "Ratings"), ("rating", "Ratings"),
-                   ("skill", "Ratings"), ("min_boards", "Ratings"), ("split", "Scoring"),
-                   ("imp", "Scoring"), ("names", "Names"), ("match", "Names"))  # fmt: skip
+PANEL_BY_PREFIX = (("mp_", "Scoring"), ("cross_imps", "Scoring"), ("butler", "Scoring"),
+                   ("lehman", "Ratings"), ("skill", "Ratings"), ("min_boards", "Ratings"),
+                   ("names", "Names"), ("table_batch", "Double dummy"),
+                   ("trace_batch", "Double dummy"), ("refresh_cache", "Double dummy"),
+                   ("forward_", "Regression"), ("backward_", "Regression"),
+                   ("stepwise_", "Regression"), ("significance", "Regression"),
+                   ("log_response", "Regression"), ("cv_", "Regression"))  # fmt: skip
 #: Fields that are not flags: `inputs` is the command's argument.
 NOT_FLAGS = frozenset({"inputs"})
 
