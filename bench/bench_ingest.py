@@ -107,9 +107,6 @@ def peak_rss_mb() -> float:
 
 def child(path: str, mode: str, repeat: int) -> None:
     """Run in a fresh process: read (or ingest) the file, print results/s and peak RSS."""
-    from store.inputs.read import detect_format, read_parsed
-    from store.inputs.stream import StreamedFile, streams
-
     # The readers import their parser on first use (a fast CLI start); import them all before the
     # clock starts, so a rate counts reading, not the import (the code before the refactor
     # imported every parser with its module, outside the timed region too).
@@ -119,6 +116,8 @@ def child(path: str, mode: str, repeat: int) -> None:
     import ddrank.parsers.usebio  # noqa: F401
     import store.inputs.bridgemate  # noqa: F401
     import store.inputs.lin  # noqa: F401
+    from store.inputs.read import detect_format, read_parsed
+    from store.inputs.stream import StreamedFile, streams
 
     t0, c0 = time.perf_counter(), time.process_time()
     n = 0
