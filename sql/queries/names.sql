@@ -10,10 +10,10 @@ select event, year, home_team, visit_team, room, northname, eastname, southname,
 from boards
 order by record_id;
 
--- name: names_clear_rankings
+-- name: names_clear_rankings!
 -- Matches always refer to the latest ranking list: the old list goes first.
 delete from ranking_players;
 
--- name: names_clear_matches
+-- name: names_clear_matches!
 -- Matching is global (context can change any decision): the old decisions go first.
 delete from player_matches;
