@@ -8,14 +8,13 @@ on a deployment alike, with the same name, default and help, and none can be for
 from __future__ import annotations
 
 import inspect
+import pprint
 import types
 import typing
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import typer
-from pydantic.fields import FieldInfo
-
-from stages.settings import PipelineSettings
 
 #: Help panel of each settings field; a field not listed shows under "Run".
 PANELS: dict[str, str] = {
@@ -43,42 +42,65 @@ def panel(name: str) -> str:
     return next((p for prefix, p in PANEL_BY_PREFIX if name.startswith(prefix)), "Run")
 
 
-def _flag_type(annotation: Any) -> Any | None:
-    """The type a flag can carry (a scalar, or a Literal's choices); None for anything else."""
+def _flag_kind(annotation: Any) -> str | list[str] | None:
+    """What a flag carries: "str", "int", "float", "bool", a Literal's choices, or None (no flag)."""
     args = typing.get_args(annotation)
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         inner = [a for a in args if a is not type(None)]
-        return _flag_type(inner[0]) if len(inner) == 1 else None
+        return _flag_kind(inner[0]) if len(inner) == 1 else None
     if typing.get_origin(annotation) is Literal:
-        return annotation
-    return annotation if annotation in (str, int, float, bool) else None
+        return [str(a) for a in args]
+    return annotation.__name__ if annotation in (str, int, float, bool) else None
 
 
-def _default_text(name: str, field: FieldInfo) -> str:
+def _default_text(name: str, field: Any) -> str:
     if name in ("workers",):
         return "the number of CPUs"
+    from stages.settings import REPO_ROOT
+
     default = field.get_default(call_default_factory=True)
-    return "" if default is None else str(default)
+    # a path inside the checkout is shown relative to it: the same text on every machine
+    return "" if default is None else str(default).replace(f"{REPO_ROOT}/", "")
 
 
-def settings_parameters(
-    model: type[PipelineSettings] = PipelineSettings,
-) -> list[inspect.Parameter]:
-    """One keyword parameter (a typer option, default None = "the settings' value") per field."""
-    params = []
+def settings_flags(model: Any = None) -> list[dict[str, Any]]:
+    """The run settings as flag descriptions (name, kind, help, panel), read from the model."""
+    if model is None:
+        from stages.settings import PipelineSettings as model
+    flags = []
     for name, field in model.model_fields.items():
-        kind = _flag_type(field.annotation)
+        kind = _flag_kind(field.annotation)
         if name in NOT_FLAGS or kind is None:
             continue
-        flag = "--" + name.replace("_", "-")
-        decls = [f"{flag}/--no-{flag[2:]}"] if kind is bool else [flag]
-        help_text = (field.description or name.replace("_", " ")).replace("[", "\\[")
+        help_text = field.description or name.replace("_", " ")
         if default := _default_text(name, field):
             help_text += f" Default: {default}."
-        option = typer.Option(*decls, help=help_text, rich_help_panel=panel(name),
-                              show_default=False)  # fmt: skip
+        flags.append({"name": name, "kind": kind, "help": help_text, "panel": panel(name)})
+    return flags
+
+
+_KINDS: dict[str, Any] = {"str": str, "int": int, "float": float, "bool": bool}
+
+
+def settings_parameters() -> list[inspect.Parameter]:
+    """One keyword parameter (a typer option, default None = "the settings' value") per field.
+
+    Built from `cli/run_flags.py`, the settings' flags written out, so that `ddrank --help` does
+    not import pydantic; `tests/test_run_settings.py` fails when that file and the model differ
+    (regenerate it with `python -m cli.run_options`).
+    """
+    from cli.run_flags import FLAGS
+
+    params = []
+    for flag in FLAGS:
+        name, kind = flag["name"], flag["kind"]
+        opt = "--" + name.replace("_", "-")
+        decls = [f"{opt}/--no-{opt[2:]}"] if kind == "bool" else [opt]
+        typ = Literal[tuple(kind)] if isinstance(kind, list) else _KINDS[kind]  # type: ignore[valid-type]
+        option = typer.Option(*decls, help=flag["help"].replace("[", "\\["),
+                              rich_help_panel=flag["panel"], show_default=False)  # fmt: skip
         params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
-                                        annotation=Annotated[kind | None, option]))  # fmt: skip
+                                        annotation=Annotated[typ | None, option]))  # fmt: skip
     return params
 
 
@@ -91,3 +113,18 @@ def with_settings_options(func: Any) -> Any:
         own + [p for p in settings_parameters() if p.name not in taken]
     )
     return func
+
+
+def write_flags(path: Path = Path(__file__).with_name("run_flags.py")) -> Path:
+    """Write the settings' flags to `cli/run_flags.py` (run after changing the settings model)."""
+    body = pprint.pformat(settings_flags(), width=96, sort_dicts=False)
+    path.write_text(
+        '"""The run settings\' flags, written by `python -m cli.run_options` from\n'
+        'stages/settings.py (tests/test_run_settings.py checks they agree). Do not edit."""\n\n'
+        f"FLAGS = {body}\n"
+    )
+    return path
+
+
+if __name__ == "__main__":
+    print(f"wrote {write_flags()}")

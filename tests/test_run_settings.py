@@ -63,3 +63,11 @@ def test_stage_defaults_are_the_settings_defaults(command: str) -> None:
         if default is not None and value != default and str(value) != str(default):
             differ[name] = (value, default)
     assert not differ, f"{command}: (command default, settings default) {differ}"
+
+
+def test_the_written_flags_are_the_settings_flags() -> None:
+    """`cli/run_flags.py` (read by `ddrank --help`, which must not import pydantic) is the model."""
+    from cli.run_flags import FLAGS
+    from cli.run_options import settings_flags
+
+    assert settings_flags() == FLAGS, "settings changed: run `python -m cli.run_options`"

@@ -1,0 +1,293 @@
+"""The run settings' flags, written by `python -m cli.run_options` from
+stages/settings.py (tests/test_run_settings.py checks they agree). Do not edit."""
+
+FLAGS = [
+    {
+        "name": "db",
+        "kind": "str",
+        "help": "DuckDB store. Default: data/ddrank.duckdb.",
+        "panel": "Files",
+    },
+    {
+        "name": "out",
+        "kind": "str",
+        "help": "Folder for reports and exports. Default: out.",
+        "panel": "Files",
+    },
+    {
+        "name": "inbox",
+        "kind": "str",
+        "help": "Folder watched for new hand records.",
+        "panel": "Files",
+    },
+    {
+        "name": "partition_size",
+        "kind": "int",
+        "help": "Boards per partition (unit of fan-out). Default: 500.",
+        "panel": "Execution",
+    },
+    {
+        "name": "workers",
+        "kind": "int",
+        "help": "Worker processes for double-dummy analysis. Default: the number of CPUs.",
+        "panel": "Execution",
+    },
+    {
+        "name": "dds_threads",
+        "kind": "int",
+        "help": "DDS threads inside each worker. Default: 1.",
+        "panel": "Execution",
+    },
+    {
+        "name": "runner",
+        "kind": ["process", "thread", "dask"],
+        "help": "Where DD partitions run: CPU processes, threads, or a Dask cluster. Default: "
+        "process.",
+        "panel": "Execution",
+    },
+    {
+        "name": "dask_address",
+        "kind": "str",
+        "help": "tcp://host:port of a Dask scheduler.",
+        "panel": "Execution",
+    },
+    {
+        "name": "rankings",
+        "kind": "str",
+        "help": "Ranking list CSV for name matching. Default: data/rankings/wbf-open-rankings.csv.",
+        "panel": "Files",
+    },
+    {
+        "name": "aliases",
+        "kind": "str",
+        "help": "CSV of raw name → ranking name overrides.",
+        "panel": "Files",
+    },
+    {
+        "name": "response",
+        "kind": ["pp", "mp"],
+        "help": "Regression response: WBF placing points (pp) or masterpoints (mp). Default: pp.",
+        "panel": "Regression",
+    },
+    {
+        "name": "variables",
+        "kind": ["weighted", "unweighted"],
+        "help": "The paper's weighted or unweighted mistake variables. Default: unweighted.",
+        "panel": "Regression",
+    },
+    {
+        "name": "min_claims",
+        "kind": "int",
+        "help": "Regression: claims a player needs. Default: 362.",
+        "panel": "Regression",
+    },
+    {
+        "name": "min_leads",
+        "kind": "int",
+        "help": "Regression: opening leads a player needs. Default: 100.",
+        "panel": "Regression",
+    },
+    {
+        "name": "min_cards_declarer",
+        "kind": "int",
+        "help": "Regression: cards played as declarer. Default: 1408.",
+        "panel": "Regression",
+    },
+    {
+        "name": "min_cards_defender",
+        "kind": "int",
+        "help": "Regression: cards played as defender. Default: 1424.",
+        "panel": "Regression",
+    },
+    {
+        "name": "min_auctions",
+        "kind": "int",
+        "help": "Regression: auctions a player needs. Default: 392.",
+        "panel": "Regression",
+    },
+    {
+        "name": "mp_method",
+        "kind": ["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"],
+        "help": "How a board played fewer times than the field reaches the field's top (`none`: each "
+        "board on its own top, as BriAn publishes). Default: neuberg.",
+        "panel": "Scoring",
+    },
+    {
+        "name": "mp_top",
+        "kind": "float",
+        "help": "Matchpoints per result beaten, overriding what the events say: 2 (EBU, FFB) or 1 "
+        "(ACBL).",
+        "panel": "Scoring",
+    },
+    {
+        "name": "min_boards",
+        "kind": "int",
+        "help": "Boards a player needs to appear in the rating table and the reports' top 20. "
+        "Default: 30.",
+        "panel": "Ratings",
+    },
+    {
+        "name": "lehman_start_rating",
+        "kind": "float",
+        "help": "Lehman rating of a new player (%). Default: 50.0.",
+        "panel": "Ratings",
+    },
+    {
+        "name": "lehman_start_weight",
+        "kind": "float",
+        "help": "Boards' worth of belief in the start rating. Default: 10.0.",
+        "panel": "Ratings",
+    },
+    {
+        "name": "lehman_history_weight",
+        "kind": "float",
+        "help": "Per-period discount of past boards (1 = none). Default: 0.9.",
+        "panel": "Ratings",
+    },
+    {
+        "name": "lehman_max_weight",
+        "kind": "float",
+        "help": "Cap on the backlog weight. Default: 1000.0.",
+        "panel": "Ratings",
+    },
+    {
+        "name": "lehman_min_ante",
+        "kind": "float",
+        "help": "Floor on a rating used as an ante. Default: 1.0.",
+        "panel": "Ratings",
+    },
+    {
+        "name": "lehman_imp_top",
+        "kind": "float",
+        "help": "IMPs per board that count as 100%. Default: 12.0.",
+        "panel": "Ratings",
+    },
+    {
+        "name": "lehman_scale",
+        "kind": ["imps", "mp"],
+        "help": "`ddrank lehman`: rate on cross-IMPs mapped to % (imps) or MP % (mp). Default: imps.",
+        "panel": "Ratings",
+    },
+    {
+        "name": "cross_imps_divide_by",
+        "kind": ["results", "comparisons"],
+        "help": "`ddrank score --valet`: cross-IMPs per result or per comparison. Default: results.",
+        "panel": "Scoring",
+    },
+    {
+        "name": "butler_drop_count",
+        "kind": "int",
+        "help": "`ddrank score --valet`: results dropped at each end of the Butler/Bastille datum. "
+        "Default: 1.",
+        "panel": "Scoring",
+    },
+    {
+        "name": "butler_drop_percent",
+        "kind": "float",
+        "help": "`ddrank score --valet`: drop this percentage at each end instead.",
+        "panel": "Scoring",
+    },
+    {
+        "name": "skill_full",
+        "kind": "bool",
+        "help": "Skill ratings: rate every period again. Default: False.",
+        "panel": "Ratings",
+    },
+    {
+        "name": "skill_component",
+        "kind": "str",
+        "help": "`ddrank rate`: the component shown. Default: bidding.",
+        "panel": "Ratings",
+    },
+    {
+        "name": "skill_min_boards",
+        "kind": "int",
+        "help": "`ddrank rate`: boards a shown player needs. Default: 50.",
+        "panel": "Ratings",
+    },
+    {
+        "name": "table_batch",
+        "kind": "int",
+        "help": "Deals per DDS CalcAllTables call (1-40). Default: 8.",
+        "panel": "Double dummy",
+    },
+    {
+        "name": "trace_batch",
+        "kind": "int",
+        "help": "Boards per DDS AnalyseAllPlays call (1-200). Default: 200.",
+        "panel": "Double dummy",
+    },
+    {
+        "name": "refresh_cache",
+        "kind": "bool",
+        "help": "Recompute DD partitions even when a cached result exists. Default: False.",
+        "panel": "Double dummy",
+    },
+    {
+        "name": "names_strategy",
+        "kind": ["fuzzy", "seed"],
+        "help": "Ranking-list matching: fuzzy, or seed (the paper's algorithm). Default: fuzzy.",
+        "panel": "Names",
+    },
+    {
+        "name": "vif_limit",
+        "kind": "float",
+        "help": "Remove predictors with VIF above this, one at a time. Default: 5.0.",
+        "panel": "Regression",
+    },
+    {
+        "name": "forward_slentry",
+        "kind": "float",
+        "help": "Forward selection SLENTRY (SAS default). Default: 0.5.",
+        "panel": "Regression",
+    },
+    {
+        "name": "backward_slstay",
+        "kind": "float",
+        "help": "Backward elimination SLSTAY (SAS default). Default: 0.1.",
+        "panel": "Regression",
+    },
+    {
+        "name": "stepwise_slentry",
+        "kind": "float",
+        "help": "Stepwise SLENTRY (SAS default). Default: 0.15.",
+        "panel": "Regression",
+    },
+    {
+        "name": "stepwise_slstay",
+        "kind": "float",
+        "help": "Stepwise SLSTAY (SAS default). Default: 0.15.",
+        "panel": "Regression",
+    },
+    {
+        "name": "significance",
+        "kind": "float",
+        "help": "Significance used when choosing the final, all-negative model. Default: 0.05.",
+        "panel": "Regression",
+    },
+    {
+        "name": "log_response",
+        "kind": "bool",
+        "help": "Regress the log of the response. Default: False.",
+        "panel": "Regression",
+    },
+    {
+        "name": "cv_folds",
+        "kind": "int",
+        "help": "Folds of the cross-validated R². Default: 10.",
+        "panel": "Regression",
+    },
+    {
+        "name": "cv_seed",
+        "kind": "int",
+        "help": "Seed of the cross-validation folds. Default: 20240.",
+        "panel": "Regression",
+    },
+    {
+        "name": "force",
+        "kind": "bool",
+        "help": "Run every stage even when nothing is new since the last finished run (see "
+        "stages/freshness.py). Default: False.",
+        "panel": "Execution",
+    },
+]
