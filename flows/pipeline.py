@@ -16,6 +16,7 @@ from typing import Any
 from prefect import flow
 
 from flows.dd_analysis import dd_analysis
+from flows.interrupts import stop_on_signals
 from flows.names import match_names
 from flows.regression import regression_report
 from flows.run_names import pipeline_run_name
@@ -119,7 +120,8 @@ def timed(name: str, timings: dict[str, float], progress: bool = True) -> Iterat
 
 
 def run_pipeline(settings: PipelineSettings) -> dict[str, Any]:
-    """Run the flow with one Prefect API for the whole command, holding the store's lock.
+    """Run the flow with one Prefect API for the whole command, holding the store's lock; the
+    first Ctrl-C or SIGTERM stops it in order (`flows.interrupts`) and raises KeyboardInterrupt.
 
     Nothing new since the last finished run: say so without starting any server."""
     os.environ.setdefault("DO_NOT_TRACK", "1")
@@ -128,7 +130,7 @@ def run_pipeline(settings: PipelineSettings) -> dict[str, Any]:
     if fresh.nothing_new:
         result = fresh.as_dict()
     else:
-        with store_lock(settings.db), prefect_api():
+        with stop_on_signals(), store_lock(settings.db), prefect_api():
             api_ready = time.monotonic()
             result = pipeline(settings)
         stages = result.get("timings", {})

@@ -12,6 +12,7 @@ from typing import Any
 
 import polars as pl
 
+from ddrank.processes import detach_worker
 from ddrank.raw import RAW_COLUMNS, ParsedFile, RawRecord
 from stages.ingest_events import EventRows, registered
 from store import Store
@@ -32,7 +33,9 @@ def as_store(store: Store | Any) -> Store:
 
 def spawn_pool(workers: int) -> ProcessPoolExecutor:
     """Spawned, not forked: a fork of a process running polars or DuckDB threads can deadlock."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=get_context("spawn"), initializer=detach_worker
+    )
 
 
 @dataclass
