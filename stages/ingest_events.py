@@ -20,7 +20,8 @@ from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding
 from store import Store
 
 EVENT_COLUMNS = ("event_id", "name", "organiser", "date_start", "date_end", "scoring",
-                 "movement", "across_field", "mp_top", "source_file")  # fmt: skip
+                 "movement", "across_field", "mp_top", "scorer", "federation",
+                 "source_file")  # fmt: skip
 STANDING_COLUMNS = ("standing_id", "event_id", "source_file", "source_line", "event", "date",
                     "session", "section", "direction", "pair", "team_name", "players",
                     "player_ids", "published_mp", "published_pct", "published_imps",
@@ -55,7 +56,7 @@ def event_row(ev: RawEvent) -> dict[str, object]:
         "name": ev.event, "organiser": ev.organiser, "date_start": start,
         "date_end": iso_date(ev.date_end) or start, "scoring": ev.scoring,
         "movement": ev.movement, "across_field": ev.across_field, "mp_top": ev.mp_top,
-        "source_file": ev.source_file,
+        "scorer": ev.scorer, "federation": ev.federation, "source_file": ev.source_file,
     }  # fmt: skip
 
 
@@ -92,7 +93,8 @@ class EventRows:
                 "event_id": event_id_of(rec.event, rec.date, rec.organiser), "name": rec.event,
                 "organiser": rec.organiser, "date_start": iso_date(rec.date),
                 "date_end": iso_date(rec.date), "scoring": rec.scoring, "movement": "",
-                "across_field": None, "mp_top": "", "source_file": rec.source_file,
+                "across_field": None, "mp_top": "", "scorer": "", "federation": "",
+                "source_file": rec.source_file,
             })  # fmt: skip
 
     def _merge(self, row: dict[str, object]) -> None:

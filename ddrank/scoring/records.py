@@ -291,6 +291,8 @@ def event_infos(
             across_field=str(across).lower() in ("true", "1", "yes", "y"),
             mp_top=top,
             date=_s(f, "date_start") if f else "",
+            scorer=_s(f, "scorer") if f else "",
+            federation=_s(f, "federation") if f else "",
         )
     return out
 
