@@ -14,6 +14,15 @@ from typing import Any
 Row = Mapping[str, Any]
 
 
+def event_title(ev: Row) -> str:
+    """'Wednesday AM Pairs, 2025-04-09': the event's name and date, else its key."""
+    name = str(ev.get("name") or "").strip()
+    if not name:
+        return str(ev.get("event") or "")
+    date = str(ev.get("date") or "")
+    return f"{name}, {date}" if date and date not in name else name
+
+
 def method_words(ev: Row) -> str:
     """'matchpoints: method none, top 2 per result beaten (why); published values 325 of 325
     agree' for a matchpoint event; the scoring alone for others."""
@@ -67,7 +76,7 @@ def ranking_text(events: Sequence[Row], top: int | None = None) -> str:
     when given), after a line saying how it was scored and what agrees with the source."""
     out: list[str] = []
     for ev in events:
-        out.append(f"{ev['event']}: {method_words(ev)}")
+        out.append(f"{event_title(ev)}: {method_words(ev)}")
         if ev.get("checks"):
             out.append(f"  checked against the source: {checks_words(ev['checks'])}")
         for group in ev.get("groups", []):

@@ -74,8 +74,11 @@ class EventRows:
             self._merge(event_row(ev))
         self.add_records(parsed.records)
         self.add_records(parsed.deals)
+        # a file's rankings belong to its events: the same id (organiser included) as theirs
+        ids = {(" ".join(ev.event.split()).casefold(), iso_date(ev.date_start)):
+               event_id_of(ev.event, ev.date_start, ev.organiser) for ev in parsed.events}  # fmt: skip
         for st in parsed.standings:
-            self._standing(st)
+            self._standing(st, ids.get((" ".join(st.event.split()).casefold(), iso_date(st.date))))
         for rec in parsed.deals:
             self._deal(rec)
 
@@ -106,9 +109,9 @@ class EventRows:
             if have.get(k) in ("", None) and v not in ("", None):
                 have[k] = v
 
-    def _standing(self, st: RawStanding) -> None:
+    def _standing(self, st: RawStanding, event_id: str | None = None) -> None:
         row = asdict(st)
-        row["event_id"] = event_id_of(st.event, st.date, "")
+        row["event_id"] = event_id or event_id_of(st.event, st.date, "")
         content = [row[c] for c in STANDING_COLUMNS[1:] if c not in ("source_file", "source_line")]
         row["standing_id"] = content_hash(*content)
         self.standings.setdefault(str(row["standing_id"]), row)

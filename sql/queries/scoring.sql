@@ -105,11 +105,11 @@ order by event, session, section, match, try_cast(board as integer), board, reco
 
 -- name: scored_event_methods
 -- Each scored event: how it was scored (method, top, why) and its agreement with the source.
-select event, date, scoring, results, mp_method, mp_top, method_reason, published_compared,
-       published_agree
-from scored_events
-where $events is null or event in (select unnest($events))
-order by date, event;
+select s.event, e.name, s.date, s.scoring, s.results, s.mp_method, s.mp_top, s.method_reason,
+       s.published_compared, s.published_agree
+from scored_events s left join events e on e.event_id = s.event
+where $events is null or s.event in (select unnest($events))
+order by s.date, s.event;
 
 -- name: final_rankings
 -- Each event's final pair (or team) rankings: the whole-event lines ('' session) where the event
