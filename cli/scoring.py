@@ -191,6 +191,12 @@ def _show_events(summary: dict[str, Any]) -> None:
         console.print(table)
     from publish.rankings import method_words
 
+    if summary.get("cleaned_first"):
+        console.print(f"cleaned {summary['cleaned_first']:,} ingested record(s) first "
+                      "(as `ddrank clean` would)")  # fmt: skip
+    if not summary.get("results"):
+        console.print("[yellow]no table result to score: give event files (`ddrank score FILE`), "
+                      "or ingest them first (`ddrank ingest FILE`, then `ddrank score --db`)[/yellow]")  # fmt: skip
     for m in summary.get("methods", []):
         console.print(f"{m['event']}: {method_words(m)}", markup=False, soft_wrap=True)
     for c in summary.get("published", []):

@@ -337,8 +337,12 @@ def score_store(
     params: LehmanParams | None = None, mp_top: float | None = None,
 ) -> Row:  # fmt: skip
     """`ddrank score --db`: rescore changed events, keep them and the ratings in the store."""
+    from stages.clean import clean_pending
     from stages.ratings import ratings_rows, update_ratings
 
+    # Records ingested but not cleaned yet are no boards: clean them first, or they would
+    # score as nothing at all (`ingest` then `score --db`).
+    cleaned = clean_pending(store)
     loaded = load_store(store)
     done = score_and_save(store, loaded, method, mp_top, event)
     rated = update_ratings(store, params) if event is None else {}
@@ -347,6 +351,7 @@ def score_store(
     summary["fouled_boards"] = fouled_in(loaded.results)
     summary["rescored"], summary["unchanged"] = done["rescored"], done["unchanged"]
     summary["ratings"] = rated
+    summary["cleaned_first"] = cleaned.cleaned
     summary["top"] = top_lines(done["scores"]) if done["rescored"] else []
     summary["methods"] = method_rows(done["scores"])
     if event is None:
