@@ -33,7 +33,8 @@ def covered_contexts(decisions: Iterable[MatchDecision], share: float = COVERED_
 
 
 def within_scope(decisions: Sequence[MatchDecision], scope: str = "covered") -> list[MatchDecision]:
-    """The decisions with every match outside the list's events undone (aliases kept).
+    """The decisions with every name outside the list's events left as written (method `not
+    covered`, the candidate kept as runner-up for review; the user's aliases still hold).
 
     `covered`: only the contexts `covered_contexts` finds; `all`: every context; `none`: no
     context."""
@@ -42,7 +43,8 @@ def within_scope(decisions: Sequence[MatchDecision], scope: str = "covered") -> 
     if scope == "all":
         return list(decisions)
     covered = covered_contexts(decisions) if scope == "covered" else set()
-    return [d if d.context in covered or not d.matched or d.method == METHOD_ALIAS
-            else replace(d, ranking_name=None, method=METHOD_NOT_COVERED, runner_up=d.ranking_name,
-                         runner_up_score=d.score)
+    return [d if d.context in covered or (d.matched and d.method == METHOD_ALIAS)
+            else replace(d, ranking_name=None, method=METHOD_NOT_COVERED,
+                         runner_up=d.ranking_name or d.runner_up,
+                         runner_up_score=d.score if d.matched else d.runner_up_score)
             for d in decisions]  # fmt: skip
