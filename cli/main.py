@@ -34,6 +34,7 @@ _COMMAND_MODULES = (
     "cli.ops",  # serve, watch
     "cli.site",  # report (the site), player, event
     "cli.rate",  # rate
+    "cli.results",  # results (a director's: score and publish, no DD)
 )
 
 

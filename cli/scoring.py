@@ -52,6 +52,7 @@ FlowOpt = Annotated[
 
 
 class MpMethod(StrEnum):
+    auto = "auto"
     neuberg = "neuberg"
     none = "none"
     mitchell1 = "mitchell1"
@@ -164,7 +165,7 @@ def _score_valet(valet: Path, db: Path | None, event: str | None, out: Path, mp_
     from ddrank.scoring.tournament import ScoringOptions
     from stages.field import run_score
 
-    method = "neuberg" if mp_method.value == "none" else mp_method.value
+    method = "neuberg" if mp_method.value in ("none", "auto") else mp_method.value
     frac = drop_percent / 100 if drop_percent is not None else None
     opts = ScoringOptions(method, divide_by.value, drop_count, frac)  # type: ignore[arg-type]
     kwargs = {"mp_method": method, "cross_imps_divide_by": divide_by.value,
@@ -188,6 +189,16 @@ def _show_events(summary: dict[str, Any]) -> None:
                           str(r["boards"]), f"{r['score']:.2f}",
                           "" if r["pct"] is None else f"{r['pct']:.2f}")  # fmt: skip
         console.print(table)
+    from publish.rankings import method_words
+
+    if summary.get("cleaned_first"):
+        console.print(f"cleaned {summary['cleaned_first']:,} ingested record(s) first "
+                      "(as `ddrank clean` would)")  # fmt: skip
+    if not summary.get("results"):
+        console.print("[yellow]no table result to score: give event files (`ddrank score FILE`), "
+                      "or ingest them first (`ddrank ingest FILE`, then `ddrank score --db`)[/yellow]")  # fmt: skip
+    for m in summary.get("methods", []):
+        console.print(f"{m['event']}: {method_words(m)}", markup=False, soft_wrap=True)
     for c in summary.get("published", []):
         console.print(f"published {c['what']}: {c['agree']} of {c['compared']} agree"
                       + (f", [red]{c['disagree']} differ[/red]" if c["disagree"] else ""))  # fmt: skip
@@ -214,7 +225,7 @@ def register(app: typer.Typer) -> None:
         valet: ValetOpt = None,
         event: EventOpt = None,
         out: Annotated[Path, typer.Option(help="Directory for results.csv, ranking.csv, teams.csv, errors.csv and report.md.")] = Path("out/score"),
-        mp_method: Annotated[MpMethod, typer.Option(help="How a board played fewer times than the field (missing tables, adjusted scores, fouled groups) reaches the field's top: neuberg, mitchell1, mitchell1_bis, ascherman, or none (each board on its own top, as BriAn and some club scorers publish).")] = MpMethod.neuberg,
+        mp_method: Annotated[MpMethod, typer.Option(help="How a board played fewer times than the field (missing tables, adjusted scores, fouled groups) reaches the field's top: auto (as the event's scorer did: the method that reproduces the published values, else what the source's program and federation say), neuberg, mitchell1, mitchell1_bis, ascherman, or none (each board on its own top, as BriAn and some club scorers publish).")] = MpMethod.auto,
         cross_imps_divide_by: Annotated[DivideBy, typer.Option("--divide-by", help="--valet only: cross-IMPs per result (B) or per comparison (A).")] = DivideBy.results,
         butler_drop_count: Annotated[int, typer.Option("--drop-count", help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
         butler_drop_percent: Annotated[float | None, typer.Option("--drop-percent", help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,

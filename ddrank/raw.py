@@ -181,6 +181,8 @@ class RawEvent:
     movement: str = ""  # "howell" | "mitchell" | "" when unknown
     across_field: bool = False  # one field across sections (else each section is a field)
     mp_top: str = ""  # "2" per result beaten (EBU, FFB) or "1" (ACBL); "" unknown
+    scorer: str = ""  # the scoring program the source names (USEBIO PROGRAM_NAME: "BriAn")
+    federation: str = ""  # whose rules the source follows, where it tells ("ACBL", "EBU")
 
 
 @dataclass

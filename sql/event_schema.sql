@@ -46,6 +46,11 @@ CREATE TABLE IF NOT EXISTS events (
     source_file  VARCHAR
 );
 
+-- The scoring program the source names (USEBIO PROGRAM_NAME) and whose rules it follows (ACBL
+-- member numbers in a Bridgemate file): ddrank.scoring.method chooses the matchpoint method.
+ALTER TABLE events ADD COLUMN IF NOT EXISTS scorer VARCHAR;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS federation VARCHAR;
+
 -- Published rankings (PBN TotalScoreTable, USEBIO participants), kept as published.
 CREATE TABLE IF NOT EXISTS published_standings (
     standing_id     VARCHAR PRIMARY KEY,   -- hash of the line's content (re-ingest adds nothing)

@@ -392,6 +392,7 @@ class _Reader:
             movement=_movement(node.value("WINNER_TYPE"), directions, recs, scoring),
             across_field=across,
             mp_top=top,
+            scorer=node.value("PROGRAM_NAME"),
         )
 
 

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ddrank.cleaning import is_hand_record
-from ddrank.events import attach_to_event
+from ddrank.events import attach_to_event, name_unnamed
 from ddrank.parsers.bridgedeals import record_from_row
 from ddrank.parsers.registry import (
     FORMATS,
@@ -116,6 +116,14 @@ def gc_paused() -> Iterator[None]:
 
 
 def read(path: Path) -> ParsedFile:
+    """One file, its format told by content (see `_read`); table results of a file that names no
+    event get one from its folder or its name (`ddrank.events.event_from_path`)."""
+    parsed = _read(Path(path))
+    name_unnamed(parsed.records, str(path))
+    return parsed
+
+
+def _read(path: Path) -> ParsedFile:
     """One file, its format told by content: its table results, published rankings, event facts,
     conformance warnings and hand-record deals (`.deals`: games with a deal and no table result;
     the whole of a hand record beside its results file).
