@@ -40,10 +40,12 @@ def register(app: typer.Typer) -> None:
         json: JsonOpt = False,
     ) -> None:
         """Read hand records into the store. Re-reading a file adds nothing; new records get new partitions."""  # noqa: E501
+        from cli.inputs import require_readable
         from stages.ingest import ingest_paths
         from store import Store
         from store.inputs import expand_paths
 
+        require_readable(paths)  # none readable: one line each, exit 2
         with friendly_errors():
             files = expand_paths(list(paths))
         with friendly_errors(), Store(db) as store:

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
+from cli.inputs import require_readable
 from cli.render import console, emit_json, friendly_errors
 from cli.run_options import with_settings_options
 
@@ -83,6 +84,7 @@ def results(
     from stages.settings import load_settings
 
     with friendly_errors():
+        require_readable(files)
         settings = load_settings(
             config, inputs=[str(f) for f in files], out=str(out),
             db=db or str(out / "results.duckdb"), double_dummy=double_dummy,

@@ -20,6 +20,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from cli.inputs import require_readable
 from cli.render import console, emit_json, friendly_errors
 from cli.run_options import with_settings_options
 
@@ -67,6 +68,7 @@ def run(
 
     with friendly_errors():
         settings = load_settings(config, inputs=inputs or None, **fields)
+        require_readable(settings.inputs)
         fresh = freshness.check(settings)  # before Prefect is even imported
         if fresh.nothing_new:
             if json:

@@ -257,8 +257,10 @@ def register(app: typer.Typer) -> None:
                 if db is not None:
                     err.print("give either FILE... or --db, not both", markup=False)
                     raise typer.Exit(2)
+                from cli.inputs import require_readable
                 from stages.scoring import score_files
 
+                require_readable(files)  # none readable: one line each, exit 2
                 summary = score_files([str(f) for f in files], str(out), mp_method.value, mp_top)
             else:
                 from stages.scoring import score_store

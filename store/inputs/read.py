@@ -26,6 +26,7 @@ from ddrank.parsers.registry import (
     unreadable,
 )
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
+from store.inputs.files import expand_paths
 from store.inputs.text import read_text
 
 
@@ -187,3 +188,20 @@ def read_with_ids(path: Path) -> tuple[ParsedFile, list[str]]:
     """`read` in a worker process: the record ids are computed there, not in the store's."""
     parsed = read(path)
     return parsed, [r.record_id for r in parsed.records]
+
+
+def unreadable_inputs(inputs: list[str | Path]) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The input files a reader takes, and each other one with why: decided from the first
+    64 KiB of each, before any stage starts."""
+    readable: list[Path] = []
+    refused: list[tuple[Path, str]] = []
+    for path in expand_paths(inputs):
+        try:
+            detect_format(path)
+        except UnreadableFile as exc:
+            refused.append((path, str(exc)))
+        except OSError as exc:
+            refused.append((path, exc.strerror or str(exc)))
+        else:
+            readable.append(path)
+    return readable, refused
