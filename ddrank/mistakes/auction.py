@@ -281,7 +281,8 @@ def declarer_candidates_for(r: Reached) -> list[Candidate]:
         t = table.tricks(bid.strain, who)
         s = score(bid.level, bid.strain, 2, t, vul_declarer, year)
         if s > best_redouble:
-            best_redouble, redouble_text = s, f"redouble {bid.level}{bid.strain.letter} by {who.letter}"
+            redouble_text = f"redouble {bid.level}{bid.strain.letter} by {who.letter}"
+            best_redouble = s
     if best_redouble > cur:
         # Fixed: the gain of the best redouble (dds:211 used the earliest doubled bid's score).
         out.append(Candidate(best_redouble - cur, DECLARER_MISSED_REDOUBLING_DOUBLE,
