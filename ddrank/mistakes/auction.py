@@ -273,7 +273,7 @@ def declarer_candidates_for(r: Reached) -> list[Candidate]:
         elif call.kind == CallKind.BID and armed:
             doubled_bids.append(k)
             armed = False
-    best_redouble, redouble_text = FLOOR, ""
+    best_redouble, redouble_text, redouble_at = FLOOR, "", None
     for k in doubled_bids:
         bid = auction.calls[k]
         assert bid.strain is not None
@@ -283,10 +283,15 @@ def declarer_candidates_for(r: Reached) -> list[Candidate]:
         if s > best_redouble:
             redouble_text = f"redouble {bid.level}{bid.strain.letter} by {who.letter}"
             best_redouble = s
+            # the side's first call after the double: where it could have redoubled
+            x = next(j for j in range(k + 1, len(auction.calls))
+                     if auction.calls[j].kind == CallKind.DOUBLE)  # fmt: skip
+            redouble_at = next((j for j in range(x + 1, len(auction.calls))
+                                if auction.seat_of(j) % 2 == declarer % 2), None)  # fmt: skip
     if best_redouble > cur:
         # Fixed: the gain of the best redouble (dds:211 used the earliest doubled bid's score).
         out.append(Candidate(best_redouble - cur, DECLARER_MISSED_REDOUBLING_DOUBLE,
-                             redouble_text))  # fmt: skip
+                             redouble_text, redouble_at))  # fmt: skip
     return out
 
 
