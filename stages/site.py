@@ -38,6 +38,7 @@ def read_results(store: Store) -> list[Row]:
     rows = sorted(store.rows("site_results"), key=_traveller_order)
     scored = {r["record_id"]: r for r in store.rows("site_scored_results")}
     for row in rows:
+        row["model_event_id"] = row.get("event_id")  # the event model's id (events, standings)
         row["event_id"] = event_label(row)  # as the scoring stage names the event
         row["ns_points"] = ns_points(row)
         row["scored"] = scored.get(row["record_id"], {})

@@ -63,6 +63,8 @@ class Event:
     date: str = ""
     organiser: str = ""
     sources: set[str] = field(default_factory=set)
+    #: the event model's ids of its results (`events`, `published_standings` use them)
+    model_ids: set[str] = field(default_factory=set)
 
     @property
     def page(self) -> str:
@@ -96,7 +98,7 @@ def build_events(data: SiteData) -> list[Event]:
         eid = str(r["event_id"])
         ev = events.get(eid)
         if ev is None:
-            m = meta.get(eid, {})
+            m = meta.get(eid) or meta.get(str(r.get("model_event_id") or ""), {})
             scoring = m.get("scoring") or r.get("scoring") or ""
             ev = Event(
                 event_id=eid,
@@ -114,6 +116,8 @@ def build_events(data: SiteData) -> list[Event]:
         r["mistakes"] = [mistakes.get((r["record_id"], k)) for k in range(4)]
         if r.get("source_file"):
             ev.sources.add(str(r["source_file"]))
+        if r.get("model_event_id"):
+            ev.model_ids.add(str(r["model_event_id"]))
         ev.results.append(r)
     for ev in events.values():
         score_event(ev)

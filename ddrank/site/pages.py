@@ -190,7 +190,8 @@ def event_pages(ev: Event, data: Any, players: Any, render: Any, boards: list[Bo
                 team_matches: list[Row]) -> Iterator[tuple[str, str]]:  # fmt: skip
     """The event page, then one page per board."""
     rankings = rankings_of(ev.event_id, data.optional.get("rankings", []),
-                           data.optional.get("published_standings", []), ev.scoring == "MP")  # fmt: skip
+                           data.optional.get("published_standings", []), ev.scoring == "MP",
+                           ev.model_ids, (ev.name, ev.date))  # fmt: skip
     matches = [m for m in team_matches if str(m.get("event") or "") == ev.event_id]
     yield render(ev.page, "event.html", ev=ev, rankings=rankings, boards=boards,
                  matches=matches, split=pair_split(ev) if ev.scoring == "IMP" else [],

@@ -93,21 +93,37 @@ def shared_places(values: list[float | None]) -> list[str]:
     return places
 
 
+def _digits(v: Any) -> str:
+    """'2025.04.09' and '2025-04-09' alike."""
+    return "".join(c for c in str(v or "") if c.isdigit())
+
+
 def _key(r: Row) -> tuple[str, str, str]:
     return tuple(str(r.get(k) or "") for k in ("session", "section", "direction"))  # type: ignore[return-value]
 
 
 def rankings_of(
-    event_id: str, rankings: list[Row], standings: list[Row], mp: bool
+    event_id: str,
+    rankings: list[Row],
+    standings: list[Row],
+    mp: bool,
+    model_ids: set[str] | frozenset[str] = frozenset(),
+    name_date: tuple[str, str] = ("", ""),
 ) -> list[Ranking]:
-    """The event's rankings, one per kind, session, section and direction, in that order."""
+    """The event's rankings, one per kind, session, section and direction, in that order.
+
+    `rankings` name the event as the scoring stage does (`event_id`); `published_standings` by
+    the event model's ids (`model_ids`), or, where those differ (a standing read with another
+    event id), by the event's name and date (`name_date`)."""
     groups: dict[tuple, list[Row]] = defaultdict(list)
     for r in rankings:
         if str(r.get("event") or r.get("event_id") or "") == event_id:
             groups[(str(r.get("kind") or ""), *_key(r))].append(r)
     published: dict[tuple, Row] = {}
     for s in standings:
-        if str(s.get("event_id") or s.get("event") or "") == event_id:
+        same_name = bool(name_date[0]) and str(s.get("event") or "") == name_date[0] and (
+            _digits(s.get("date")) == _digits(name_date[1]))  # fmt: skip
+        if same_name or str(s.get("event_id") or s.get("event") or "") in {event_id, *model_ids}:
             published[(*_key(s), str(s.get("pair") or "").strip())] = s
     order = {"teams": 0, "pairs": 1, "individual": 2, "butler": 3}
     out = []

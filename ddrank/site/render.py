@@ -198,7 +198,9 @@ class SitePages:
         data, players, events = self.data, self.players, self.events
         standings = data.optional.get("published_standings", [])
         front = [(ev, rankings_of(ev.event_id, data.optional.get("rankings", []), standings,
-                                  ev.scoring == "MP")) for ev in events[:FRONT_EVENTS]]  # fmt: skip
+                                  ev.scoring == "MP", ev.model_ids,
+                                  (ev.name, ev.date)))
+                 for ev in events[:FRONT_EVENTS]]  # fmt: skip
         yield self.render("index.html", "index.html", events=events, players=players, data=data,
                           front=front, min_boards=MIN_BOARDS_LISTED)  # fmt: skip
         matches = data.optional.get("team_matches", [])
