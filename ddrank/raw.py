@@ -101,6 +101,10 @@ class RawRecord:
     par_score: str = ""  # published par for NS, e.g. "420" (OptimumScore "NS 420")
     par_contract: str = ""
     occurrence: int = 0  # k-th identical copy within one file (two unnamed passed-out tables)
+    # The opening lead card where a source gives it without the play (USEBIO <LEAD>SJ, Bridgemate
+    # LeadCard): shown on the site. Not part of the record id (a file read before it was kept
+    # keeps its ids).
+    lead_card: str = ""
 
     @_computed_once
     def record_id(self) -> str:

@@ -277,6 +277,7 @@ def join_bws(
             ns_pair=_text(row.get("PairNS")),
             ew_pair=_text(row.get("PairEW")),
             adjusted=adjusted,
+            lead_card=_text(row.get("LeadCard")),
         )
         hand = pbn_deals.get(board)
         if hand is None:
