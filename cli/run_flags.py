@@ -204,7 +204,7 @@ FLAGS = [
     {
         "name": "skill_min_boards",
         "kind": "int",
-        "help": "`ddrank rate`: boards a shown player needs. Default: 50.",
+        "help": "`ddrank rate`: boards a shown player needs. Default: 30.",
         "panel": "Ratings",
     },
     {

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from cli.options import MIN_BOARDS, MaybeStoreOpt, MinBoardsOpt, stop_if_empty
 from store.defaults import DEFAULT_DB
 
 console = Console()
@@ -32,15 +33,9 @@ ValetOpt = Annotated[
         file_okay=False,
     ),
 ]
-DbOpt = Annotated[
-    Path | None,
-    typer.Option("--db", help=f"DuckDB store whose boards table is scored (default {DEFAULT_DB})."),
-]
+DbOpt = MaybeStoreOpt
 EventOpt = Annotated[
     str | None, typer.Option(help="Only this event of the store (ignored with --valet).")
-]
-MinBoardsOpt = Annotated[
-    int, typer.Option(help="Players/pairs need this many boards to appear in the report's top 20.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the run summary as JSON.")]
 FlowOpt = Annotated[
@@ -85,6 +80,8 @@ def _run(measure: str, valet: Path | None, db: Path | None, event: str | None, o
     from store import StoreLockedError
 
     valet_dir, db_path = _source(valet, db)
+    if valet_dir is None:
+        stop_if_empty(db, "rate" if measure == "lehman" else "split")
     try:
         if via_flow:
             os.environ.setdefault("DO_NOT_TRACK", "1")
@@ -230,7 +227,7 @@ def register(app: typer.Typer) -> None:
         butler_drop_count: Annotated[int, typer.Option("--drop-count", help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
         butler_drop_percent: Annotated[float | None, typer.Option("--drop-percent", help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,
         mp_top: Annotated[float | None, typer.Option(help="Matchpoints per result beaten, overriding what the events say: 2 (EBU, FFB) or 1 (ACBL). Not with --valet.")] = None,
-        min_boards: MinBoardsOpt = 30,
+        min_boards: MinBoardsOpt = MIN_BOARDS,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
     ) -> None:  # fmt: skip
@@ -266,6 +263,8 @@ def register(app: typer.Typer) -> None:
                 from stages.scoring import score_store
                 from store import Store
 
+                stop_if_empty(db, "score")
+
                 path = db or DEFAULT_DB
                 if not path.is_file():
                     raise FileNotFoundError(f"DuckDB file not found: {path}")
@@ -285,7 +284,7 @@ def register(app: typer.Typer) -> None:
         db: DbOpt = None,
         event: EventOpt = None,
         out: Annotated[Path, typer.Option(help="Directory for pairs.csv, players.csv and split_report.md.")] = Path("out/split"),
-        min_boards: MinBoardsOpt = 30,
+        min_boards: MinBoardsOpt = MIN_BOARDS,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
     ) -> None:  # fmt: skip
@@ -324,7 +323,7 @@ def register(app: typer.Typer) -> None:
         lehman_history_weight: Annotated[float, typer.Option("--history-weight", help="Per-period discount of past boards (1 = no discount).")] = 0.9,
         lehman_max_weight: Annotated[float, typer.Option("--max-weight", help="Cap on the backlog weight (boards), so established players still move.")] = 1000.0,
         lehman_imp_top: Annotated[float, typer.Option("--imp-top", help="IMPs per board that count as 100% on the IMP scale.")] = 12.0,
-        min_boards: MinBoardsOpt = 30,
+        min_boards: MinBoardsOpt = MIN_BOARDS,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
     ) -> None:  # fmt: skip

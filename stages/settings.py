@@ -86,7 +86,7 @@ class PipelineSettings(BaseSettings):
                                               "this percentage at each end instead.")  # fmt: skip
     skill_full: bool = Field(False, description="Skill ratings: rate every period again.")
     skill_component: str = Field("bidding", description="`ddrank rate`: the component shown.")
-    skill_min_boards: int = Field(50, ge=0, description="`ddrank rate`: boards a shown player "
+    skill_min_boards: int = Field(30, ge=0, description="`ddrank rate`: boards a shown player "
                                   "needs.")  # fmt: skip
     # -- double dummy (`ddrank dd`) --
     table_batch: int = Field(TABLE_BATCH, ge=1, le=MAX_TABLE_BATCH,

@@ -33,6 +33,23 @@ DDL_FILES = (
 Row = dict[str, Any]
 
 
+def describe_failure(exc: BaseException) -> str | None:
+    """One sentence a user can act on for a store failure (a full disk, a damaged file), or None
+    for anything else. Each statement is a transaction, so nothing half-written stays behind."""
+    if not isinstance(exc, duckdb.Error | OSError):
+        return None
+    text = str(exc)
+    if "No space left on device" in text or getattr(exc, "errno", None) == 28:
+        return (f"no space left on the disk ({text.splitlines()[0]}). Nothing of the step that "
+                "failed was kept; free some space and run the same command again.")  # fmt: skip
+    damaged = ("not a valid DuckDB database", "Corrupt", "could not read all bytes",
+               "Could not read enough bytes", "checksum", "INTERNAL Error")  # fmt: skip
+    if isinstance(exc, duckdb.Error) and any(d.lower() in text.lower() for d in damaged):
+        return (f"the store is damaged ({text.splitlines()[0]}). Move it aside and run "
+                "`ddrank run` (or `ddrank ingest`) with the same files to rebuild it.")  # fmt: skip
+    return None
+
+
 class StoreLockedError(RuntimeError):
     """Another ddrank process holds the database; DuckDB allows one writer process."""
 
