@@ -200,3 +200,24 @@ def test_a_truncated_store_is_one_line_naming_it(reference: Path, tmp_path: Path
     assert "Traceback" not in done.stderr
     errors = [ln for ln in done.stderr.splitlines() if ln.startswith("error:")]
     assert len(errors) == 1 and "the store is damaged" in errors[0], done.stderr
+
+
+def test_a_reader_during_a_run_is_told_a_run_holds_the_store(
+    reference: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "busy.duckdb"
+    shutil.copy(reference / "ref.duckdb", db)
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; "
+                               f"con = duckdb.connect({str(db)!r}); print('held', flush=True); "
+                               "time.sleep(120)"], stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        for command in (["report", "--out", str(tmp_path / "o")], ["player", "Meckstroth"]):
+            done = _ddrank(*command, "--db", str(db), cwd=tmp_path)
+            assert done.returncode == 2, done.stdout + done.stderr
+            assert "Traceback" not in done.stderr
+            errors = [ln for ln in done.stderr.splitlines() if ln.startswith("error:")]
+            assert len(errors) == 1 and "in use by another ddrank process" in errors[0], errors
+    finally:
+        holder.kill()
+        holder.wait()

@@ -112,3 +112,26 @@ def test_a_missing_input_is_a_clear_error(tmp_path: Path) -> None:
     settings = load_settings(inputs=[str(tmp_path / "nope.pbn")], out=str(tmp_path / "o"))
     with pytest.raises(FileNotFoundError, match="nope.pbn: no such file or folder"):
         freshness.check(settings)
+
+
+def test_the_same_files_named_from_another_folder_are_nothing_new(
+    finished, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Inputs, store and output spelled relative to the parent folder: the same run."""
+    root = Path(finished.db).parent
+    monkeypatch.chdir(root.parent)
+    spelled = finished.model_copy(update={
+        "inputs": [f"{root.name}/inbox"], "db": f"{root.name}/s.duckdb",
+        "out": f"{root.name}/out"})  # fmt: skip
+    assert freshness.check(spelled).nothing_new
+
+
+def test_a_file_ingested_again_by_another_path_adds_no_source(finished, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    con = connect(finished.db)
+    summary = ingest_paths(con, [Path("inbox") / LIN.name])  # relative, not as first ingested
+    rows = con.execute("select path from source_files").fetchall()
+    con.close()
+    assert summary.new == 0 and summary.per_file[0]["format"] == "unchanged"
+    assert len(rows) == 1
