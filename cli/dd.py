@@ -50,6 +50,9 @@ def dd_command(
     if runner not in RUNNERS:
         raise typer.BadParameter(f"--runner must be one of {', '.join(RUNNERS)}")
     stop_if_empty(db, "analyse")  # before starting Prefect for nothing
+    if not refresh_cache and not partitions and _nothing_left(db):
+        typer.echo(f"nothing to analyse: every board of {db} has its DD analysis")
+        return
     from rich.console import Console
 
     from cli.progress import progress_bars
@@ -85,6 +88,17 @@ def dd_command(
         f"{summary['traces_computed']} play traces computed, {summary['players']} players; "
         f"{len(summary['quarantined'])} boards quarantined (solver_crash)."
     )
+
+
+def _nothing_left(db: Path) -> bool:
+    from stages.dd import dd_work_left
+    from store import Store, StoreLockedError
+
+    try:
+        with Store(db, read_only=True) as store:
+            return dd_work_left(store) == 0
+    except StoreLockedError:
+        return False  # let the command report the lock as it always has
 
 
 def stats_command(

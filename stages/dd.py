@@ -259,3 +259,8 @@ def compute_par(store: Store) -> int:
                       "par_score": pl.Int32, "par_contract": pl.String}, orient="row",
     ))  # fmt: skip
     return len(rows)
+
+
+def dd_work_left(store: Store) -> int:
+    """Boards still waiting for their DD analysis, plus deals still waiting for their par."""
+    return int(store.scalar("dd_pending_count") or 0) + len(store.rows("par_pending"))

@@ -221,3 +221,10 @@ def test_a_reader_during_a_run_is_told_a_run_holds_the_store(
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_dd_with_nothing_left_starts_no_server(reference: Path, tmp_path: Path) -> None:
+    done = _ddrank("dd", "--db", str(reference / "ref.duckdb"), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("nothing to analyse: every board of ")
+    assert "Prefect" not in done.stdout + done.stderr

@@ -97,3 +97,9 @@ SELECT record_id, card_index FROM dd_card_alternatives;
 -- Kept boards with a play trace: where a costly card can be explained.
 SELECT b.*, t.trace AS trace FROM boards b JOIN play_traces t USING (record_id)
 ORDER BY b.record_id;
+
+-- name: dd_pending_count
+-- How many boards `dd_pending_boards` would return (to skip a DD run with nothing to do).
+SELECT count(*) FROM boards b
+WHERE b.deal IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM player_board_stats s WHERE s.record_id = b.record_id);
