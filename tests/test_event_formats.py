@@ -23,7 +23,7 @@ from tasks.clean import clean_pending, files_with_leading_passes
 from tasks.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "data" / "sample"
+SAMPLE = ROOT / "ddrank" / "data" / "sample"
 Y2012 = SAMPLE / "pbn" / "worldclass-2012-example3.pbn"
 Y2021 = SAMPLE / "pbn" / "online-qualifier-2021-example2.pbn"
 EVENTS = ROOT.parent / "shared" / "data" / "events"

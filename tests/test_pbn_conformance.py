@@ -67,7 +67,7 @@ def test_no_warning_on_conforming_and_real_files() -> None:
     """The Verifier's correct files (one has 254-character lines, one an end position played
     with no declarer), every real PBN under ../shared/data/events and the bundled samples."""
     files = [p for p in EVENTS.rglob("*.pbn") if not p.name.startswith("errors_")]
-    files += sorted((ROOT / "data" / "sample" / "pbn").glob("*.pbn"))
+    files += sorted((ROOT / "ddrank" / "data" / "sample" / "pbn").glob("*.pbn"))
     assert len(files) >= 10
     assert {p.name: conformance_warnings(_text(p)) for p in files if
             conformance_warnings(_text(p))} == {}  # fmt: skip

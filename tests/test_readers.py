@@ -11,7 +11,7 @@ from ddrank.parsers.registry import READERS, UnreadableFile, read_bytes, sniff
 from store.inputs import read
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "data" / "sample"
+SAMPLE = ROOT / "ddrank" / "data" / "sample"
 EVENTS = ROOT.parent / "shared" / "data" / "events"
 
 # real files, their format and the table results each holds (counts from docs and bench)

@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LIN = ROOT / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+LIN = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
 USEBIO = (
     ROOT.parent / "shared" / "data" / "events" / "usebio" / "realbridge-club-2025-04-07.usebio.xml"
 )
