@@ -28,13 +28,10 @@ pytestmark = pytest.mark.flow
 
 
 def ensure_chromium() -> str:
-    """Debian's chromium; installed here when missing (fresh CI machines run as root)."""
+    """Debian's chromium, or a skip saying how to get it: no test installs system packages
+    (.ci/run installs it, so CI never skips these tests)."""
     if not Path(CHROMIUM).exists():
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update"], check=True, env=env, capture_output=True)
-        subprocess.run(["apt-get", "install", "-y", "chromium"], check=True, env=env,
-                       capture_output=True)  # fmt: skip
-    assert Path(CHROMIUM).exists(), "chromium could not be installed with apt-get"
+        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does it)")
     return CHROMIUM
 
 
