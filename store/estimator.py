@@ -93,8 +93,8 @@ def evaluation_states(
             "builds the full held-out set)"
         )
     raise FileNotFoundError(
-        f"no states to score: {cached} is missing (run `ddrank dd-estimate train`, about an "
-        f"hour of DDS) and so is the shipped {EVALSET.name} "
+        f"no states to score: {cached} is missing (run `ddrank dd-estimate train`, about "
+        f"1 h 45 min of DDS on 2 cores) and so is the shipped {EVALSET.name} "
         "(run `python data/estimator/make_evalset.py`, about a minute)"
     )
 
