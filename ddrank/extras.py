@@ -36,10 +36,10 @@ class MissingExtra(SystemExit):
 
 def require(module: str, extra: str | None = None) -> ModuleType:
     """`import module`, or stop with the `pip install 'ddrank[extra]'` line that provides it."""
-    extra = extra or EXTRA_OF[module.partition(".")[0]]
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        if exc.name is not None and exc.name.partition(".")[0] != module.partition(".")[0]:
+        top = module.partition(".")[0]
+        if exc.name is not None and exc.name.partition(".")[0] != top or top not in EXTRA_OF:
             raise  # the module is there but something it imports is broken: show that
-        raise MissingExtra(module, extra) from None
+        raise MissingExtra(module, extra or EXTRA_OF[top]) from None
