@@ -282,7 +282,7 @@ def test_large_pbn_is_stored_in_batches_with_the_same_result(
     }
     for table, sql in query.items():
         assert streamed.execute(sql).fetchall() == whole.execute(sql).fetchall(), table
-    assert len(sizes) > 3 and sum(sizes) == summary.read  # it was read in batches
+    assert len(sizes) >= 3 and sum(sizes) == summary.read  # it was read in batches
 
 
 @needs_shared
