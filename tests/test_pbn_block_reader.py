@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
 FILES = sorted(
     p
-    for base in (ROOT / "data", ROOT / "tests" / "data", SHARED)
+    for base in (ROOT / "ddrank" / "data", ROOT / "data", ROOT / "tests" / "data", SHARED)
     for p in (base.rglob("*.pbn") if base.exists() else [])
 )
 
