@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from cli.options import StoreOpt, stop_if_empty
 from store.defaults import DEFAULT_DB
 
 RUNNERS = ("process", "thread", "dask")
@@ -19,9 +20,7 @@ def register(app: typer.Typer) -> None:
 
 
 def dd_command(
-    db: Path = typer.Option(
-        DEFAULT_DB, "--db", help="DuckDB store to read boards from and write to."
-    ),
+    db: StoreOpt = DEFAULT_DB,
     workers: int | None = typer.Option(
         None, "--workers", "-w", help="Solver processes. Default: one per core."
     ),
@@ -50,6 +49,7 @@ def dd_command(
     """  # noqa: E501
     if runner not in RUNNERS:
         raise typer.BadParameter(f"--runner must be one of {', '.join(RUNNERS)}")
+    stop_if_empty(db, "analyse")  # before starting Prefect for nothing
     from rich.console import Console
 
     from cli.progress import progress_bars
@@ -88,8 +88,8 @@ def dd_command(
 
 
 def stats_command(
-    db: Path = typer.Option(DEFAULT_DB, "--db", help="DuckDB store holding player_board_stats."),
-    out: Path = typer.Option(..., "--out", help="CSV file to write."),
+    db: StoreOpt = DEFAULT_DB,
+    out: Path = typer.Option(..., "--csv", help="CSV file to write."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON summary instead of text."),
 ) -> None:
     """Write the per-player table in the layout of the paper's dds_final_results.csv: name, mp, pp (empty until names are matched to the ranking list), then the 33 variables of Table 3.
@@ -100,6 +100,7 @@ def stats_command(
     from stages.stats import write_player_stats
     from store import Store, StoreLockedError
 
+    stop_if_empty(db, "tabulate")
     try:
         with Store(db) as store:
             players = write_player_stats(store, out)

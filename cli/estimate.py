@@ -12,6 +12,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cli.options import existing_store
+
 CacheOpt = Annotated[
     Path, typer.Option(help="Cache of DDS-solved states (resumable parquet/json shards).")
 ]
@@ -67,8 +69,9 @@ def train(
     db: Annotated[
         Path | None,
         typer.Option(
-            help="DuckDB store whose boards with play (and DD traces) to use; "
-            "default: clean the bundled PBN sample here."
+            callback=existing_store,
+            help="Store whose boards with play (and DD traces) to use; "
+            "default: clean the bundled PBN sample here.",
         ),  # fmt: skip
     ] = None,
     model: Annotated[

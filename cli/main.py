@@ -14,8 +14,13 @@ import typer  # noqa: E402
 app = typer.Typer(
     name="ddrank",
     help=(
-        "Turn contract-bridge hand records into audited per-player double-dummy measures, "
-        "regressions and ratings."
+        "Turn bridge event files into results as the scorer publishes them, double-dummy "
+        "analysis of every card and call, and ratings.\n\n"
+        "New here? `ddrank run` analyses the bundled sample; `ddrank results FILES` scores a "
+        "club's files and writes the results site.\n\n"
+        "Exit codes: 0 done (or nothing to do); 1 an unexpected error; 2 bad input (a missing "
+        "file or store, nothing readable, a store in use); 130 stopped by Ctrl-C or SIGTERM "
+        "(run again to resume)."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -34,16 +39,60 @@ _COMMAND_MODULES = (
     "cli.ops",  # serve, watch
     "cli.site",  # report (the site), player, event
     "cli.rate",  # rate
+    "cli.results",  # results (a director's: score and publish, no DD)
 )
 
 
+#: `ddrank --help` groups the commands in these panels, in this order (`run` first).
+PANELS = {
+    "Start here": ("run", "results"),
+    "Events: read, check, score, publish": ("ingest", "clean", "audit", "score", "report",
+                                            "player", "event"),
+    "Analysis: double dummy, regression, ratings": ("dd", "stats", "match-names", "regress",
+                                                    "split", "lehman", "rate", "dd-estimate"),
+    "Operations": ("serve", "watch"),
+}  # fmt: skip
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"ddrank {version('ddrank')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("ddrank (not installed)")
+        raise typer.Exit()
+
+
 @app.callback()
-def _main() -> None:
-    """ddrank: audited double-dummy performance measures and ratings from hand records."""
+def _main(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """ddrank: bridge results, double-dummy analysis and ratings."""
+
+
+def _command_name(info: typer.models.CommandInfo) -> str:
+    return info.name or (info.callback.__name__ if info.callback else "").replace("_", "-")
+
+
+def _arrange(app: typer.Typer) -> None:
+    """Put each command in its panel and the panels in order."""
+    order = [name for names in PANELS.values() for name in names]
+    panel_of = {name: panel for panel, names in PANELS.items() for name in names}
+    for info in app.registered_commands:
+        info.rich_help_panel = panel_of.get(_command_name(info), "Other")
+    for group in app.registered_groups:
+        group.rich_help_panel = panel_of.get(group.name or "", "Other")
+    rank = {name: k for k, name in enumerate(order)}
+    app.registered_commands.sort(key=lambda i: rank.get(_command_name(i), len(order)))
 
 
 for _name in _COMMAND_MODULES:
     importlib.import_module(_name).register(app)
+_arrange(app)
 
 
 if __name__ == "__main__":

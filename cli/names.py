@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from cli.options import MaybeStoreOpt, existing_store
 from cli.render import console, emit_json, friendly_errors
 from store.defaults import DEFAULT_DB
 
@@ -30,20 +31,18 @@ def register(app: typer.Typer) -> None:
                 "code,first,last,country,mp,pp.",
             ),
         ],
-        db: Annotated[
-            Path, typer.Option("--db", help="DuckDB store whose boards are matched.")
-        ] = DEFAULT_DB,
+        db: MaybeStoreOpt = None,
         names: Annotated[
             Path | None,
             typer.Option(
                 "--names", help="Match these raw names instead (one per line); no store needed."
             ),
         ] = None,
-        out: Annotated[
+        csv_path: Annotated[
             Path | None,
             typer.Option(
-                "--out",
-                help="With --names: CSV to write (raw_name, ranking_name, method, score, ...).",
+                "--csv",
+                help="With --names: CSV file to write (raw_name, ranking_name, method, score, ...).",
             ),
         ] = None,
         aliases: Annotated[
@@ -65,7 +64,7 @@ def register(app: typer.Typer) -> None:
 
         Without --names, every seat name of the boards in the store is resolved per event
         (stored in player_matches; the board_players view joins them to the boards). With
-        --names FILE, each line is matched on its own and written as CSV to --out (or stdout).
+        --names FILE, each line is matched on its own and written as CSV to --csv (or stdout).
         Ambiguous names stay unmatched; --review lists them with their best candidates.
         """
         from ddrank.names import STRATEGIES, parse_name_lines
@@ -85,8 +84,8 @@ def register(app: typer.Typer) -> None:
         strategy = names_strategy
         if strategy not in STRATEGIES:
             raise typer.BadParameter(f"use one of {', '.join(STRATEGIES)}", param_hint="--strategy")
-        if out is not None and names is None:
-            raise typer.BadParameter("--out goes with --names", param_hint="--out")
+        if csv_path is not None and names is None:
+            raise typer.BadParameter("--csv goes with --names", param_hint="--csv")
         with friendly_errors():
             entries = load_rankings(rankings)
             alias_table = load_aliases(aliases)
@@ -94,12 +93,12 @@ def register(app: typer.Typer) -> None:
                 raw = parse_name_lines(read_text(names))
                 decisions = match_name_list(raw, entries, alias_table, strategy)
                 csv_text = decisions_csv(decisions)
-                if out is not None:
-                    out.write_text(csv_text, encoding="utf-8")
+                if csv_path is not None:
+                    csv_path.write_text(csv_text, encoding="utf-8")
                 elif not json:
                     sys.stdout.write(csv_text)
             else:
-                with Store(db) as store:
+                with Store(db or existing_store(DEFAULT_DB)) as store:
                     if board_count(store) == 0:
                         raise ValueError(
                             f"{db} has no boards: run `ddrank ingest` and `ddrank clean` first"
@@ -119,7 +118,7 @@ def register(app: typer.Typer) -> None:
         if json:
             emit_json({**summary, "review_cases": cases} if review else summary)
             return
-        target = console if (names is None or out is not None) else _stderr_console()
+        target = console if (names is None or csv_path is not None) else _stderr_console()
         target.print(
             f"[bold]{summary['matched']:,}[/] of {summary['names']:,} names matched "
             f"({strategy}, {len(entries):,} ranking entries); {summary['review']:,} to review."

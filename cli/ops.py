@@ -9,12 +9,18 @@ from typing import Annotated
 import typer
 
 from cli.render import console, err_console, friendly_errors
+from store.defaults import DEFAULT_DB
 
 InboxOpt = Annotated[
     Path | None,
     typer.Option("--inbox", help="Folder of new hand records (default: DDRANK_INBOX)."),
 ]
-DbOpt = Annotated[Path | None, typer.Option("--db", help="DuckDB store (default: DDRANK_DB).")]
+DbOpt = Annotated[
+    Path | None,
+    typer.Option("--db", show_default=False,
+                 help=f"The store (a DuckDB file) the served runs write; created when missing. "
+                      f"Default: $DDRANK_DB, else {DEFAULT_DB} under the current folder."),
+]  # fmt: skip
 ConfigOpt = Annotated[Path | None, typer.Option(help="TOML settings file (\\[ddrank] table).")]
 
 

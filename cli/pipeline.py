@@ -15,11 +15,9 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
+from cli.options import JsonOpt, NewStoreOpt, StoreOpt
 from cli.render import console, emit_json, friendly_errors, print_audit, tagged
 from store.defaults import DEFAULT_DB
-
-DbOpt = Annotated[Path, typer.Option("--db", help="DuckDB store to read and write.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print a machine-readable summary.")]
 
 
 def register(app: typer.Typer) -> None:
@@ -33,17 +31,19 @@ def register(app: typer.Typer) -> None:
                 "content, not by the extension."
             ),
         ],  # noqa: E501
-        db: DbOpt = DEFAULT_DB,
+        db: NewStoreOpt = DEFAULT_DB,
         partition_size: Annotated[
             int, typer.Option(help="Records per partition (unit of parallel work).")
         ] = 500,  # noqa: E501
         json: JsonOpt = False,
     ) -> None:
         """Read hand records into the store. Re-reading a file adds nothing; new records get new partitions."""  # noqa: E501
+        from cli.inputs import require_readable
         from stages.ingest import ingest_paths
         from store import Store
         from store.inputs import expand_paths
 
+        require_readable(paths)  # none readable: one line each, exit 2
         with friendly_errors():
             files = expand_paths(list(paths))
         with friendly_errors(), Store(db) as store:
@@ -88,7 +88,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def clean(
-        db: DbOpt = DEFAULT_DB,
+        db: StoreOpt = DEFAULT_DB,
         workers: Annotated[int, typer.Option(help="Processes for large batches.")] = 2,
         json: JsonOpt = False,
     ) -> None:
@@ -112,7 +112,7 @@ def register(app: typer.Typer) -> None:
         print_audit(audit)
 
     @app.command()
-    def audit(db: DbOpt = DEFAULT_DB, json: JsonOpt = False) -> None:
+    def audit(db: StoreOpt = DEFAULT_DB, json: JsonOpt = False) -> None:
         """Show the exclusion tables (Tables 5-7 of the paper) for everything in the store."""
         from stages.audit import audit_tables
         from store import Store

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from cli.options import MIN_BOARDS, StoreOpt, stop_if_empty
 from store.defaults import DEFAULT_DB
 
 
@@ -14,12 +15,12 @@ def register(app: typer.Typer) -> None:
     @app.command("rate")
     def rate_command(
         valet: Annotated[Path | None, typer.Option("--valet", file_okay=False, help="Rate a Valet directory (scores.txt, names.txt; DD facts from dd_tables.csv/dd_leads.csv when present) instead of the store; nothing is written.")] = None,
-        db: Annotated[Path, typer.Option("--db", help="DuckDB store: its scored results are rated into skill_ratings (events not scored yet are scored first).")] = DEFAULT_DB,
+        db: StoreOpt = DEFAULT_DB,
         event: Annotated[str | None, typer.Option(help="Only this event of the store.")] = None,
         skill_full: Annotated[bool, typer.Option("--full", help="Forget the stored ratings and rate every period again (default: only new periods).")] = False,
         skill_component: Annotated[str, typer.Option("--component", help="Component shown: bidding, declarer, defence, opening_lead or partnership.")] = "bidding",
         top: Annotated[int, typer.Option(help="Rows shown.")] = 15,
-        skill_min_boards: Annotated[int, typer.Option("--min-boards", help="Shown players need this many boards.")] = 50,
+        skill_min_boards: Annotated[int, typer.Option("--min-boards", help="Shown players need this many boards.")] = MIN_BOARDS,
         as_json: Annotated[bool, typer.Option("--json", help="Print every rating row as JSON.")] = False,
     ) -> None:  # fmt: skip
         """Rate players on bidding, declarer play, defence and opening lead (IMPs or tricks per
@@ -39,6 +40,8 @@ def register(app: typer.Typer) -> None:
 
             err_console.print(f"error: --component must be one of {', '.join(comps)}", markup=False)
             raise typer.Exit(2)
+        if valet is None:
+            stop_if_empty(db, "rate")
         with friendly_errors():
             if valet is not None:
                 from stages.skill import rate_rows, valet_skill_rows

@@ -12,6 +12,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cli.options import existing_store
+from cli.render import err_console
 from ddrank.regression.defaults import DEFAULT_CV_SEED, TABLE9_MINIMA, regress_flags
 
 
@@ -36,8 +38,9 @@ def regress(
     ] = None,
     db: Annotated[
         Path | None,
-        typer.Option("--db", help="Read the players from this DuckDB file instead of a CSV."),
-    ] = None,
+        typer.Option("--db", callback=existing_store,
+                     help="Read the players from this store instead of a CSV."),
+    ] = None,  # fmt: skip
     table: Annotated[str, typer.Option(help="DuckDB table to read with --db.")] = "player_stats",
     response: Annotated[
         Response, typer.Option(help="Response: pp = WBF open placing points, mp = masterpoints.")
@@ -157,10 +160,10 @@ def regress(
 
             run_regression_report(RegressionRequest(**params))
     except (ValueError, FileNotFoundError, RuntimeError) as exc:
-        console.print(f"ddrank regress: {exc}", style="red", markup=False, soft_wrap=True)
+        err_console.print(f"error: {exc}", style="red", markup=False, soft_wrap=True)
         if "players left" in str(exc):
-            console.print(_too_few_players_hint(db), markup=False, soft_wrap=True)
-        raise typer.Exit(1) from None
+            err_console.print(_too_few_players_hint(db), markup=False, soft_wrap=True)
+        raise typer.Exit(2) from None
 
     payload = json.loads((out / "report.json").read_text(encoding="utf-8"))
     if as_json:

@@ -25,9 +25,16 @@ def emit_json(data: Any) -> None:
 def friendly_errors() -> Iterator[None]:
     """Turn expected failures (missing file, locked store) into one clear line and exit 2."""
     from store import StoreLockedError
+    from store.store import describe_failure
 
     try:
         yield
     except (FileNotFoundError, StoreLockedError, ValueError) as exc:
         err_console.print(tagged("error:", "bold red", exc), soft_wrap=True)
+        raise typer.Exit(2) from None
+    except Exception as exc:  # a full disk or a damaged store: one line, not a traceback
+        message = describe_failure(exc)
+        if message is None:
+            raise
+        err_console.print(tagged("error:", "bold red", message), soft_wrap=True)
         raise typer.Exit(2) from None

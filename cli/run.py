@@ -20,6 +20,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from cli.inputs import require_readable
 from cli.render import console, emit_json, friendly_errors
 from cli.run_options import with_settings_options
 
@@ -67,6 +68,7 @@ def run(
 
     with friendly_errors():
         settings = load_settings(config, inputs=inputs or None, **fields)
+        require_readable(settings.inputs)
         fresh = freshness.check(settings)  # before Prefect is even imported
         if fresh.nothing_new:
             if json:
@@ -80,14 +82,39 @@ def run(
             os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
         from flows.pipeline import run_pipeline
 
-        with stage_progress(disable=json):
-            result = run_pipeline(settings)
+        try:
+            with stage_progress(disable=json):
+                result = run_pipeline(settings)
+        except BaseException as exc:
+            from flows.interrupts import is_stop
+
+            if is_stop(exc):
+                stopped(settings)
+            raise
     if json:
         emit_json(result)
     else:
         from cli.run_summary import show_summary
 
         show_summary(result, settings)
+
+
+def stopped(settings: Any) -> None:
+    """One line on what an interrupted run kept, then exit 130 at once: the store is closed and
+    unlocked by now, and Prefect's exit hooks would only retry a server that has stopped."""
+    from flows.interrupts import EXIT_INTERRUPTED, stopping
+    from stages.freshness import store_counts
+
+    counts = store_counts(settings.db) or {}
+    kept = (f"{counts.get('boards', 0)} clean boards, {counts.get('dd_tables', 0) // 20} DD tables"
+            f" and {counts.get('play_traces', 0)} play traces are saved in {settings.db}")  # fmt: skip
+    console.print(
+        f"stopped by {stopping() or 'an interrupt'}: {kept}. "
+        "Run the same command again to resume; it redoes only what is missing.",
+        highlight=False, soft_wrap=True,
+    )  # fmt: skip
+    console.file.flush()
+    os._exit(EXIT_INTERRUPTED)
 
 
 @contextmanager

@@ -110,16 +110,18 @@ FLAGS = [
     },
     {
         "name": "mp_method",
-        "kind": ["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"],
-        "help": "How a board played fewer times than the field reaches the field's top (`none`: each "
-        "board on its own top, as BriAn publishes). Default: neuberg.",
+        "kind": ["auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"],
+        "help": "How a board played fewer times than the field reaches the field's top: `auto` "
+        "scores as the event's scorer did (the method that reproduces the published values, "
+        "else the source's program: `none` for BriAn), or one method for every event "
+        "(`none`: each board on its own top). Default: auto.",
         "panel": "Scoring",
     },
     {
         "name": "mp_top",
         "kind": "float",
-        "help": "Matchpoints per result beaten, overriding what the events say: 2 (EBU, FFB) or 1 "
-        "(ACBL).",
+        "help": "Matchpoints per result beaten, overriding what the events say (default: as the "
+        "event's scorer did): 2 (EBU, FFB) or 1 (ACBL).",
         "panel": "Scoring",
     },
     {
@@ -205,7 +207,7 @@ FLAGS = [
     {
         "name": "skill_min_boards",
         "kind": "int",
-        "help": "`ddrank rate`: boards a shown player needs. Default: 50.",
+        "help": "`ddrank rate`: boards a shown player needs. Default: 30.",
         "panel": "Ratings",
     },
     {
@@ -292,5 +294,32 @@ FLAGS = [
         "help": "Run every stage even when nothing is new since the last finished run (see "
         "stages/freshness.py). Default: False.",
         "panel": "Execution",
+    },
+    {
+        "name": "double_dummy",
+        "kind": "bool",
+        "help": "Run the double-dummy analysis (tables, traces, per-player mistakes). Default: True.",
+        "panel": "Run",
+    },
+    {
+        "name": "regression",
+        "kind": "bool",
+        "help": "Write the regression report (needs the DD analysis). Default: True.",
+        "panel": "Run",
+    },
+    {
+        "name": "ratings",
+        "kind": "bool",
+        "help": "Update the Lehman and skill ratings and the bid/play split after scoring. Default: "
+        "True.",
+        "panel": "Run",
+    },
+    {
+        "name": "names_scope",
+        "kind": ["covered", "all", "none"],
+        "help": "Which events' players are matched to the ranking list: `covered` (events the list "
+        "covers: most of their players are on it, as in championships; club players keep "
+        "their names), `all`, or `none` (no name matching). Default: covered.",
+        "panel": "Names",
     },
 ]

@@ -27,7 +27,9 @@ def show_summary(result: dict[str, Any], settings: Any) -> None:
     )
     print_audit(result["audit"])
     names = result["names"]
-    console.print(f"names: {names.get('matched', 0):,} of {names.get('names', 0):,} matched")
+    console.print(f"names: {names.get('matched', 0):,} of {names.get('names', 0):,} matched"
+                  + (f" (ranking list applied to: {names['scope']} events)" if names.get("scope")
+                     else f" ({names['skipped']})" if names.get("skipped") else ""))  # fmt: skip
     console.print(
         f"double dummy: {dd.get('tables_computed', 0):,} tables, "
         f"{dd.get('traces_computed', 0):,} traces computed; {dd.get('players', 0):,} players"
@@ -40,8 +42,19 @@ def show_summary(result: dict[str, Any], settings: Any) -> None:
     console.print(
         f"regression report: {report.get('markdown', report.get('skipped', report.get('failed')))}"
     )
+    show_rankings(result.get("scoring") or {})
     show_outputs(result.get("site"), report)
     show_timings(result.get("timings", {}))
+
+
+def show_rankings(scoring: dict[str, Any], top: int = 3) -> None:
+    """Each event's winners per section and direction, how it was scored, what agrees."""
+    from publish.console import console
+    from publish.rankings import ranking_text
+
+    if scoring.get("rankings"):
+        console.print(ranking_text(scoring["rankings"], top=top), markup=False, highlight=False,
+                      soft_wrap=True)  # fmt: skip
 
 
 def show_timings(timings: dict[str, float]) -> None:

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from cli.options import MIN_BOARDS, MaybeStoreOpt, MinBoardsOpt, stop_if_empty
 from store.defaults import DEFAULT_DB
 
 console = Console()
@@ -32,15 +33,9 @@ ValetOpt = Annotated[
         file_okay=False,
     ),
 ]
-DbOpt = Annotated[
-    Path | None,
-    typer.Option("--db", help=f"DuckDB store whose boards table is scored (default {DEFAULT_DB})."),
-]
+DbOpt = MaybeStoreOpt
 EventOpt = Annotated[
     str | None, typer.Option(help="Only this event of the store (ignored with --valet).")
-]
-MinBoardsOpt = Annotated[
-    int, typer.Option(help="Players/pairs need this many boards to appear in the report's top 20.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the run summary as JSON.")]
 FlowOpt = Annotated[
@@ -52,6 +47,7 @@ FlowOpt = Annotated[
 
 
 class MpMethod(StrEnum):
+    auto = "auto"
     neuberg = "neuberg"
     none = "none"
     mitchell1 = "mitchell1"
@@ -84,6 +80,8 @@ def _run(measure: str, valet: Path | None, db: Path | None, event: str | None, o
     from store import StoreLockedError
 
     valet_dir, db_path = _source(valet, db)
+    if valet_dir is None:
+        stop_if_empty(db, "rate" if measure == "lehman" else "split")
     try:
         if via_flow:
             os.environ.setdefault("DO_NOT_TRACK", "1")
@@ -164,7 +162,7 @@ def _score_valet(valet: Path, db: Path | None, event: str | None, out: Path, mp_
     from ddrank.scoring.tournament import ScoringOptions
     from stages.field import run_score
 
-    method = "neuberg" if mp_method.value == "none" else mp_method.value
+    method = "neuberg" if mp_method.value in ("none", "auto") else mp_method.value
     frac = drop_percent / 100 if drop_percent is not None else None
     opts = ScoringOptions(method, divide_by.value, drop_count, frac)  # type: ignore[arg-type]
     kwargs = {"mp_method": method, "cross_imps_divide_by": divide_by.value,
@@ -188,6 +186,16 @@ def _show_events(summary: dict[str, Any]) -> None:
                           str(r["boards"]), f"{r['score']:.2f}",
                           "" if r["pct"] is None else f"{r['pct']:.2f}")  # fmt: skip
         console.print(table)
+    from publish.rankings import method_words
+
+    if summary.get("cleaned_first"):
+        console.print(f"cleaned {summary['cleaned_first']:,} ingested record(s) first "
+                      "(as `ddrank clean` would)")  # fmt: skip
+    if not summary.get("results"):
+        console.print("[yellow]no table result to score: give event files (`ddrank score FILE`), "
+                      "or ingest them first (`ddrank ingest FILE`, then `ddrank score --db`)[/yellow]")  # fmt: skip
+    for m in summary.get("methods", []):
+        console.print(f"{m['event']}: {method_words(m)}", markup=False, soft_wrap=True)
     for c in summary.get("published", []):
         console.print(f"published {c['what']}: {c['agree']} of {c['compared']} agree"
                       + (f", [red]{c['disagree']} differ[/red]" if c["disagree"] else ""))  # fmt: skip
@@ -214,12 +222,12 @@ def register(app: typer.Typer) -> None:
         valet: ValetOpt = None,
         event: EventOpt = None,
         out: Annotated[Path, typer.Option(help="Directory for results.csv, ranking.csv, teams.csv, errors.csv and report.md.")] = Path("out/score"),
-        mp_method: Annotated[MpMethod, typer.Option(help="How a board played fewer times than the field (missing tables, adjusted scores, fouled groups) reaches the field's top: neuberg, mitchell1, mitchell1_bis, ascherman, or none (each board on its own top, as BriAn and some club scorers publish).")] = MpMethod.neuberg,
+        mp_method: Annotated[MpMethod, typer.Option(help="How a board played fewer times than the field (missing tables, adjusted scores, fouled groups) reaches the field's top: auto (as the event's scorer did: the method that reproduces the published values, else what the source's program and federation say), neuberg, mitchell1, mitchell1_bis, ascherman, or none (each board on its own top, as BriAn and some club scorers publish).")] = MpMethod.auto,
         cross_imps_divide_by: Annotated[DivideBy, typer.Option("--divide-by", help="--valet only: cross-IMPs per result (B) or per comparison (A).")] = DivideBy.results,
         butler_drop_count: Annotated[int, typer.Option("--drop-count", help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
         butler_drop_percent: Annotated[float | None, typer.Option("--drop-percent", help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,
         mp_top: Annotated[float | None, typer.Option(help="Matchpoints per result beaten, overriding what the events say: 2 (EBU, FFB) or 1 (ACBL). Not with --valet.")] = None,
-        min_boards: MinBoardsOpt = 30,
+        min_boards: MinBoardsOpt = MIN_BOARDS,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
     ) -> None:  # fmt: skip
@@ -246,12 +254,16 @@ def register(app: typer.Typer) -> None:
                 if db is not None:
                     err.print("give either FILE... or --db, not both", markup=False)
                     raise typer.Exit(2)
+                from cli.inputs import require_readable
                 from stages.scoring import score_files
 
+                require_readable(files)  # none readable: one line each, exit 2
                 summary = score_files([str(f) for f in files], str(out), mp_method.value, mp_top)
             else:
                 from stages.scoring import score_store
                 from store import Store
+
+                stop_if_empty(db, "score")
 
                 path = db or DEFAULT_DB
                 if not path.is_file():
@@ -272,7 +284,7 @@ def register(app: typer.Typer) -> None:
         db: DbOpt = None,
         event: EventOpt = None,
         out: Annotated[Path, typer.Option(help="Directory for pairs.csv, players.csv and split_report.md.")] = Path("out/split"),
-        min_boards: MinBoardsOpt = 30,
+        min_boards: MinBoardsOpt = MIN_BOARDS,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
     ) -> None:  # fmt: skip
@@ -311,7 +323,7 @@ def register(app: typer.Typer) -> None:
         lehman_history_weight: Annotated[float, typer.Option("--history-weight", help="Per-period discount of past boards (1 = no discount).")] = 0.9,
         lehman_max_weight: Annotated[float, typer.Option("--max-weight", help="Cap on the backlog weight (boards), so established players still move.")] = 1000.0,
         lehman_imp_top: Annotated[float, typer.Option("--imp-top", help="IMPs per board that count as 100% on the IMP scale.")] = 12.0,
-        min_boards: MinBoardsOpt = 30,
+        min_boards: MinBoardsOpt = MIN_BOARDS,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
     ) -> None:  # fmt: skip

@@ -8,11 +8,10 @@ from typing import Annotated, Any
 
 import typer
 
+from cli.options import JsonOpt, StoreOpt, stop_if_empty
 from cli.render import console, emit_json, err_console, friendly_errors
 from store.defaults import DEFAULT_DB
 
-DbOpt = Annotated[Path, typer.Option("--db", help="DuckDB store to read.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable output.")]
 OutOpt = Annotated[
     Path,
     typer.Option("--out", help="Output folder: the site goes to OUT/site/, the regression "
@@ -62,7 +61,7 @@ def _f(v: Any, digits: int = 2) -> str:
 def register(app: typer.Typer) -> None:
     @app.command("report")
     def site(
-        db: DbOpt = DEFAULT_DB,
+        db: StoreOpt = DEFAULT_DB,
         out: OutOpt = Path("out"),
         json: JsonOpt = False,
     ) -> None:
@@ -75,6 +74,7 @@ def register(app: typer.Typer) -> None:
         """
         from stages.site import build_site
 
+        stop_if_empty(db, "publish")
         with friendly_errors():
             if not db.is_file():
                 raise FileNotFoundError(f"{db}: no such store (run `ddrank run` first)")
@@ -93,7 +93,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def player(
         name: Annotated[str, typer.Argument(help="Player name, or a unique part of it.")],
-        db: DbOpt = DEFAULT_DB,
+        db: StoreOpt = DEFAULT_DB,
         out: OutOpt = Path("out"),
         json: JsonOpt = False,
     ) -> None:
@@ -174,7 +174,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def event(
         name: Annotated[str, typer.Argument(help="Event name, or a unique part of it.")],
-        db: DbOpt = DEFAULT_DB,
+        db: StoreOpt = DEFAULT_DB,
         out: OutOpt = Path("out"),
         top: Annotated[int, typer.Option(help="Lines of the ranking to show.")] = 20,
         json: JsonOpt = False,

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import re
+from pathlib import PurePath
 
 from ddrank.raw import RawEvent, RawRecord
 
 _ISO = re.compile(r"^(\d{4})[-./](\d{1,2}|\?\?)(?:[-./](\d{1,2}|\?\?))?")
 _DMY = re.compile(r"^(\d{1,2})[-./](\d{1,2})[-./](\d{4})$")
+_DATE_IN_NAME = re.compile(r"(?<!\d)(\d{4})[-_.]?(\d{2})[-_.]?(\d{2})(?!\d)")
 
 
 def iso_date(text: str) -> str:
@@ -69,3 +71,39 @@ def attach_to_event(deals: list[RawRecord], events: list[RawEvent]) -> None:
         rec.date = ev.date_start or rec.date
         rec.organiser = ev.organiser or rec.organiser
         rec.__dict__.pop("record_id", None)  # computed from the old fields, if at all
+
+
+def event_from_path(path: str) -> tuple[str, str]:
+    """(event, PBN-style date) for a file whose content names no event.
+
+    A folder whose name holds a date is one session's files ("skyclub-2013-08-10": 44 BBO hand
+    records of one club game): the folder is the event. Otherwise each file is its own event,
+    named by the file ("3381671193"), dated when its name holds a date. So files of different
+    events are never merged into one unnamed event."""
+    p = PurePath(path)
+    for name in (p.parent.name, None):
+        if name is None:
+            name = p.name.split(".")[0] or p.name
+            m = _DATE_IN_NAME.search(name)
+            return name, f"{m.group(1)}.{m.group(2)}.{m.group(3)}" if m else ""
+        m = _DATE_IN_NAME.search(name)
+        if m and 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31:
+            short = _DATE_IN_NAME.sub("", name).strip(" -_.")  # the date is said by the date
+            return short or name, f"{m.group(1)}.{m.group(2)}.{m.group(3)}"
+    return p.name, ""
+
+
+def name_unnamed(records: list[RawRecord], path: str) -> int:
+    """Give the table results that name no event the event `event_from_path` finds (and its
+    date where they have none); returns how many were named. Their ids change with it."""
+    event, date = event_from_path(path)
+    named = 0
+    for rec in records:
+        if rec.parse_error or rec.event.strip():
+            continue
+        rec.event = event
+        if not rec.date.strip() and date:
+            rec.date = date
+        rec.__dict__.pop("record_id", None)  # computed from the event too
+        named += 1
+    return named

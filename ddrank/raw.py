@@ -101,6 +101,10 @@ class RawRecord:
     par_score: str = ""  # published par for NS, e.g. "420" (OptimumScore "NS 420")
     par_contract: str = ""
     occurrence: int = 0  # k-th identical copy within one file (two unnamed passed-out tables)
+    # The opening lead card where a source gives it without the play (USEBIO <LEAD>SJ, Bridgemate
+    # LeadCard): shown on the site. Not part of the record id (a file read before it was kept
+    # keeps its ids).
+    lead_card: str = ""
 
     @_computed_once
     def record_id(self) -> str:
@@ -181,6 +185,8 @@ class RawEvent:
     movement: str = ""  # "howell" | "mitchell" | "" when unknown
     across_field: bool = False  # one field across sections (else each section is a field)
     mp_top: str = ""  # "2" per result beaten (EBU, FFB) or "1" (ACBL); "" unknown
+    scorer: str = ""  # the scoring program the source names (USEBIO PROGRAM_NAME: "BriAn")
+    federation: str = ""  # whose rules the source follows, where it tells ("ACBL", "EBU")
 
 
 @dataclass

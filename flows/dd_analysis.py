@@ -19,6 +19,7 @@ from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
 from ddrank.dd.sandbox import THREADS_ENV
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH
+from flows.interrupts import workers_stopped_on_interrupt
 from flows.server import prefect_api  # noqa: F401 - re-exported for callers
 from stages.dd import TABLE_COST, configure_worker, engine_version
 from stages.progress import report as _report
@@ -126,7 +127,10 @@ def dd_analysis(
             # No more workers than partitions to solve; their cores go to DDS threads instead.
             n_workers, threads = default_split(min(n_workers, len(work)), dds_threads)
             summary.update(workers=n_workers, dds_threads=threads)
-            with make_runner(runner, n_workers, threads, dask_address) as task_runner:
+            with (
+                make_runner(runner, n_workers, threads, dask_address) as task_runner,
+                workers_stopped_on_interrupt(),  # before the runner's exit waits for them
+            ):
                 futures: dict[int, Any] = {}
                 for p in work:
                     params = {

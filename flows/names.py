@@ -1,6 +1,6 @@
 """Flow `match_names`: resolve the raw seat names (or a list of names) against a ranking list.
 
-python -m flows.names --rankings ddrank/data/rankings/wbf-open-rankings.csv [--db data/ddrank.duckdb]
+python -m flows.names --rankings ddrank/data/rankings/wbf-open-rankings.csv [--db ddrank.duckdb]
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ def match_names(
     aliases: str | None = None,
     strategy: str = "fuzzy",
     review: bool = False,
+    scope: str = "covered",
 ) -> dict[str, Any]:
     """Boards in the store (default) or one raw name per line of ``names`` (CSV to ``out``)."""
     entries = load_rankings_task(rankings)
@@ -36,8 +37,8 @@ def match_names(
     if names:
         decisions = match_name_file_task(names, out, entries, alias_table, strategy)
     else:
-        decisions = match_board_names_task(db, entries, alias_table, strategy)
-    result: dict[str, Any] = {"strategy": strategy, **summarize(decisions)}
+        decisions = match_board_names_task(db, entries, alias_table, strategy, scope)
+    result: dict[str, Any] = {"strategy": strategy, "scope": scope, **summarize(decisions)}
     if review:
         result["review_cases"] = review_rows(decisions)
     print(

@@ -16,6 +16,7 @@ from typing import Any
 from prefect import flow
 
 from flows.dd_analysis import dd_analysis
+from flows.interrupts import stop_on_signals
 from flows.names import match_names
 from flows.regression import regression_report
 from flows.run_names import pipeline_run_name
@@ -38,7 +39,8 @@ from tasks.run import audit_task, publish_artifacts_task
 @flow(name="pipeline", log_prints=True, flow_run_name=pipeline_run_name)
 def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     """Ingest → clean → names → DD analysis → regression report → scoring and Lehman → skill
-    ratings → artifacts → site.
+    ratings → artifacts → site. The settings can leave out names, DD, the regression and the
+    ratings (`ddrank results` does: scores and the site only).
 
     With nothing new since the last finished run (and `force` off) it returns at once."""
     s = settings or PipelineSettings()
@@ -52,25 +54,33 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
         ingested = ingest_task(s.db, s.inputs, s.partition_size)
     with timed("clean", timings):
         cleaned = clean_task(s.db, s.workers)
-    with timed("names", timings):
-        names = match_names(rankings=s.rankings, db=s.db, aliases=s.aliases,
-                            strategy=s.names_strategy)  # fmt: skip
-    with timed("double dummy", timings, progress=False):  # DD reports its own bars
-        dd = dd_analysis(db=s.db, workers=s.workers, runner=s.runner,
-                         dds_threads=s.dds_threads, dask_address=s.dask_address,
-                         table_batch=s.table_batch, trace_batch=s.trace_batch,
-                         refresh_cache=s.refresh_cache)  # fmt: skip
-    with timed("regression", timings, progress=False):
-        thresholds, eligible = regression_thresholds_task(s.db, s)
-        print(thresholds_line(thresholds, s.db))
-        report = regression_stage(s, thresholds, eligible)
+    names: dict[str, Any] = {"skipped": "names_scope is none"}
+    if s.names_scope != "none":
+        with timed("names", timings):
+            names = match_names(rankings=s.rankings, db=s.db, aliases=s.aliases,
+                                strategy=s.names_strategy, scope=s.names_scope)  # fmt: skip
+    dd: dict[str, Any] = {"skipped": "double_dummy is off"}
+    if s.double_dummy:
+        with timed("double dummy", timings, progress=False):  # DD reports its own bars
+            dd = dd_analysis(db=s.db, workers=s.workers, runner=s.runner,
+                             dds_threads=s.dds_threads, dask_address=s.dask_address,
+                             table_batch=s.table_batch, trace_batch=s.trace_batch,
+                             refresh_cache=s.refresh_cache)  # fmt: skip
+    thresholds: dict[str, float] = {}
+    report: dict[str, Any] = {"skipped": "regression is off"}
+    if s.regression and s.double_dummy:
+        with timed("regression", timings, progress=False):
+            thresholds, eligible = regression_thresholds_task(s.db, s)
+            print(thresholds_line(thresholds, s.db))
+            report = regression_stage(s, thresholds, eligible)
     audit = audit_task(s.db)
     summary = {"ingest": ingested, "clean": cleaned, "names": names, "dd": dd,
                "thresholds": thresholds, "report": report, "audit": audit}  # fmt: skip
     with timed("scoring", timings):
         summary["scoring"] = score_events_and_lehman(s)  # score → Lehman ratings → bid/play split
-    with timed("skill ratings", timings):
-        summary["skill"] = skill_ratings(db_path=s.db)  # ddrank skill ratings -> skill_ratings
+    if s.ratings:
+        with timed("skill ratings", timings):
+            summary["skill"] = skill_ratings(db_path=s.db)  # ddrank skill ratings -> skill_ratings
     with timed("site", timings):
         publish_artifacts_task(s.db, summary)
         site = publish_site(db=s.db, out=s.out, return_state=True)
@@ -119,7 +129,8 @@ def timed(name: str, timings: dict[str, float], progress: bool = True) -> Iterat
 
 
 def run_pipeline(settings: PipelineSettings) -> dict[str, Any]:
-    """Run the flow with one Prefect API for the whole command, holding the store's lock.
+    """Run the flow with one Prefect API for the whole command, holding the store's lock; the
+    first Ctrl-C or SIGTERM stops it in order (`flows.interrupts`) and raises KeyboardInterrupt.
 
     Nothing new since the last finished run: say so without starting any server."""
     os.environ.setdefault("DO_NOT_TRACK", "1")
@@ -128,7 +139,7 @@ def run_pipeline(settings: PipelineSettings) -> dict[str, Any]:
     if fresh.nothing_new:
         result = fresh.as_dict()
     else:
-        with store_lock(settings.db), prefect_api():
+        with stop_on_signals(), store_lock(settings.db), prefect_api():
             api_ready = time.monotonic()
             result = pipeline(settings)
         stages = result.get("timings", {})

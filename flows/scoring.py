@@ -25,10 +25,17 @@ from ddrank.scoring.events import (
     event_info_for,
     infer_scoring,
 )
+from publish.rankings import method_words
 from stages.ratings import lehman_params
-from stages.scoring import changed_events, event_hash, top_lines
+from stages.scoring import changed_events, chosen, event_hash, top_lines, with_choice
 from stages.settings import PipelineSettings
-from tasks.scoring import load_task, save_and_rate_task, score_session_task, split_task
+from tasks.scoring import (
+    load_task,
+    rankings_task,
+    save_and_rate_task,
+    score_session_task,
+    split_task,
+)
 
 IMP_SCORINGS = ("IMP", "BUTLER", "TEAMS")
 
@@ -48,14 +55,18 @@ def score_event_cached(event: str, results: list[EventResult], info: EventInfo,
 def score_events_and_lehman(settings: PipelineSettings | None = None) -> dict[str, Any]:
     """Score each event (cached on content), store scores, update ratings, split IMP events."""
     s = settings or PipelineSettings()
-    method = s.mp_method
     loaded, stored = load_task(s.db)
-    groups, infos, hashes, changed = changed_events(loaded, stored, method, s.mp_top)
-    scores = {ev: score_event_cached(ev, groups[ev], infos[ev], method) for ev in changed}
+    groups, infos, hashes, changed = changed_events(loaded, stored, s.mp_method, s.mp_top)
+    scores = {}
+    for ev in changed:  # as the scorer did, unless the settings say (ddrank.scoring.method)
+        info, choice = chosen(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top)
+        scores[ev] = with_choice(score_event_cached(ev, groups[ev], info, choice.method), choice,
+                                 loaded.standings)  # fmt: skip
     summary = save_and_rate_task(s.db, scores, hashes, loaded, s.out, lehman_params(s),
-                                 s.min_boards)  # fmt: skip
+                                 s.min_boards, rate=s.ratings)  # fmt: skip
     imp_events = sorted(ev for ev, i in infos.items() if _is_imp(i, groups[ev]))
-    summary["split"] = split_task(s.db, imp_events, s.out, s.min_boards)
+    summary["split"] = split_task(s.db, imp_events, s.out, s.min_boards) if s.ratings else {}
+    summary["rankings"] = rankings_task(s.db)
     summary["rescored"], summary["unchanged"] = changed, sorted(set(groups) - set(changed))
     summary["top"] = top_lines(scores)
     print(f"scoring: {len(changed)} event(s) scored, {len(summary['unchanged'])} unchanged; "
@@ -63,6 +74,7 @@ def score_events_and_lehman(settings: PipelineSettings | None = None) -> dict[st
           f"{summary['ratings'].get('players', 0)} players over "
           f"{summary['ratings'].get('periods', 0)} periods")  # fmt: skip
     for ev in summary["top"]:
+        print(f"  {ev['event']}: {method_words(ev)}")
         lead = ev["lines"][0] if ev["lines"] else None
         if lead:
             print(f"  {ev['event']}: 1. {lead['pair']} ({lead['players']}) {lead['score']:.2f}"

@@ -10,6 +10,9 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
+
+from flows.interrupts import stopping
 
 
 @contextmanager
@@ -26,7 +29,6 @@ def prefect_api() -> Iterator[str]:
     if url:
         yield url
         return
-    from prefect.server.api.server import SubprocessASGIServer
     from prefect.settings import (
         PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS,
         temporary_settings,
@@ -34,18 +36,24 @@ def prefect_api() -> Iterator[str]:
 
     from stages.progress import stage
 
-    server = SubprocessASGIServer()
-    # 20 s (Prefect's default) is not always enough on a loaded 2-core machine
-    with (
-        stage("prefect-api"),
-        temporary_settings({PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS: 120}),
-    ):
-        server.start()
+    server = _server_class()()
+    try:
+        # 20 s (Prefect's default) is not always enough on a loaded 2-core machine
+        with (
+            stage("prefect-api"),
+            temporary_settings({PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS: 120}),
+        ):
+            server.start()
+    except BaseException:  # an interrupt while it starts must not leave it running
+        if server.server_process is not None:
+            server.server_process.kill()  # not yet serving: nothing to shut down in order
+        server.stop()
+        raise
     os.environ["PREFECT_API_URL"] = server.api_url
     try:
         yield server.api_url
     finally:
-        _drain_prefect_clients()
+        _drain_prefect_clients(timeout=2 if stopping() else 10)
         os.environ.pop("PREFECT_API_URL", None)
         with _no_api_logging():  # "Stopping server" must not be shipped to the server stopping
             server.stop()
@@ -71,14 +79,42 @@ def _no_api_logging() -> Iterator[None]:
             log.addHandler(handler)
 
 
-def _drain_prefect_clients() -> None:
+def _server_class() -> type:
+    """Prefect's temporary server, started in a session of its own and dying with this process.
+
+    Its own session keeps a terminal's Ctrl-C away from it, so an interrupted run can still mark
+    its flow run crashed and then stop the server in order; dying with the parent means a
+    `kill -9` of the command never leaves it running."""
+    import subprocess
+
+    from prefect.server.api.server import SubprocessASGIServer
+
+    from ddrank.processes import die_with_parent
+
+    class SessionServer(SubprocessASGIServer):
+        def _run_uvicorn_command(self) -> subprocess.Popen:
+            popen = subprocess.Popen
+
+            def detached(*args: Any, **kwargs: Any) -> subprocess.Popen:
+                return popen(*args, start_new_session=True, preexec_fn=die_with_parent, **kwargs)
+
+            subprocess.Popen = detached  # type: ignore[misc] - only for this one call
+            try:
+                return super()._run_uvicorn_command()
+            finally:
+                subprocess.Popen = popen  # type: ignore[misc]
+
+    return SessionServer
+
+
+def _drain_prefect_clients(timeout: float = 10) -> None:
     """Send queued logs and events while the server is still up: after it stops, the log worker
     retries a dead address for about a minute at interpreter exit."""
     try:
         from prefect.events.worker import EventsWorker
         from prefect.logging.handlers import APILogWorker
 
-        APILogWorker.drain_all(timeout=10)
-        EventsWorker.drain_all(timeout=10)
+        APILogWorker.drain_all(timeout=timeout)
+        EventsWorker.drain_all(timeout=timeout)
     except Exception:  # best effort: never fail a finished run over telemetry
         pass

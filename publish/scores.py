@@ -3,6 +3,7 @@ ratings.csv, all through the one CSV writer (`publish.tables.write_csv`)."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
@@ -165,6 +166,14 @@ def _checks_summary(checks: Sequence[Check]) -> list[Row]:
 # ---------------------------------------------------------------- report.md
 
 
+_LONG_FLOAT = re.compile(r"-?\d+\.\d{5,}")
+
+
+def tidy_numbers(text: str) -> str:
+    """Floating-point noise out of a message: '7.4/2.5999999999999996' -> '7.4/2.6'."""
+    return _LONG_FLOAT.sub(lambda m: f"{round(float(m.group()), 4):g}", text)
+
+
 def published_section(checks: Sequence[Check], max_listed: int = 50) -> list[str]:
     """How many of our values agree with each kind of published value, and the ones that don't."""
     lines = ["## Published values", ""]
@@ -176,7 +185,7 @@ def published_section(checks: Sequence[Check], max_listed: int = 50) -> list[str
     for c in checks:
         if c.disagree:
             lines += [f"### {c.what}: {len(c.disagree)} disagree", ""]
-            lines += [f"- {d}" for d in c.disagree[:max_listed]]
+            lines += [f"- {tidy_numbers(d)}" for d in c.disagree[:max_listed]]
             if len(c.disagree) > max_listed:
                 lines.append(f"- ... and {len(c.disagree) - max_listed} more")
             lines.append("")

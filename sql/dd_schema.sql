@@ -70,3 +70,15 @@ CREATE TABLE IF NOT EXISTS dd_par (
     par_contract VARCHAR NOT NULL,
     PRIMARY KEY (deal_id, dealer, vulnerable)
 );
+
+-- What double dummy would have played at each costly card (stages/dd_explain.py): the card at
+-- `card_index` (0-based, in playing order) lost its side tricks; `best_cards` lists every card
+-- that kept the most ('SA SK'), and `tricks` is what the side to play takes from there on with
+-- them (the current trick included). Content-addressed like the traces: never recomputed.
+CREATE TABLE IF NOT EXISTS dd_card_alternatives (
+    record_id   VARCHAR NOT NULL,
+    card_index  SMALLINT NOT NULL,
+    best_cards  VARCHAR NOT NULL,
+    tricks      TINYINT NOT NULL,
+    PRIMARY KEY (record_id, card_index)
+);

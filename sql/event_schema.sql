@@ -30,6 +30,9 @@ ALTER TABLE boards ADD COLUMN IF NOT EXISTS published_ew_pct DOUBLE;
 ALTER TABLE boards ADD COLUMN IF NOT EXISTS published_imps DOUBLE;  -- NS's IMPs as published
 ALTER TABLE boards ADD COLUMN IF NOT EXISTS par_score INTEGER;   -- published par, NS's sign
 ALTER TABLE boards ADD COLUMN IF NOT EXISTS par_contract VARCHAR;
+-- The opening lead card a source gives without the play (USEBIO <LEAD>, Bridgemate LeadCard).
+ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS lead_card VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS lead_card VARCHAR;   -- 'SJ'
 
 -- What a source says about an event as a whole (ddrank.raw.RawEvent). One row per event_id;
 -- a later file about the same event fills in what an earlier one left empty.
@@ -45,6 +48,11 @@ CREATE TABLE IF NOT EXISTS events (
     mp_top       VARCHAR,                  -- '2' per result beaten (EBU, FFB), '1' (ACBL)
     source_file  VARCHAR
 );
+
+-- The scoring program the source names (USEBIO PROGRAM_NAME) and whose rules it follows (ACBL
+-- member numbers in a Bridgemate file): ddrank.scoring.method chooses the matchpoint method.
+ALTER TABLE events ADD COLUMN IF NOT EXISTS scorer VARCHAR;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS federation VARCHAR;
 
 -- Published rankings (PBN TotalScoreTable, USEBIO participants), kept as published.
 CREATE TABLE IF NOT EXISTS published_standings (

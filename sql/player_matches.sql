@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS ranking_players (
 );
 
 -- Who sat where: one row per board and seat (N=0, E=1, S=2, W=3). `player` is the matched ranking
--- name once matching has run (NULL for an unmatched seat, which later analyses leave out, as the
+-- name once matching has run (the raw name in an event the list does not cover, method
+-- 'not covered': ddrank.names.coverage) (NULL for an unmatched seat, which later analyses leave out, as the
 -- paper did with its placeholder); before any matching has run it falls back to the raw name.
 CREATE OR REPLACE VIEW board_players AS
 WITH seats AS (
@@ -45,10 +46,14 @@ SELECT
     s.raw_name,
     CASE
         WHEN s.raw_name IS NULL OR trim(s.raw_name) = '' THEN NULL
+        WHEN m.method = 'not covered' THEN s.raw_name  -- the list does not cover this event
         WHEN matching.has_run THEN m.ranking_name
         ELSE s.raw_name
     END AS player,
     m.method,
+    -- the seat shows another name than the file gives: the site says so (ranking-list name)
+    coalesce(m.ranking_name IS NOT NULL AND coalesce(r.name, m.ranking_name) <> s.raw_name,
+             false) AS renamed,
     r.masterpoints AS mp,
     r.placing_points AS pp
 FROM seats s

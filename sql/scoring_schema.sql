@@ -85,3 +85,10 @@ CREATE TABLE IF NOT EXISTS rating_periods (
 CREATE TABLE IF NOT EXISTS scored_events (
     event VARCHAR PRIMARY KEY, date VARCHAR, scoring VARCHAR, content_hash VARCHAR, results INTEGER
 );
+-- How each event was scored (ddrank.scoring.method: as the scorer did, unless an option said
+-- otherwise) and how many of the values its source published that reproduces.
+ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS mp_method VARCHAR;     -- neuberg, none, ...
+ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS mp_top DOUBLE;         -- MP per result beaten
+ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS method_reason VARCHAR; -- why, in words
+ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS published_compared INTEGER;
+ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS published_agree INTEGER;

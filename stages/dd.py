@@ -22,6 +22,7 @@ from ddrank.dd.par import par_from_table
 from ddrank.dd.sandbox import THREADS_ENV
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH, set_dds_threads
 from ddrank.mistakes import VARIABLES, board_tallies
+from ddrank.processes import detach_worker
 from ddrank.types import DomainError, Seat, Strain
 from store import Store
 
@@ -50,7 +51,9 @@ class DDPlan:
 
 
 def configure_worker(dds_threads: int) -> None:
-    """Process-pool initializer: fix the DDS thread count of this worker and its solver children."""
+    """Process-pool initializer: fix the DDS thread count of this worker and its solver children,
+    and leave Ctrl-C to the main process (`ddrank.processes`)."""
+    detach_worker()
     os.environ[THREADS_ENV] = str(dds_threads)
     set_dds_threads(dds_threads)
 
@@ -139,42 +142,48 @@ def plan_dd_work(
 def store_solution(store: Store, job: SolveJob, out: SolveOutput) -> list[str]:
     """Write a partition's tables and traces, quarantine what crashed DDS; return quarantined ids.
 
-    `job` is what was asked: the output holds only what DDS solved of it.
+    `job` is what was asked: the output holds only what DDS solved of it. All of it is committed
+    together or not at all, so an interrupt never leaves a partition half written.
     """
-    if out.tables:
-        long = [
-            (deal_id, strain.letter, seat.letter, tricks)
-            for deal_id, cells in out.tables.items()
-            for strain, seat, tricks in TrickTable(cells).rows()
-        ]
-        store.insert_frame("dd_tables", pl.DataFrame(
-            long, schema={"deal_id": pl.String, "strain": pl.String, "declarer": pl.String,
-                          "tricks": pl.Int8}, orient="row",
-        ))  # fmt: skip
-    if out.traces:
-        store.insert_frame("play_traces", pl.DataFrame(
-            {"record_id": list(out.traces), "trace": [list(t) for t in out.traces.values()]},
-            schema={"record_id": pl.String, "trace": pl.List(pl.Int8)},
-        ))  # fmt: skip
     bad: dict[str, str] = {}
-    for deal_id, why in out.crashed_deals:
-        for (rid,) in store.tuples("record_ids_of_deal", deal_id=deal_id):
-            bad[rid] = f"DD table of deal {deal_id}: {why}"
-    for rid, why in out.crashed_traces:
-        bad.setdefault(rid, f"DD play trace: {why}")
-    if bad:
-        quarantine(store, bad, SOLVER_CRASH)
+    with store.transaction():
+        if out.tables:
+            long = [
+                (deal_id, strain.letter, seat.letter, tricks)
+                for deal_id, cells in out.tables.items()
+                for strain, seat, tricks in TrickTable(cells).rows()
+            ]
+            store.insert_frame("dd_tables", pl.DataFrame(
+                long, schema={"deal_id": pl.String, "strain": pl.String, "declarer": pl.String,
+                              "tricks": pl.Int8}, orient="row",
+            ))  # fmt: skip
+        if out.traces:
+            store.insert_frame("play_traces", pl.DataFrame(
+                {"record_id": list(out.traces), "trace": [list(t) for t in out.traces.values()]},
+                schema={"record_id": pl.String, "trace": pl.List(pl.Int8)},
+            ))  # fmt: skip
+        for deal_id, why in out.crashed_deals:
+            for (rid,) in store.tuples("record_ids_of_deal", deal_id=deal_id):
+                bad[rid] = f"DD table of deal {deal_id}: {why}"
+        for rid, why in out.crashed_traces:
+            bad.setdefault(rid, f"DD play trace: {why}")
+        exclude(store, bad, SOLVER_CRASH)
     return sorted(bad)
 
 
 def quarantine(store: Store, reasons: dict[str, str], reason: str) -> None:
     """Move boards out of `boards` into `exclusions`, keeping raw = boards + exclusions."""
     with store.transaction():
-        for rid, detail in reasons.items():
-            store.run("exclude_record", record_id=rid, reason=reason, detail=detail)
-            for query in ("delete_player_board_stats_of_record", "delete_play_trace_of_record",
-                          "delete_board"):  # fmt: skip
-                store.run(query, record_id=rid)
+        exclude(store, reasons, reason)
+
+
+def exclude(store: Store, reasons: dict[str, str], reason: str) -> None:
+    """`quarantine` inside a transaction the caller holds."""
+    for rid, detail in reasons.items():
+        store.run("exclude_record", record_id=rid, reason=reason, detail=detail)
+        for query in ("delete_player_board_stats_of_record", "delete_play_trace_of_record",
+                      "delete_board"):  # fmt: skip
+            store.run(query, record_id=rid)
 
 
 def record_invalid(store: Store, plan: DDPlan) -> None:

@@ -31,6 +31,10 @@ EXECUTION_ONLY = frozenset(
 )
 
 
+#: Settings that name a file or folder: compared by where they point, not how they are spelled.
+PATH_SETTINGS = ("db", "out", "rankings", "aliases")
+
+
 def manifest_path(out: str | Path) -> Path:
     return Path(out) / MANIFEST
 
@@ -59,6 +63,11 @@ def store_counts(db: str | Path) -> dict[str, int] | None:
 def settings_fingerprint(settings: Any) -> dict[str, Any]:
     """The settings that shape the results, as plain JSON values."""
     data = settings.model_dump(mode="json")
+    for key in PATH_SETTINGS:  # `data/x.pbn` from the repo and `repo/data/x.pbn` from above: same
+        if isinstance(data.get(key), str):
+            data[key] = str(Path(data[key]).resolve())
+    if isinstance(data.get("inputs"), list):
+        data["inputs"] = sorted(str(Path(p).resolve()) for p in data["inputs"])
     return {k: v for k, v in sorted(data.items()) if k not in EXECUTION_ONLY}
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import polars as pl
 
+from ddrank.processes import detach_worker
 from ddrank.raw import RAW_COLUMNS, ParsedFile, RawRecord
 from stages.ingest_events import EventRows, registered
 from store import Store
@@ -32,7 +33,9 @@ def as_store(store: Store | Any) -> Store:
 
 def spawn_pool(workers: int) -> ProcessPoolExecutor:
     """Spawned, not forked: a fork of a process running polars or DuckDB threads can deadlock."""
-    return ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=get_context("spawn"), initializer=detach_worker
+    )
 
 
 @dataclass
@@ -152,8 +155,8 @@ def _file_done(store: Store, summary: IngestSummary, path: Path, sha1: str, fmt:
     summary.hand_record_deals += deals
     summary.per_file.append({"file": str(path), "format": fmt, "records": records, "new": new,
                              "hand_record_deals": deals, "standings": standings})  # fmt: skip
-    store.run("record_source_file", path=str(path), sha1=sha1, format=fmt, records=records,
-              new_records=new)  # fmt: skip
+    store.run("record_source_file", path=str(path.resolve()), sha1=sha1, format=fmt,
+              records=records, new_records=new)  # fmt: skip
 
 
 def _insert(store: Store, fresh: list[tuple[RawRecord, str]], summary: IngestSummary,
@@ -173,9 +176,10 @@ def _insert(store: Store, fresh: list[tuple[RawRecord, str]], summary: IngestSum
 
 
 def _unchanged_files(store: Store, digests: dict[Path, str]) -> dict[Path, int]:
-    """Files whose path and content are already recorded, with their record counts."""
-    known = {(p, h): n for p, h, n in store.tuples("source_file_digests")}
-    return {p: known[(str(p), h)] for p, h in digests.items() if (str(p), h) in known}
+    """Files whose content is already recorded, with their record counts: by content, so the
+    same file named by another path (a rerun from another folder, a copy) is not read again."""
+    known = {h: n for _, h, n in store.tuples("source_file_digests")}
+    return {p: known[h] for p, h in digests.items() if h in known}
 
 
 def _known_ids(store: Store, ids: list[str]) -> set[str]:

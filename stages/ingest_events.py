@@ -20,7 +20,8 @@ from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding
 from store import Store
 
 EVENT_COLUMNS = ("event_id", "name", "organiser", "date_start", "date_end", "scoring",
-                 "movement", "across_field", "mp_top", "source_file")  # fmt: skip
+                 "movement", "across_field", "mp_top", "scorer", "federation",
+                 "source_file")  # fmt: skip
 STANDING_COLUMNS = ("standing_id", "event_id", "source_file", "source_line", "event", "date",
                     "session", "section", "direction", "pair", "team_name", "players",
                     "player_ids", "published_mp", "published_pct", "published_imps",
@@ -55,7 +56,7 @@ def event_row(ev: RawEvent) -> dict[str, object]:
         "name": ev.event, "organiser": ev.organiser, "date_start": start,
         "date_end": iso_date(ev.date_end) or start, "scoring": ev.scoring,
         "movement": ev.movement, "across_field": ev.across_field, "mp_top": ev.mp_top,
-        "source_file": ev.source_file,
+        "scorer": ev.scorer, "federation": ev.federation, "source_file": ev.source_file,
     }  # fmt: skip
 
 
@@ -73,8 +74,11 @@ class EventRows:
             self._merge(event_row(ev))
         self.add_records(parsed.records)
         self.add_records(parsed.deals)
+        # a file's rankings belong to its events: the same id (organiser included) as theirs
+        ids = {(" ".join(ev.event.split()).casefold(), iso_date(ev.date_start)):
+               event_id_of(ev.event, ev.date_start, ev.organiser) for ev in parsed.events}  # fmt: skip
         for st in parsed.standings:
-            self._standing(st)
+            self._standing(st, ids.get((" ".join(st.event.split()).casefold(), iso_date(st.date))))
         for rec in parsed.deals:
             self._deal(rec)
 
@@ -92,7 +96,8 @@ class EventRows:
                 "event_id": event_id_of(rec.event, rec.date, rec.organiser), "name": rec.event,
                 "organiser": rec.organiser, "date_start": iso_date(rec.date),
                 "date_end": iso_date(rec.date), "scoring": rec.scoring, "movement": "",
-                "across_field": None, "mp_top": "", "source_file": rec.source_file,
+                "across_field": None, "mp_top": "", "scorer": "", "federation": "",
+                "source_file": rec.source_file,
             })  # fmt: skip
 
     def _merge(self, row: dict[str, object]) -> None:
@@ -104,9 +109,9 @@ class EventRows:
             if have.get(k) in ("", None) and v not in ("", None):
                 have[k] = v
 
-    def _standing(self, st: RawStanding) -> None:
+    def _standing(self, st: RawStanding, event_id: str | None = None) -> None:
         row = asdict(st)
-        row["event_id"] = event_id_of(st.event, st.date, "")
+        row["event_id"] = event_id or event_id_of(st.event, st.date, "")
         content = [row[c] for c in STANDING_COLUMNS[1:] if c not in ("source_file", "source_line")]
         row["standing_id"] = content_hash(*content)
         self.standings.setdefault(str(row["standing_id"]), row)

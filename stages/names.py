@@ -24,6 +24,7 @@ from ddrank.names import (
     parse_rankings,
     units_from_boards,
 )
+from ddrank.names.coverage import within_scope
 from store import Store
 
 CSV_COLUMNS = ("raw_name", "ranking_name", "method", "score", "runner_up", "runner_up_score")
@@ -123,9 +124,13 @@ def match_board_names(
     entries: list[RankingEntry],
     aliases: dict[str, str] | None = None,
     strategy: str = "fuzzy",
+    scope: str = "covered",
 ) -> list[MatchDecision]:
-    """The stage's entry point: resolve every seat name of the stored boards, store the result."""
-    decisions = match_units(board_units(store), entries, aliases, strategy)
+    """The stage's entry point: resolve every seat name of the stored boards, store the result.
+
+    Only events the list covers keep their matches (`scope`, ddrank.names.coverage): a club
+    player keeps the name the file gives."""
+    decisions = within_scope(match_units(board_units(store), entries, aliases, strategy), scope)
     store_rankings(store, entries)
     store_matches(store, decisions)
     return decisions

@@ -18,7 +18,8 @@ from typing import Any
 
 from ddrank.ratings.lehman import LehmanParams, sortable_date
 from ddrank.raw import ParsedFile
-from ddrank.scoring.events import EventInfo, EventResult, EventScores, MpMethod, score_event
+from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
+from ddrank.scoring.method import AUTO, MethodChoice, agreement, choose_method, event_standings
 from ddrank.scoring.published import as_float, checks_from_rows, compare_published, match_standings
 from ddrank.scoring.records import event_infos, event_label, results_from_rows, with_scoring_hint
 from ddrank.scoring.results import RecordError
@@ -29,7 +30,7 @@ from store.inputs.read import read_parsed
 
 Row = dict[str, Any]
 #: Bumped when the stored model gains columns, so a store scored before is rescored once.
-MODEL_VERSION = "2"
+MODEL_VERSION = "3"
 
 
 @dataclass
@@ -44,14 +45,14 @@ class Loaded:
     scoring_tags: dict[str, list[str]] = field(default_factory=dict)  # event -> [Scoring] tags
     dates: dict[str, str] = field(default_factory=dict)  # event -> earliest date read
 
-    def infos(self, mp_top: float | None = None) -> dict[str, EventInfo]:
-        """Each event's facts; `mp_top` overrides what the events say."""
+    def infos(self) -> dict[str, EventInfo]:
+        """Each event's facts as its sources state them (the method is chosen from them)."""
         out = event_infos(self.results, self.facts)
         for ev, info in out.items():
             info = with_scoring_hint(info, self.scoring_tags.get(ev, []))
             if not info.date and self.dates.get(ev):
                 info = replace(info, date=self.dates[ev])
-            out[ev] = info if mp_top is None else replace(info, mp_top=mp_top)
+            out[ev] = info
         return out
 
 
@@ -128,12 +129,46 @@ def load_store(store: Store) -> Loaded:
 # ---------------------------------------------------------------- scoring
 
 
-def event_hash(results: Iterable[EventResult], info: EventInfo, method: str) -> str:
-    """A hash of everything that decides an event's scores: rescoring is skipped when it holds."""
+def event_hash(results: Iterable[EventResult], info: EventInfo, method: str,
+               standings: Iterable[Row] = ()) -> str:  # fmt: skip
+    """A hash of everything that decides an event's scores (its results, facts, the method option
+    and the standings it is checked against): rescoring is skipped when it holds."""
     h = hashlib.sha1(f"{MODEL_VERSION}|{info}|{method}".encode())
     for r in sorted(results, key=lambda x: x.record_id):
         h.update(repr(r).encode())
+    for st in sorted(repr(sorted((k, str(v)) for k, v in st.items() if k != "source_file"))
+                     for st in standings):  # fmt: skip
+        h.update(st.encode())
     return h.hexdigest()[:20]
+
+
+def option_key(method: str, mp_top: float | None) -> str:
+    """The scoring options as hashed: 'auto|auto', 'none|2.0'."""
+    return f"{method}|{'auto' if mp_top is None else float(mp_top)}"
+
+
+def chosen(results: list[EventResult], info: EventInfo, standings: Sequence[Row],
+           method: str = AUTO, mp_top: float | None = None) -> tuple[EventInfo, MethodChoice]:  # fmt: skip
+    """The event's facts with the top it is scored on, and the method choice (as the scorer did,
+    unless the options say; ddrank.scoring.method)."""
+    choice = choose_method(results, info, standings, method, mp_top)
+    return replace(info, mp_top=choice.mp_top), choice
+
+
+def with_choice(sc: EventScores, choice: MethodChoice, standings: Sequence[Row]) -> EventScores:
+    """The scores with how they were scored and how many published values they reproduce."""
+    compared, agree = agreement(compare_published({sc.info.event: sc},
+                                                  event_standings(sc.info.event, standings)))  # fmt: skip
+    return replace(sc, method=choice.method, method_reason=choice.reason,
+                   published_compared=compared, published_agree=agree)  # fmt: skip
+
+
+def method_rows(scores: Mapping[str, EventScores]) -> list[Row]:
+    """Per event: how it was scored and its agreement with what its source published."""
+    return [{"event": ev, "scoring": sc.info.scoring, "mp_method": sc.method,
+             "mp_top": sc.info.mp_top, "method_reason": sc.method_reason,
+             "published_compared": sc.published_compared, "published_agree": sc.published_agree}
+            for ev, sc in scores.items()]  # fmt: skip
 
 
 def by_event(results: Iterable[EventResult]) -> dict[str, list[EventResult]]:
@@ -144,14 +179,17 @@ def by_event(results: Iterable[EventResult]) -> dict[str, list[EventResult]]:
 
 
 def score_events(
-    loaded: Loaded, method: MpMethod = "neuberg", mp_top: float | None = None
+    loaded: Loaded, method: str = AUTO, mp_top: float | None = None
 ) -> dict[str, EventScores]:
-    """Every event of `loaded`, each by its own scoring (`mp_top` overrides what events say)."""
-    infos = loaded.infos(mp_top)
-    return {
-        ev: score_event(rs, infos[ev], method)
-        for ev, rs in sorted(by_event(loaded.results).items())
-    }
+    """Every event of `loaded`, each by its own scoring, as its scorer did unless `method` or
+    `mp_top` say otherwise."""
+    infos = loaded.infos()
+    out = {}
+    for ev, rs in sorted(by_event(loaded.results).items()):
+        info, choice = chosen(rs, infos[ev], loaded.standings, method, mp_top)
+        sc = score_event(rs, info, choice.method)  # type: ignore[arg-type]
+        out[ev] = with_choice(sc, choice, loaded.standings)
+    return out
 
 
 def fouled_in(results: Iterable[EventResult]) -> int:
@@ -172,7 +210,10 @@ def top_lines(scores: Mapping[str, EventScores], n: int = 5) -> list[Row]:
         for x in finals:
             groups[(x.section, x.direction)].append(x)
         lines = [x for g in groups.values() for x in sorted(g, key=lambda y: y.rank)[:n]]
-        out.append({"event": ev, "scoring": sc.info.scoring,
+        out.append({"event": ev, "scoring": sc.info.scoring, "mp_method": sc.method,
+                    "mp_top": sc.info.mp_top, "method_reason": sc.method_reason,
+                    "published_compared": sc.published_compared,
+                    "published_agree": sc.published_agree,
                     "lines": [{"rank": x.rank, "direction": x.direction, "pair": x.pair,
                                "players": x.players, "boards": x.boards, "score": x.mp,
                                "pct": x.pct} for x in lines]})  # fmt: skip
@@ -188,12 +229,14 @@ def scored_events(store: Store) -> dict[str, str]:
 
 
 def changed_events(
-    loaded: Loaded, stored: Mapping[str, str], method: str, mp_top: float | None = None
+    loaded: Loaded, stored: Mapping[str, str], method: str = AUTO, mp_top: float | None = None
 ) -> tuple[dict[str, list[EventResult]], dict[str, EventInfo], dict[str, str], list[str]]:
     """Results per event, their facts and hashes, and the events whose hash is not stored."""
-    infos = loaded.infos(mp_top)
+    infos = loaded.infos()
     groups = by_event(loaded.results)
-    hashes = {ev: event_hash(rs, infos[ev], method) for ev, rs in groups.items()}
+    options = option_key(method, mp_top)
+    hashes = {ev: event_hash(rs, infos[ev], options, event_standings(ev, loaded.standings))
+              for ev, rs in groups.items()}  # fmt: skip
     changed = sorted(ev for ev in groups if stored.get(ev) != hashes[ev])
     return groups, infos, hashes, changed
 
@@ -218,10 +261,14 @@ def save_scores(store: Store, scores: Mapping[str, EventScores], hashes: Mapping
     _insert(store, "scored_results", res, publish.SCORED_RESULTS_COLUMNS)
     _insert(store, "rankings", rank, publish.RANKINGS_TABLE_COLUMNS)
     _insert(store, "team_matches", publish.team_rows(scores), publish.TEAMS_COLUMNS)
-    _insert(store, "scored_events", [{"event": ev, "date": sc.info.date, "scoring": sc.info.scoring,
-                                      "content_hash": hashes[ev], "results": len(sc.results)}
-                                     for ev, sc in scores.items()],
-            ["event", "date", "scoring", "content_hash", "results"])  # fmt: skip
+    _insert(store, "scored_events", [{**m, "date": scores[m["event"]].info.date,
+                                      "content_hash": hashes[m["event"]],
+                                      "results": len(scores[m["event"]].results)}
+                                     for m in method_rows(scores)], SCORED_EVENTS_COLUMNS)  # fmt: skip
+
+
+SCORED_EVENTS_COLUMNS = ["event", "date", "scoring", "content_hash", "results", "mp_method",
+                         "mp_top", "method_reason", "published_compared", "published_agree"]  # fmt: skip
 
 
 def _insert(store: Store, table: str, rows: Sequence[Row], columns: Sequence[str]) -> None:
@@ -237,7 +284,7 @@ def _insert(store: Store, table: str, rows: Sequence[Row], columns: Sequence[str
 
 
 def score_files(
-    paths: Sequence[str], out_dir: str, method: MpMethod = "neuberg", mp_top: float | None = None
+    paths: Sequence[str], out_dir: str, method: str = AUTO, mp_top: float | None = None
 ) -> Row:
     """`ddrank score FILE...`: score the files' events, write the output files, no store."""
     loaded = load_files(paths)
@@ -247,11 +294,12 @@ def score_files(
                                     fouled_in(s.result for sc in scores.values()
                                               for s in sc.results))  # fmt: skip
     summary["top"] = top_lines(scores)
+    summary["methods"] = method_rows(scores)
     return summary
 
 
 def score_and_save(
-    store: Store, loaded: Loaded, method: MpMethod = "neuberg", mp_top: float | None = None,
+    store: Store, loaded: Loaded, method: str = AUTO, mp_top: float | None = None,
     event: str | None = None,
 ) -> Row:  # fmt: skip
     """Rescore the changed events of `loaded` (or only `event`) and keep them in the store."""
@@ -261,7 +309,11 @@ def score_and_save(
         if not loaded.results:
             raise ValueError(f"no event {event!r} in {store.path}")
     groups, infos, hashes, changed = changed_events(loaded, scored_events(store), method, mp_top)
-    scores = {ev: score_event(groups[ev], infos[ev], method) for ev in changed}
+    scores = {}
+    for ev in changed:
+        info, choice = chosen(groups[ev], infos[ev], loaded.standings, method, mp_top)
+        sc = score_event(groups[ev], info, choice.method)  # type: ignore[arg-type]
+        scores[ev] = with_choice(sc, choice, loaded.standings)
     save_scores(store, scores, hashes, loaded.standings)
     return {"scores": scores, "rescored": changed,
             "unchanged": sorted(set(groups) - set(changed))}  # fmt: skip
@@ -281,12 +333,16 @@ def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError
 
 
 def score_store(
-    store: Store, out_dir: str, method: MpMethod = "neuberg", event: str | None = None,
+    store: Store, out_dir: str, method: str = AUTO, event: str | None = None,
     params: LehmanParams | None = None, mp_top: float | None = None,
 ) -> Row:  # fmt: skip
     """`ddrank score --db`: rescore changed events, keep them and the ratings in the store."""
+    from stages.clean import clean_pending
     from stages.ratings import ratings_rows, update_ratings
 
+    # Records ingested but not cleaned yet are no boards: clean them first, or they would
+    # score as nothing at all (`ingest` then `score --db`).
+    cleaned = clean_pending(store)
     loaded = load_store(store)
     done = score_and_save(store, loaded, method, mp_top, event)
     rated = update_ratings(store, params) if event is None else {}
@@ -295,7 +351,9 @@ def score_store(
     summary["fouled_boards"] = fouled_in(loaded.results)
     summary["rescored"], summary["unchanged"] = done["rescored"], done["unchanged"]
     summary["ratings"] = rated
+    summary["cleaned_first"] = cleaned.cleaned
     summary["top"] = top_lines(done["scores"]) if done["rescored"] else []
+    summary["methods"] = method_rows(done["scores"])
     if event is None:
         summary["files"].append(str(publish.write_ratings_csv(ratings_rows(store), out_dir)))
     return summary

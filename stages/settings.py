@@ -60,11 +60,15 @@ class PipelineSettings(BaseSettings):
     min_cards_defender: int = Field(1424, description="Regression: cards played as defender.")
     min_auctions: int = Field(392, description="Regression: auctions a player needs.")
     # -- scoring and ratings (stages/scoring.py, ratings.py, split.py, skill.py) --------------
-    mp_method: Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"] = Field(
-        "neuberg", description="How a board played fewer times than the field reaches the "
-        "field's top (`none`: each board on its own top, as BriAn publishes).")  # fmt: skip
+    mp_method: Literal["auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"] = (
+        Field("auto", description="How a board played fewer times than the field reaches the "
+              "field's top: `auto` scores as the event's scorer did (the method that reproduces "
+              "the published values, else the source's program: `none` for BriAn), or one "
+              "method for every event (`none`: each board on its own top).")
+    )  # fmt: skip
     mp_top: float | None = Field(None, description="Matchpoints per result beaten, overriding "
-                                 "what the events say: 2 (EBU, FFB) or 1 (ACBL).")  # fmt: skip
+                                 "what the events say (default: as the event's scorer did): "
+                                 "2 (EBU, FFB) or 1 (ACBL).")  # fmt: skip
     min_boards: int = Field(30, ge=0, description="Boards a player needs to appear in the "
                             "rating table and the reports' top 20.")  # fmt: skip
     lehman_start_rating: float = Field(50.0, description="Lehman rating of a new player (%).")
@@ -86,7 +90,7 @@ class PipelineSettings(BaseSettings):
                                               "this percentage at each end instead.")  # fmt: skip
     skill_full: bool = Field(False, description="Skill ratings: rate every period again.")
     skill_component: str = Field("bidding", description="`ddrank rate`: the component shown.")
-    skill_min_boards: int = Field(50, ge=0, description="`ddrank rate`: boards a shown player "
+    skill_min_boards: int = Field(30, ge=0, description="`ddrank rate`: boards a shown player "
                                   "needs.")  # fmt: skip
     # -- double dummy (`ddrank dd`) --
     table_batch: int = Field(TABLE_BATCH, ge=1, le=MAX_TABLE_BATCH,
@@ -113,6 +117,17 @@ class PipelineSettings(BaseSettings):
     cv_seed: int = Field(DEFAULT_CV_SEED, description="Seed of the cross-validation folds.")
     force: bool = Field(False, description="Run every stage even when nothing is new since the "
                         "last finished run (see stages/freshness.py).")  # fmt: skip
+    # -- which stages run (`ddrank results` turns the research stages off) --
+    double_dummy: bool = Field(True, description="Run the double-dummy analysis (tables, traces, "
+                               "per-player mistakes).")  # fmt: skip
+    regression: bool = Field(True, description="Write the regression report (needs the DD "
+                             "analysis).")  # fmt: skip
+    ratings: bool = Field(True, description="Update the Lehman and skill ratings and the bid/play "
+                          "split after scoring.")  # fmt: skip
+    names_scope: Literal["covered", "all", "none"] = Field(
+        "covered", description="Which events' players are matched to the ranking list: `covered` "
+        "(events the list covers: most of their players are on it, as in championships; club "
+        "players keep their names), `all`, or `none` (no name matching).")  # fmt: skip
 
 
 def load_settings(config: str | Path | None = None, **overrides: Any) -> PipelineSettings:

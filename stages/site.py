@@ -24,6 +24,7 @@ from ddrank.types import Contract, DomainError, Seat
 from publish.site import write_site
 from stages.audit import audit_tables
 from stages.dd import compute_par
+from stages.dd_explain import fill_card_alternatives
 from store import Store
 
 Row = dict[str, Any]
@@ -37,6 +38,7 @@ def read_results(store: Store) -> list[Row]:
     rows = sorted(store.rows("site_results"), key=_traveller_order)
     scored = {r["record_id"]: r for r in store.rows("site_scored_results")}
     for row in rows:
+        row["model_event_id"] = row.get("event_id")  # the event model's id (events, standings)
         row["event_id"] = event_label(row)  # as the scoring stage names the event
         row["ns_points"] = ns_points(row)
         row["scored"] = scored.get(row["record_id"], {})
@@ -116,6 +118,13 @@ def read_optional(store: Store) -> dict[str, list[Row]]:
     }
 
 
+def read_alternatives(store: Store, tables: set[str]) -> dict[tuple[str, int], str]:
+    """(record_id, card index) -> the DD-best cards there, when the store has them."""
+    if "dd_card_alternatives" not in tables:
+        return {}
+    return {(rid, int(k)): best for rid, k, best in store.tuples("site_card_alternatives")}
+
+
 def read_regression(out_dir: Path) -> Row | None:
     """The regression report's numbers (OUT/regression/report.json), when it was written."""
     path = out_dir / "regression" / "report.json"
@@ -134,6 +143,7 @@ def load_site_data(store: Store, out_dir: Path, audit: dict[str, Any]) -> SiteDa
     """
     t0 = time.perf_counter()
     labels = read_who(store)
+    tables = {name for (name,) in store.tuples("site_table_names")}
     data = SiteData(
         audit=audit,
         sources=store.rows("site_sources"),
@@ -145,6 +155,7 @@ def load_site_data(store: Store, out_dir: Path, audit: dict[str, Any]) -> SiteDa
         regression=read_regression(out_dir),
         regression_dir=out_dir / "regression",
         labels=labels,
+        alternatives=read_alternatives(store, tables),
     )
     data.seconds_read = time.perf_counter() - t0
     return data
@@ -152,9 +163,12 @@ def load_site_data(store: Store, out_dir: Path, audit: dict[str, Any]) -> SiteDa
 
 def read_site_data(db: str | Path, out: str | Path, fill_par: bool = False) -> tuple[SiteData, int]:
     """The site's data from the store `db` (read-only unless `fill_par`), and how many deals got
-    their par first (stores built before par existed)."""
+    their par first (stores built before par existed). With `fill_par` the DD-best cards at each
+    costly card are found first too (within `stages.dd_explain.DEFAULT_BUDGET` seconds)."""
     with Store(db, read_only=not fill_par) as store:
         par_rows = compute_par(store) if fill_par else 0
+        if fill_par:
+            fill_card_alternatives(store)
         return load_site_data(store, Path(out), audit_tables(store)), par_rows
 
 

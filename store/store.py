@@ -34,6 +34,23 @@ DDL_FILES = (
 Row = dict[str, Any]
 
 
+def describe_failure(exc: BaseException) -> str | None:
+    """One sentence a user can act on for a store failure (a full disk, a damaged file), or None
+    for anything else. Each statement is a transaction, so nothing half-written stays behind."""
+    if not isinstance(exc, duckdb.Error | OSError):
+        return None
+    text = str(exc)
+    if "No space left on device" in text or getattr(exc, "errno", None) == 28:
+        return (f"no space left on the disk ({text.splitlines()[0]}). Nothing of the step that "
+                "failed was kept; free some space and run the same command again.")  # fmt: skip
+    damaged = ("not a valid DuckDB database", "Corrupt", "could not read all bytes",
+               "Could not read enough bytes", "checksum", "INTERNAL Error")  # fmt: skip
+    if isinstance(exc, duckdb.Error) and any(d.lower() in text.lower() for d in damaged):
+        return (f"the store is damaged ({text.splitlines()[0]}). Move it aside and run "
+                "`ddrank run` (or `ddrank ingest`) with the same files to rebuild it.")  # fmt: skip
+    return None
+
+
 class StoreLockedError(RuntimeError):
     """Another ddrank process holds the database; DuckDB allows one writer process."""
 
@@ -164,6 +181,17 @@ class Store:
         self.con.execute("commit").fetchall()
 
 
+#: Lock files this process holds, so a hard exit (a second Ctrl-C) can still remove them.
+HELD_LOCKS: set[Path] = set()
+
+
+def release_held_locks() -> None:
+    """Remove the lock files this process holds (the OS releases the locks themselves at exit)."""
+    for lock_path in list(HELD_LOCKS):
+        lock_path.unlink(missing_ok=True)
+        HELD_LOCKS.discard(lock_path)
+
+
 @contextmanager
 def store_lock(path: str | Path = DEFAULT_DB, wait: float = 0.0) -> Iterator[None]:
     """Hold an exclusive lock on the store for a whole pipeline run.
@@ -174,31 +202,41 @@ def store_lock(path: str | Path = DEFAULT_DB, wait: float = 0.0) -> Iterator[Non
     """
     lock_path = Path(f"{path}.lock")
     lock_path.parent.mkdir(parents=True, exist_ok=True)
-    fh = open(lock_path, "a+")  # noqa: SIM115 - held for the duration of the context
     deadline = time.monotonic() + wait
-    acquired = False
+    while True:
+        fh = open(lock_path, "a+")  # noqa: SIM115 - held for the duration of the context
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            holder = fh.read().strip() or "another process"
+            fh.close()
+            if time.monotonic() < deadline:
+                time.sleep(0.2)
+                continue
+            raise StoreLockedError(
+                f"{path} is being updated by another ddrank run ({holder}). "
+                "Wait for it to finish; nothing was changed."
+            ) from None
+        if _same_file(fh, lock_path):
+            break
+        fh.close()  # the holder removed the file as we locked it: lock the new one
     try:
-        while True:
-            try:
-                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                acquired = True
-                break
-            except BlockingIOError:
-                if time.monotonic() < deadline:
-                    time.sleep(0.2)
-                    continue
-                fh.seek(0)
-                holder = fh.read().strip() or "another process"
-                raise StoreLockedError(
-                    f"{path} is being updated by another ddrank run ({holder}). "
-                    "Wait for it to finish; nothing was changed."
-                ) from None
         fh.seek(0)
         fh.truncate()
         fh.write(f"pid {os.getpid()} since {time.strftime('%Y-%m-%d %H:%M:%S')}")
         fh.flush()
+        HELD_LOCKS.add(lock_path)
         yield
     finally:
-        if acquired:
-            lock_path.unlink(missing_ok=True)
+        lock_path.unlink(missing_ok=True)
+        HELD_LOCKS.discard(lock_path)
         fh.close()  # closing releases the lock, also when the process dies
+
+
+def _same_file(fh: Any, path: Path) -> bool:
+    """Is the locked handle still the file at `path` (not one a finishing holder unlinked)?"""
+    try:
+        return os.fstat(fh.fileno()).st_ino == path.stat().st_ino
+    except FileNotFoundError:
+        return False

@@ -31,10 +31,14 @@ def load_aliases_task(path: str | None) -> dict[str, str]:
 
 @task(name="match-board-names", cache_policy=NO_CACHE)
 def match_board_names_task(
-    db: str, entries: list[RankingEntry], aliases: dict[str, str], strategy: str
+    db: str,
+    entries: list[RankingEntry],
+    aliases: dict[str, str],
+    strategy: str,
+    scope: str = "covered",
 ) -> list[MatchDecision]:
     with Store(db) as store:
-        return match_board_names(store, entries, aliases, strategy)
+        return match_board_names(store, entries, aliases, strategy, scope)
 
 
 @task(name="match-name-file", cache_policy=NO_CACHE)

@@ -44,18 +44,29 @@ def score_session_task(
 @task(name="save-scores-and-rate", cache_policy=NO_CACHE)
 def save_and_rate_task(db: str, scores: dict[str, EventScores], hashes: dict[str, str],
                        loaded: Loaded, out: str, params: LehmanParams,
-                       table_min_boards: int = 30) -> dict[str, Any]:  # fmt: skip
-    """Store the new scores, update ratings from the first changed period, export the CSVs."""
+                       table_min_boards: int = 30, rate: bool = True) -> dict[str, Any]:  # fmt: skip
+    """Store the new scores, update ratings from the first changed period (unless `rate` is
+    off), export the CSVs."""
     from publish.scores import write_ratings_csv
 
     with Store(db) as store:
         scoring.save_scores(store, scores, hashes, loaded.standings)
-        rated = ratings.update_ratings(store, params)
         summary = scoring.export(store, out, db, loaded.errors)
-        summary["files"].append(str(write_ratings_csv(ratings.ratings_rows(store), out)))
-        summary["ratings"] = rated
-        summary["rating_table"] = ratings.rating_table(store, min_boards=table_min_boards)
+        summary["ratings"], summary["rating_table"] = {}, []
+        if rate:
+            summary["ratings"] = ratings.update_ratings(store, params)
+            summary["files"].append(str(write_ratings_csv(ratings.ratings_rows(store), out)))
+            summary["rating_table"] = ratings.rating_table(store, min_boards=table_min_boards)
         return summary
+
+
+@task(name="event-rankings", cache_policy=NO_CACHE)
+def rankings_task(db: str) -> list[dict[str, Any]]:
+    """Every scored event's final ranking, method and agreement (stages.rankings)."""
+    from stages.rankings import ranking_summary
+
+    with Store(db) as store:
+        return ranking_summary(store)
 
 
 @task(name="split-imp-events", cache_policy=NO_CACHE)

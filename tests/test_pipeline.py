@@ -116,7 +116,7 @@ def test_regress_on_a_small_store_hints_at_the_min_flags(uninterrupted: Path) ->
     out = subprocess.run([sys.executable, "-m", "cli.main", "regress", "--db", str(uninterrupted),
                           "--out", str(uninterrupted.parent / "reg"), "--json"],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
-    assert out.returncode == 1
+    assert out.returncode == 2  # bad input: one error style, exit 2 (README, exit codes)
     assert "players left after exclusions" in out.stderr
     assert "hint: lower the opportunity thresholds with --min-claims, --min-leads" in out.stderr
     assert f"ddrank regress --db {uninterrupted} --min-claims 1 --min-leads 1" in out.stderr

@@ -13,7 +13,7 @@ from stages.settings import PipelineSettings
 
 #: Options that belong to one command's own input or output, not to a pipeline setting.
 COMMAND_ONLY = {
-    "help", "json", "out", "db", "valet", "event", "flow", "via_flow", "as_json", "input",
+    "help", "json", "out", "csv_path", "db", "valet", "event", "flow", "via_flow", "as_json", "input",
     "inputs", "files", "paths", "verbose", "config", "name", "names", "limit", "query", "top",
     "strategy_compare", "review", "sample", "rankings_only", "model", "models_dir", "cache_dir",
     # one run of a command: which DD partitions, which store table or CSV the regression reads,

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from ddrank.site.pages import hands
 from ddrank.site.profile import CATEGORIES, field_rates, profile
-from ddrank.site.render import environment, hands, par_text
+from ddrank.site.render import environment, par_text
 from ddrank.site.stats import percentile_interval, regression_verdict, share_worse, wilson
 
 REPO = Path(__file__).resolve().parents[1]
@@ -84,7 +85,7 @@ def test_hand_diagram_and_par_text() -> None:
 def test_traveller_line_escapes_names_and_teams_once() -> None:
     from types import SimpleNamespace
 
-    from ddrank.site.render import result_row
+    from ddrank.site.pages import result_row
 
     players = SimpleNamespace(page=lambda p: "players/x.html", label=lambda p: p)
     row = {"record_id": "r1", "players": ['O\'Brien "<b>"', None, None, None],
@@ -92,6 +93,7 @@ def test_traveller_line_escapes_names_and_teams_once() -> None:
            "declarer": "E", "opening_leader": "S", "result": 9, "dd_tricks": 10,
            "ns_points": 100, "mistakes": [None] * 4}  # fmt: skip
     html = str(result_row(row, SimpleNamespace(scoring="IMP"), players, "../", False))
+    assert '<span class="black">♠</span>' in html  # 4SX with its suit symbol
     assert "T&lt;1&gt; v U&amp;V" in html
     assert "O&#39;Brien &#34;&lt;b&gt;&#34;" in html and "<b>" not in html
     assert '10 <span class="minus">(-1)</span>' in html  # 9 tricks, 10 double dummy

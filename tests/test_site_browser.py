@@ -28,10 +28,14 @@ pytestmark = pytest.mark.flow
 
 
 def ensure_chromium() -> str:
-    """Debian's chromium, or a skip saying how to get it: no test installs system packages
-    (.ci/run installs it, so CI never skips these tests)."""
+    """Debian's chromium, or a skip saying how to get it (a test never installs anything;
+    .ci/run installs it, so CI never skips these tests)."""
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does it)")
+        pytest.skip(f"{CHROMIUM} is absent: `apt-get update && apt-get install -y chromium`")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install playwright; no browser download)")
     return CHROMIUM
 
 
@@ -75,9 +79,9 @@ def browser():
         b.close()
 
 
-def open_page(browser, url: str):
+def open_page(browser, url: str, width: int = 1280):
     """A page at `url`, with every console error and uncaught exception collected."""
-    page = browser.new_page(viewport={"width": 1280, "height": 1600})
+    page = browser.new_page(viewport={"width": width, "height": 1600})
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -115,6 +119,11 @@ def test_index_search_and_provenance(site: dict, browser) -> None:
     assert page.locator("#player-table tbody tr:visible").count() == 0
     page.fill("#player-search", "")
     assert page.locator("#player-table tbody tr:visible").count() == len(players)
+    assert page.locator("#event-table tbody tr").count() == 1
+    assert errors == []
+    page.close()
+    # provenance has its own page, linked from every page
+    page, errors = open_page(browser, (site["site"] / "about.html").as_uri())
     raw, kept, excluded = q(
         site["db"],
         "SELECT (SELECT count(*) FROM raw_records), (SELECT count(*) FROM boards), "
@@ -123,7 +132,6 @@ def test_index_search_and_provenance(site: dict, browser) -> None:
     assert page.inner_text("#raw-records") == f"{raw:,}"
     assert page.inner_text("#kept-boards") == f"{kept:,}"
     assert page.inner_text("#excluded") == f"{excluded:,}"
-    assert page.locator("#event-table tbody tr").count() == 1
     assert errors == []
     page.close()
 
@@ -141,7 +149,7 @@ def test_event_page_and_traveller_equal_the_store(site: dict, browser) -> None:
     index.click(".boardlist a >> nth=0")
     index.wait_for_load_state("load")
     section = index.locator("section.traveller").first
-    deal_id = section.get_attribute("id").removeprefix("b-")
+    deal_id = index.locator("h1[id^=b-]").get_attribute("id").removeprefix("b-")
     par = q(site["db"],
             "SELECT p.par_contract, p.par_score FROM boards b JOIN dd_par p USING (deal_id) "
             "WHERE b.deal_id = ? AND p.dealer = b.dealer LIMIT 1", [deal_id])  # fmt: skip
@@ -191,14 +199,14 @@ def test_player_page_with_quotes_and_angle_bracket(site: dict, browser) -> None:
         )
     # partners link back to real player pages, and a costliest board opens its traveller
     assert page.locator("#partners tbody tr").count() >= 1
-    if page.locator("#costly a.board-link").count():
-        page.click("#costly a.board-link >> nth=0")
+    shot(page, "site-player.png")
+    if page.locator("#costly a.mistake-link").count():
+        anchor = page.locator("#costly a.mistake-link").first.get_attribute("data-anchor")
+        page.click("#costly a.mistake-link >> nth=0")
         page.wait_for_load_state("load")
-        assert page.locator("section.traveller:target, section.traveller").count() >= 1
-    shots = os.environ.get("DDRANK_SCREENSHOTS")
-    if shots:
-        Path(shots).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(shots) / "site-odd-name.png"))
+        # the link lands on the very card or call, marked as the mistake
+        assert page.locator(":target").get_attribute("id") == anchor
+        assert "mistake-at" in (page.locator(":target").get_attribute("class") or "")
     assert errors == []
     page.close()
 
@@ -211,3 +219,98 @@ def test_site_pages_load_nothing_from_another_host(site: dict) -> None:
         text = html.read_text()
         for attr in ('src="http', 'src="//', 'href="http', 'href="//'):
             assert attr not in text, f"{html}: {attr}"
+
+
+def shot(page, name: str) -> None:
+    """A full-page screenshot into $DDRANK_SCREENSHOTS (docs/img/ for the README) when set."""
+    folder = os.environ.get("DDRANK_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / name), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def welwyn(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    from site_store import WELWYN, build
+
+    if not all(f.is_file() for f in WELWYN):
+        pytest.skip("../shared/data/events (the Welwyn USEBIO file) is absent")
+    tmp = tmp_path_factory.mktemp("welwyn")
+    build(tmp / "store.duckdb", tmp / "out", WELWYN)
+    return {"db": tmp / "store.duckdb", "site": tmp / "out" / "site"}
+
+
+def test_director_page_for_welwyn_one_ranking_equal_to_the_store(welwyn: dict, browser) -> None:
+    index, errors = open_page(browser, (welwyn["site"] / "index.html").as_uri())
+    index.click("#event-table a")
+    index.wait_for_load_state("load")
+    assert index.inner_text("h1") == "Wednesday AM Pairs"
+    tables = index.locator("table.ranking")
+    assert tables.count() == 1
+    headings = [h.strip() for h in index.locator("main h2").all_inner_texts()]
+    assert headings == ["Ranking", "Boards"]  # no model, ratings, sources or "computed here"
+    stored = q(welwyn["db"], "SELECT pair, score, pct FROM rankings ORDER BY rank")
+    rows = tables.locator("tbody tr")
+    assert rows.count() == len(stored)
+    published = dict(q(welwyn["db"], "SELECT pair, published_pct FROM published_standings"))
+    for k, (pair, score, pct) in enumerate(stored):
+        row = rows.nth(k)
+        assert row.locator("td.pair").inner_text() == pair
+        assert row.locator("td.score").inner_text() == f"{score:.2f}"
+        assert row.locator("td.pct").inner_text() == f"{pct:.2f}"
+        # the published percentage beside ours exactly where the two differ
+        pub = float(published[pair])
+        shown = row.locator("td.pub").inner_text() if row.locator("td.pub").count() else ""
+        differs = abs(pub - pct) >= 0.005
+        assert (f"{pub:.2f}%" in shown) == differs
+    shot(index, "director-welwyn.png")
+    # on a phone the page fits its width (tables scroll inside their own box)
+    phone, phone_errors = open_page(browser, index.url, width=390)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(phone, "director-welwyn-phone.png")
+    # printed, the navigation goes and the ranking stays
+    phone.emulate_media(media="print")
+    assert phone.locator("header").is_hidden() and phone.locator("table.ranking").is_visible()
+    assert errors == [] and phone_errors == []
+    phone.close()
+    index.close()
+
+
+def test_board_page_shows_auction_play_and_marked_mistakes(site: dict, browser) -> None:
+    rid, points = q(site["db"],
+                    "SELECT record_id, weighted_play_mistakes_as_declarer + weighted_lead_mistakes "
+                    "+ weighted_play_mistakes_as_defender AS p FROM player_board_stats "
+                    "ORDER BY p DESC, record_id LIMIT 1")[0]  # fmt: skip
+    event = next((site["site"] / "events").glob("*.html"))
+    board = next(p for p in event.with_suffix("").glob("board-*.html")
+                 if f'id="r-{rid}"' in p.read_text())  # fmt: skip
+    page, errors = open_page(browser, board.as_uri())
+    key = page.locator(f"#r-{rid} td.tbl a").get_attribute("href").removeprefix("#")
+    section = page.locator(f"section#{key}")
+    auction, play_len = q(site["db"], "SELECT auction, len(play) FROM boards WHERE record_id = ?",
+                          [rid])[0]  # fmt: skip
+    calls = section.locator("table.auction tbody td[id]")
+    assert calls.count() == len(auction.split())
+    assert section.locator("table.play tbody tr").count() == -(-play_len // 4)
+    marked = section.locator("table.play td.mistake-at")
+    assert marked.count() >= 1
+    notes = section.locator("table.marks tbody tr")
+    total = sum(float(n.locator("td.cost").get_attribute("data-points"))
+                for n in notes.all() if "mark-auction" not in (n.get_attribute("class") or ""))  # fmt: skip
+    # each side's card mistakes together cost what the store's counters say
+    seats_total = q(site["db"],
+                    "SELECT sum(weighted_play_mistakes_as_declarer + weighted_lead_mistakes + "
+                    "weighted_play_mistakes_as_defender + weighted_claim_mistakes) FROM "
+                    "player_board_stats WHERE record_id = ?", [rid])[0][0]  # fmt: skip
+    claims = sum(float(n.locator("td.cost").get_attribute("data-points")) * (len(
+        n.locator("td").nth(1).inner_text()) - 1) for n in notes.all()
+        if "mark-claim" in (n.get_attribute("class") or ""))  # fmt: skip
+    assert total + claims == pytest.approx(seats_total)
+    # the note's link goes to the marked card
+    first = marked.first.get_attribute("id")
+    page.click(f'a[href="#{first}"]')
+    assert page.locator(":target").get_attribute("id") == first
+    section.scroll_into_view_if_needed()
+    shot(page, "player-board.png")
+    assert errors == []
+    page.close()

@@ -28,6 +28,8 @@ from ddrank.events import event_id_of, iso_date
 from ddrank.raw import RawRecord
 from ddrank.types import (
     SEAT_LETTERS,
+    Card,
+    DomainError,
     Reject,
     auction_contract,
     auction_declarer,
@@ -96,6 +98,7 @@ class CleanBoard:
     published_imps: float | None = None  # North-South's IMPs as published
     par_score: int | None = None  # published par, North-South's sign
     par_contract: str | None = None
+    lead_card: str | None = None  # 'SJ': the lead a source gives without the play
 
 
 # Event-model text fields copied from the raw record as they are ("" becomes NULL).
@@ -376,7 +379,16 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult, restore_passes: bool) -> 
     board.phantom = phantom or None
     for name in EVENT_NUMBER_FIELDS:
         setattr(board, name, _float_or_none(getattr(rec, name)))
+    board.lead_card = _card_or_none(rec.lead_card) if contract and contract != "P" else None
     return board
+
+
+def _card_or_none(text: str) -> str | None:
+    """A lead card as the store keeps it ('SJ', 'HT'); None when absent or not a card."""
+    try:
+        return str(Card.parse(text)) if text and text.strip() else None
+    except (DomainError, IndexError):
+        return None
 
 
 def _float_or_none(text: str) -> float | None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH, TraceRequest, solve_tables, solve_traces
+from ddrank.processes import die_with_parent
 
 #: Test-only fault injection: a comma-separated list of deal_ids that make the sandboxed solver
 #: die with SIGSEGV, as DDS does on bad input. Lets tests prove crash isolation with a real dead
@@ -124,7 +125,11 @@ def run_isolated(
         capture_output=True,
         env=env,
         timeout=timeout,
+        preexec_fn=die_with_parent,  # a killed worker never leaves its solver running
     )
+    if proc.returncode in (-signal.SIGINT, -signal.SIGTERM):
+        # stopped by the user (Ctrl-C reached it), not a DDS crash: never quarantine for that
+        raise KeyboardInterrupt(f"DDS solver stopped by {signal.Signals(-proc.returncode).name}")
     if proc.returncode != 0:
         crash = SolverCrash(proc.returncode, proc.stderr.decode(errors="replace"))
         crash.seconds = time.perf_counter() - started

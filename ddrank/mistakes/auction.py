@@ -45,6 +45,10 @@ class Candidate:
 
     gain: float
     category: str
+    #: What the side should have done instead, in words ("4♠ by S", "double 3♥"): for the site.
+    alternative: str = ""
+    #: Index of the call the site marks (the side's last chance to choose it); None: its last call.
+    call: int | None = None
 
 
 def declarer_candidates(auction: Auction) -> dict[Strain, set[Seat]]:
@@ -90,13 +94,28 @@ def best_assumed_doubled(
 ) -> int:
     """The side's best score among `bids`, each declared by a seat of `side` allowed to declare
     it, failing contracts assumed doubled; FLOOR when no seat can declare any of them."""
-    best = FLOOR
+    return best_contract(table, bids, side, allowed, vul, year)[0]
+
+
+def best_contract(
+    table: TrickTable,
+    bids: Sequence[Call],
+    side: set[Seat],
+    allowed: dict[Strain, set[Seat]],
+    vul: bool,
+    year: int,
+) -> tuple[int, str]:
+    """`best_assumed_doubled` and that contract in words ('4S by S', '5DX by W'; '' if none)."""
+    best, text = FLOOR, ""
     for bid in bids:
         assert bid.strain is not None
-        for seat in side & allowed[bid.strain]:
+        for seat in sorted(side & allowed[bid.strain]):
             t = table.tricks(bid.strain, seat)
-            best = max(best, assumed_doubled_score(bid.level, bid.strain, t, vul, year))
-    return best
+            s = assumed_doubled_score(bid.level, bid.strain, t, vul, year)
+            if s > best:
+                x = "X" if t < bid.level + 6 else ""
+                best, text = s, f"{bid.level}{bid.strain.letter}{x} by {seat.letter}"
+    return best, text
 
 
 def passed_out_tallies(
@@ -150,22 +169,30 @@ def defender_candidates(r: Reached) -> list[Candidate]:
     """The defending side's alternatives: double, not double, or outbid the contract."""
     contract, declarer, cur = r.contract, r.declarer, r.declarer_score()
     out: list[Candidate] = []
+    name = f"{contract.level}{contract.strain.letter}"
     if contract.doubled == 0:
         doubled = r.declarer_score(1)
         if doubled < cur:
-            out.append(Candidate(cur - doubled, DEFENDER_MISSED_CURRENT_DOUBLE))
+            out.append(Candidate(cur - doubled, DEFENDER_MISSED_CURRENT_DOUBLE, f"double {name}"))
     else:
         # A redoubled contract is also compared with undoubled (not with doubled), as the paper.
         undoubled = r.declarer_score(0)
         if undoubled < cur:
-            out.append(Candidate(cur - undoubled, DEFENDER_ERRONEOUSLY_DOUBLED))
+            at = _last_call(r.auction, CallKind.DOUBLE)
+            out.append(Candidate(cur - undoubled, DEFENDER_ERRONEOUSLY_DOUBLED,
+                                 f"not double {name}", at))  # fmt: skip
     defenders = {declarer.lho, declarer.rho}
     rank = (contract.level - 1) * 5 + int(contract.strain)
-    best = best_assumed_doubled(r.table, ALL_BIDS[rank + 1 :], defenders, r.allowed,
-                                r.vul_defender, r.year)  # fmt: skip
+    best, text = best_contract(r.table, ALL_BIDS[rank + 1 :], defenders, r.allowed,
+                               r.vul_defender, r.year)  # fmt: skip
     if best > -cur:
-        out.append(Candidate(best + cur, DEFENDER_MISSED_HIGHER_CONTRACT))
+        out.append(Candidate(best + cur, DEFENDER_MISSED_HIGHER_CONTRACT, f"bid {text}"))
     return out
+
+
+def _last_call(auction: Auction, kind: CallKind) -> int | None:
+    """Index of the auction's last call of `kind` (the double or redouble a mistake names)."""
+    return max((k for k, c in enumerate(auction.calls) if c.kind == kind), default=None)
 
 
 def _defenders_last_bid(auction: Auction, declarer: Seat) -> tuple[int | None, bool]:
@@ -199,9 +226,9 @@ def declarer_candidates_for(r: Reached) -> list[Candidate]:
     if b_index is not None:
         start = auction.calls[b_index].rank + 1
     side = {declarer, declarer.partner}
-    best = best_assumed_doubled(table, ALL_BIDS[start:], side, r.allowed, vul_declarer, year)
+    best, text = best_contract(table, ALL_BIDS[start:], side, r.allowed, vul_declarer, year)
     if best > cur:
-        out.append(Candidate(best - cur, DECLARER_MISSED_HIGHER_CONTRACT))
+        out.append(Candidate(best - cur, DECLARER_MISSED_HIGHER_CONTRACT, f"bid {text}"))
 
     # 2., 3., 5. Doubling, redoubled, or passing the defenders' last bid B.
     if b_index is not None:
@@ -214,18 +241,26 @@ def declarer_candidates_for(r: Reached) -> list[Candidate]:
         def b_score(doubled: int) -> int:
             return score(b.level, b.strain, doubled, tb, vul_defender, year)  # noqa: B023
 
+        b_name = f"{b.level}{b.strain.letter} by {b_declarer.letter}"
+        # the declaring side's first call after B is where it chose to bid on
+        after_b = next((k for k in range(b_index + 1, len(auction.calls))
+                        if auction.seat_of(k) % 2 == declarer % 2), None)  # fmt: skip
         if b_score(1) < them:
-            out.append(Candidate(them - b_score(1), DECLARER_MISSED_DOUBLING_LAST_BID))
+            out.append(Candidate(them - b_score(1), DECLARER_MISSED_DOUBLING_LAST_BID,
+                                 f"double {b_name}", after_b))  # fmt: skip
         if b_score(0) < them:
-            out.append(Candidate(them - b_score(0), DECLARER_MISSED_LAST_BID))
+            out.append(Candidate(them - b_score(0), DECLARER_MISSED_LAST_BID,
+                                 f"pass, letting them play {b_name}", after_b))  # fmt: skip
         if b_redoubled and b_score(2) < them:
-            out.append(Candidate(them - b_score(2), DECLARER_MISSED_LAST_REDOUBLE))
+            out.append(Candidate(them - b_score(2), DECLARER_MISSED_LAST_REDOUBLE,
+                                 f"pass, letting them play {b_name} redoubled", after_b))  # fmt: skip
 
     # 6. Redoubling the contract when doubled would have scored more.
     if contract.doubled == 2:
         doubled = r.declarer_score(1)
         if doubled > cur:
-            out.append(Candidate(doubled - cur, DECLARER_ERRONEOUS_REDOUBLE))
+            out.append(Candidate(doubled - cur, DECLARER_ERRONEOUS_REDOUBLE, "not redouble",
+                                 _last_call(auction, CallKind.REDOUBLE)))  # fmt: skip
 
     # 4. Redoubling one of the side's own bids that the defenders doubled (after B).
     doubled_bids: list[int] = []
@@ -238,15 +273,25 @@ def declarer_candidates_for(r: Reached) -> list[Candidate]:
         elif call.kind == CallKind.BID and armed:
             doubled_bids.append(k)
             armed = False
-    best_redouble = FLOOR
+    best_redouble, redouble_text, redouble_at = FLOOR, "", None
     for k in doubled_bids:
         bid = auction.calls[k]
         assert bid.strain is not None
-        t = table.tricks(bid.strain, would_be_declarer(auction, k))
-        best_redouble = max(best_redouble, score(bid.level, bid.strain, 2, t, vul_declarer, year))
+        who = would_be_declarer(auction, k)
+        t = table.tricks(bid.strain, who)
+        s = score(bid.level, bid.strain, 2, t, vul_declarer, year)
+        if s > best_redouble:
+            redouble_text = f"redouble {bid.level}{bid.strain.letter} by {who.letter}"
+            best_redouble = s
+            # the side's first call after the double: where it could have redoubled
+            x = next(j for j in range(k + 1, len(auction.calls))
+                     if auction.calls[j].kind == CallKind.DOUBLE)  # fmt: skip
+            redouble_at = next((j for j in range(x + 1, len(auction.calls))
+                                if auction.seat_of(j) % 2 == declarer % 2), None)  # fmt: skip
     if best_redouble > cur:
         # Fixed: the gain of the best redouble (dds:211 used the earliest doubled bid's score).
-        out.append(Candidate(best_redouble - cur, DECLARER_MISSED_REDOUBLING_DOUBLE))
+        out.append(Candidate(best_redouble - cur, DECLARER_MISSED_REDOUBLING_DOUBLE,
+                             redouble_text, redouble_at))  # fmt: skip
     return out
 
 

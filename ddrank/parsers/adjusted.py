@@ -20,6 +20,33 @@ def _pct(value: str) -> str:
     return value[:-2] if value.endswith(".0") else value
 
 
+_ONE_PERCENT = re.compile(r"^(\d{1,3}(?:\.\d+)?)%$")
+
+
+def side_mark(text: str) -> str:
+    """One side's own adjusted mark in a per-side cell (`Score_NS`, `Score_EW`): "60" for `A+`
+    or `60%`, "" when the cell is a score or empty. A bare number is a score, never a mark."""
+    t = text.strip().upper().replace(" ", "")
+    if t in _MARK:
+        return str(_MARK[t])
+    m = _ONE_PERCENT.match(t)
+    return _pct(m.group(1)) if m and float(m.group(1)) <= 100 else ""
+
+
+def sides_split(ns_cell: str, ew_cell: str) -> str:
+    """The "NS%/EW%" of a row's two per-side cells, each side its own mark: `A+`/`A+` -> "60/60",
+    `A+`/`A` -> "60/50", `60%`/`50%` -> "60/50"; one marked cell gives the other side its
+    complement ("A+" / "" -> "60/40"); "" when neither cell is a mark."""
+    ns, ew = side_mark(ns_cell), side_mark(ew_cell)
+    if not ns and not ew:
+        return ""
+    if ns and ew:
+        return f"{ns}/{ew}"
+    if ns:
+        return f"{ns}/{_pct(str(100 - float(ns)))}"
+    return f"{_pct(str(100 - float(ew)))}/{ew}"
+
+
 def adjusted_split(text: str) -> str:
     """The adjusted score `text` as "NS%/EW%", or "" when `text` is not an adjusted score.
 

@@ -22,7 +22,7 @@ The `.bws` publishes no scores or match points: only contracts and results.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 
 from ddrank.parsers.adjusted import adjusted_split
@@ -33,6 +33,18 @@ Table = Mapping[str, Sequence[object]]
 _CONTRACT = re.compile(r"^([1-7])\s*(NT|N|S|H|D|C)\s*(X{0,2})$", re.IGNORECASE)
 _SCORING = {1: "MP"}  # Section.ScoringType 1: pairs, match points (the only type seen here)
 _SEATS = ("N", "E", "S", "W")
+
+
+#: An ACBL player number: seven characters, a digit or a letter then six digits ("8502978",
+#: "J123456"). Most members of a game having one says the game is an ACBL club game.
+_ACBL_NUMBER = re.compile(r"^[0-9A-Z]\d{6}$")
+
+
+def federation_of_numbers(numbers: Iterable[str]) -> str:
+    """'ACBL' when most of the member numbers entered at the tables are ACBL numbers, else ''."""
+    given = [n.strip().upper() for n in numbers if n and n.strip() not in ("", "0")]
+    acbl = sum(1 for n in given if _ACBL_NUMBER.match(n))
+    return "ACBL" if given and acbl * 2 > len(given) else ""
 
 
 def rows(table: Table | None) -> list[dict[str, object]]:
@@ -265,6 +277,7 @@ def join_bws(
             ns_pair=_text(row.get("PairNS")),
             ew_pair=_text(row.get("PairEW")),
             adjusted=adjusted,
+            lead_card=_text(row.get("LeadCard")),
         )
         hand = pbn_deals.get(board)
         if hand is None:
@@ -278,6 +291,9 @@ def join_bws(
         rec.__dict__.update(seating.seats(section_id or 0, rec.ns_pair, rec.ew_pair, rnd or 0))
         records.append(rec)
 
+    federation = federation_of_numbers(
+        _text(r.get("Number")) for r in rows(tables.get("PlayerNumbers"))
+    )
     events = []
     for session_id, session in sessions.items():
         day = _iso(session.get("Date"))
@@ -290,6 +306,8 @@ def join_bws(
                 date_end=day,
                 scoring=_SCORING.get(types.pop(), "") if len(types) == 1 else "",
                 movement=seating.movement(),
+                scorer="Bridgemate",
+                federation=federation,
             )
         )
     if not records:

@@ -204,6 +204,7 @@ def iter_lin(
     legacy = False
     outside: RawRecord | None = None  # the first text before any table that is not LIN
     names: list[str] = []
+    eight: list[str] = []  # the last `pn` naming both rooms (a vugraph header)
     results: list[str] = []
     cur: RawRecord | None = None
     has_deal = False
@@ -321,6 +322,17 @@ def iter_lin(
                 results = value.split(",")
             elif key == "pn":
                 names = [n.strip() for n in value.split(",")]
+                if len(names) >= 8:
+                    eight = names  # the header's players of both rooms
+                elif (
+                    len(names) == 4
+                    and eight
+                    and cur is not None
+                    and cur.room == "Closed"
+                    and {n.casefold() for n in names} == {n.casefold() for n in eight[:4]}
+                ):
+                    names = eight  # the closed table repeats the open room's four: the header's
+                    # eight names say who sat there
                 seated.clear()
                 if cur is not None and has_deal:
                     finish()  # a hand record's table ended; the next one starts with its players

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from ddrank.parsers.adjusted import adjusted_split
+from ddrank.parsers.adjusted import adjusted_split, sides_split
 from ddrank.parsers.pbn_blocks import _games
 from ddrank.parsers.pbn_lines import _BOARD_TAGS, _EVENT_TAGS, _SEATS, _Game, _LineReader
 from ddrank.parsers.pbn_tables import (
@@ -281,15 +281,12 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
         ns_pair=row.get("pairid_ns", ""), ew_pair=row.get("pairid_ew", ""),
         par_score=base.par_score, par_contract=base.par_contract,
     )  # fmt: skip
-    adjusted = ""
-    for cell, side in ((contract, "NS"), (row.get("score_ns", ""), "NS"),
-                       (row.get("score_ew", ""), "EW"), (row.get("score", ""), "NS"),
-                       (row.get("result", ""), "NS")):  # fmt: skip
-        split = adjusted_split(cell)
-        if split and side == "EW" and "/" not in cell:  # "A+" in the EW column is EW's mark
-            ns, _, ew = split.partition("/")
-            split = f"{ew}/{ns}"
-        adjusted = adjusted or split
+    # Score_NS and Score_EW each hold their own side's mark: both are read ("A+"/"A+" is
+    # 60/60, neither side at fault); a two-sided mark ("A+/A-", "60/40") anywhere is NS/EW.
+    ns_cell, ew_cell = row.get("score_ns", ""), row.get("score_ew", "")
+    adjusted = sides_split(ns_cell, ew_cell)
+    for cell in (contract, ns_cell, ew_cell, row.get("score", ""), row.get("result", "")):
+        adjusted = adjusted or adjusted_split(cell)
     if adjusted:
         rec.adjusted = adjusted
     else:

@@ -42,6 +42,10 @@ class UnreadableFile(ValueError):
 # --- sniffers: each looks at the head of a file (text ones after BOM and white space) -----------
 
 
+#: Control characters no text file has (tab, line ends and form feed excepted).
+_CONTROL = re.compile(rb"[\x01-\x08\x0e-\x1a\x1c-\x1f]")
+
+
 def _is_access(head: bytes) -> bool:
     return head[4:19] in (b"Standard Jet DB", b"Standard ACE DB")
 
@@ -83,16 +87,22 @@ def sniff(head: bytes) -> str:
     if head[:2] in UTF16_BOMS:  # UTF-16 with a byte-order mark (Windows exports)
         head = head.decode("utf-16", errors="replace").encode("utf-8")
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if b"\x00" in head:
-        raise UnreadableFile("binary content, not a hand-record or results file")
+    if not text:
+        raise UnreadableFile("empty file" if not head else "only white space")
+    if b"\x00" in head or _CONTROL.search(head[:4096]):
+        raise UnreadableFile("binary content (not text), not a hand-record or results file")
     if text.startswith(b"<") and not _is_usebio(text):
         raise UnreadableFile("XML or HTML that is not USEBIO (no <USEBIO> element)")
     for reader in READERS:
         if not reader.binary and reader.sniff(text):
             return reader.format
+    first = text.split(b"\n", 1)[0]
+    if b"," in first or b";" in first:
+        raise UnreadableFile(
+            "a table without the columns ddrank reads (a CSV needs a deal or contract column)"
+        )
     raise UnreadableFile(
-        "not a format ddrank reads (PBN, BBO LIN, USEBIO XML, Bridgemate .bws, the paper's "
-        "dump, CSV or SQLite)"
+        "text in no format ddrank reads (PBN tags, BBO LIN pairs, USEBIO XML, the paper's dump)"
     )
 
 

@@ -18,7 +18,7 @@ Conventions (the standard leaves these open):
 * In teams, a line whose DIRECTION is NS is the open room of that MATCH (the TEAM sits North-
   South), EW the closed room; `published_imps` is North-South's share of the board's IMPs
   (point-a-board: `published_ns_mp`/`_ew_mp` are the board points of North-South and East-West).
-* The opening lead card (`LEAD`) has no field in the raw record and is not kept.
+* The opening lead card (`LEAD`, e.g. `SJ`) is kept as `lead_card` (not part of the record id).
 """
 
 from __future__ import annotations
@@ -305,6 +305,7 @@ class _Reader:
                 published_ns_mp=line.value("NS_MATCH_POINTS"),
                 published_ew_mp=line.value("EW_MATCH_POINTS"),
                 published_imps=line.value("NS_CROSS_IMP_POINTS") or line.value("NS_IMPS"),
+                lead_card=line.value("LEAD"),
             )
             score = line.value("SCORE")
             split = adjusted_split(score) if score[:1].upper() == "A" else ""
@@ -392,6 +393,7 @@ class _Reader:
             movement=_movement(node.value("WINNER_TYPE"), directions, recs, scoring),
             across_field=across,
             mp_top=top,
+            scorer=node.value("PROGRAM_NAME"),
         )
 
 

@@ -295,6 +295,11 @@ class EventScores:
     rankings: list[PairLine] = field(default_factory=list)
     matches: list[TeamMatch] = field(default_factory=list)
     butler: list[PairLine] = field(default_factory=list)
+    # How it was scored (ddrank.scoring.method) and how many published values that reproduces
+    method: str = ""
+    method_reason: str = ""
+    published_compared: int = 0
+    published_agree: int = 0
 
 
 def infer_scoring(results: Sequence[EventResult], hint: str = "") -> str:

@@ -34,6 +34,8 @@ class EventInfo:
     across_field: bool = False
     mp_top: float | None = None  # 2 (EBU, FFB) or 1 (ACBL) per result beaten; None = 2
     date: str = ""  # ISO date of the event (rating periods are in date order)
+    scorer: str = ""  # the scoring program the source names ("BriAn", "Bridgemate")
+    federation: str = ""  # whose rules the source follows, where it tells ("ACBL")
 
 
 @dataclass(frozen=True, slots=True)

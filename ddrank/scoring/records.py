@@ -236,7 +236,7 @@ def drop_duplicate_tables(
     results: Sequence[EventResult],
 ) -> tuple[list[EventResult], list[RecordError]]:
     """A pair number (or, without numbers, a player) with two results on one board: the later
-    one is left out. Pair numbers decide where the source gives them, because club sources often
+    one is left out, and so is a table that seats one player twice; each is reported. Pair numbers decide where the source gives them, because club sources often
     write surnames only, and two pairs may hold a "Wu" each.
 
     The board is the director's (event, session, section, board) and, in teams events, the match,
@@ -246,6 +246,13 @@ def drop_duplicate_tables(
     kept: list[EventResult] = []
     errors: list[RecordError] = []
     for r in results:
+        named = [p for p in r.players if p and not PHANTOM_NAME.match(p)]
+        twice = sorted({p for p in named if named.count(p) > 1})
+        if twice:  # one player in two seats: not a real table, reported and not rated
+            errors.append(RecordError("scoring", None,
+                                      f"{r.event} session {r.session or '-'} board {r.board}: "
+                                      f"table {r.record_id} seats {', '.join(twice)} twice"))  # fmt: skip
+            continue
         key = (r.event, r.session, r.section, r.board, frozenset((r.home_team, r.visit_team)))
         who: list[tuple[str, str]] = []
         if r.ns_pair and r.phantom != "NS":
@@ -291,6 +298,8 @@ def event_infos(
             across_field=str(across).lower() in ("true", "1", "yes", "y"),
             mp_top=top,
             date=_s(f, "date_start") if f else "",
+            scorer=_s(f, "scorer") if f else "",
+            federation=_s(f, "federation") if f else "",
         )
     return out
 

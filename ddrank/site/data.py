@@ -37,6 +37,8 @@ class SiteData:
     regression_dir: Path | None = None
     seconds_read: float = 0.0
     labels: dict[str, str] = field(default_factory=dict)  # player key -> name shown
+    #: (record_id, card index) -> the DD-best cards there ('SA SK'), from dd_card_alternatives
+    alternatives: dict[tuple[str, int], str] = field(default_factory=dict)
 
     def label(self, player: str | None) -> str:
         return self.labels.get(player, player) if player else ""
@@ -61,6 +63,8 @@ class Event:
     date: str = ""
     organiser: str = ""
     sources: set[str] = field(default_factory=set)
+    #: the event model's ids of its results (`events`, `published_standings` use them)
+    model_ids: set[str] = field(default_factory=set)
 
     @property
     def page(self) -> str:
@@ -94,7 +98,7 @@ def build_events(data: SiteData) -> list[Event]:
         eid = str(r["event_id"])
         ev = events.get(eid)
         if ev is None:
-            m = meta.get(eid, {})
+            m = meta.get(eid) or meta.get(str(r.get("model_event_id") or ""), {})
             scoring = m.get("scoring") or r.get("scoring") or ""
             ev = Event(
                 event_id=eid,
@@ -112,6 +116,8 @@ def build_events(data: SiteData) -> list[Event]:
         r["mistakes"] = [mistakes.get((r["record_id"], k)) for k in range(4)]
         if r.get("source_file"):
             ev.sources.add(str(r["source_file"]))
+        if r.get("model_event_id"):
+            ev.model_ids.add(str(r["model_event_id"]))
         ev.results.append(r)
     for ev in events.values():
         score_event(ev)
@@ -199,6 +205,16 @@ def pair_matchpoints(ev: Event) -> list[Row]:
         tot[ew].append(100.0 - r["pct_ns"])
     rows = [{"players": k, "boards": len(v), "pct": sum(v) / len(v)} for k, v in tot.items()]
     return sorted(rows, key=lambda p: (-p["pct"], p["players"]))
+
+
+def fmt_short(value: Any) -> str:
+    """A score as a traveller prints it: '7', '-7', '2.5', '0.19' ('' for missing or NaN)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, (int, float)):
+        text = f"{float(value):.2f}".rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text
+    return str(value)
 
 
 def fmt_num(value: Any, digits: int = 2) -> str:

@@ -1,4 +1,5 @@
-"""The static site's pages: index, one page per event (plus traveller pages), player and model pages.
+"""The static site's pages: index (events and rankings first), one page per event and per board,
+one per player, and the optional ratings, model and about pages.
 
 Pure rendering: takes a `SiteData`, returns HTML strings (jinja2, autoescaped: names hold quotes
 and '<') and the list of rating charts to draw; `publish.site` writes them with the CSS file, the
@@ -17,23 +18,15 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from ddrank.site.data import (
-    SEATS,
-    Event,
-    Row,
-    SiteData,
-    boards_of,
-    build_events,
-    fmt_num,
-    pair_matchpoints,
-    pair_split,
-    slug,
-)
+from ddrank.site.board import suited
+from ddrank.site.data import SEATS, Event, Row, SiteData, build_events, fmt_num, slug
+from ddrank.site.pages import board_pages, event_pages
 from ddrank.site.profile import CATEGORIES, field_rates, profile
+from ddrank.site.ranking import rankings_of
 from ddrank.site.stats import regression_verdict
 
-#: Boards per traveller page: keeps a page of a 1,000-board event small enough to open at once.
-BOARDS_PER_PAGE = 32
+#: Events whose rankings the index shows in full (the latest first); the others are linked.
+FRONT_EVENTS = 3
 #: Players with at least this many boards are listed first and get a rating chart...
 MIN_BOARDS_LISTED = 30
 #: ... when they were rated in at least this many periods (one period is a point, shown as text).
@@ -48,9 +41,6 @@ RANKING_COLUMNS = ("rank", "kind", "session", "section", "direction", "pair", "p
                    "score", "pct", "published_place", "published_pct")  # fmt: skip
 STANDING_COLUMNS = ("published_place", "session", "section", "direction", "pair", "team_name",
                     "players", "published_mp", "published_pct", "published_imps", "published_vp")  # fmt: skip
-#: Values a source published per result, shown beside ours when present.
-PUBLISHED = ("ns_score", "published_ns_mp", "published_ew_mp", "published_ns_pct",
-             "published_ew_pct", "published_imps", "adjusted", "phantom")  # fmt: skip
 
 
 def environment() -> Environment:
@@ -69,7 +59,7 @@ def environment() -> Environment:
     env.filters["par"] = par_text
     env.filters["tally"] = count_text
     env.globals["SUITS"] = SUIT_SYMBOLS
-    env.globals["PUBLISHED"] = PUBLISHED
+    env.filters["suited"] = suited
     return env
 
 
@@ -96,31 +86,15 @@ def contract_html(contract: str | None) -> str:
     return contract[0] + SUIT_SYMBOLS.get(contract[1:2], contract[1:2]) + contract[2:]
 
 
-def hands(deal: str | None) -> dict[str, list[tuple[str, str]]]:
-    """Canonical 'N:S.H.D.C E... S... W...' -> seat -> [(suit, cards)]; {} without a deal."""
-    if not deal:
-        return {}
-    first = deal[0]
-    parts = deal[2:].split()
-    start = SEATS.index(first)
-    out = {}
-    for k, part in enumerate(parts):
-        seat = SEATS[(start + k) % 4]
-        out[seat] = list(zip("SHDC", (s or "—" for s in part.split(".")), strict=True))
-    return out
-
-
-def dd_rows(table: dict[tuple[str, str], int] | None) -> list[tuple[str, list[Any]]]:
-    if not table:
-        return []
-    return [(seat, [table.get((s, seat), "") for s in "NSHDC"]) for seat in "NSEW"]
-
-
 # ------------------------------------------------------------------ players
 
 
 class Players:
-    """Per-player numbers for the pages: boards, events, partners, costliest boards, ratings."""
+    """Per-player numbers for the pages: boards, events, partners, costliest mistakes, ratings.
+
+    Building it analyses every table (`ddrank.site.pages.board_pages`): the board pages and the
+    player pages' links to each mistake come from the same analysis.
+    """
 
     def __init__(self, data: SiteData, events: list[Event]) -> None:
         self.totals = data.player_totals
@@ -128,10 +102,10 @@ class Players:
         self.events: dict[str, Counter] = defaultdict(Counter)
         self.partners: dict[str, Counter] = defaultdict(Counter)
         self.costly: dict[str, list[Row]] = defaultdict(list)
+        self.board_pages = {ev.event_id: board_pages(ev, data, data.alternatives) for ev in events}
         for ev in events:
-            for idx, (label, deal_id, rows) in enumerate(boards_of(ev)):
-                href = f"{ev.page[: -len('.html')]}-boards-{idx // BOARDS_PER_PAGE + 1}.html#b-{deal_id}"
-                for r in rows:
+            for b in self.board_pages[ev.event_id]:
+                for r in b.rows:
                     for k, p in enumerate(r["players"]):
                         if not p:
                             continue
@@ -139,12 +113,16 @@ class Players:
                         partner = r["players"][(k + 2) % 4]
                         if partner:
                             self.partners[p][partner] += 1
-                        m = r["mistakes"][k]
-                        if m and m["cost"] > 0:
-                            self.costly[p].append({"cost": m["cost"], "event": ev, "board": label,
-                                                   "deal_id": deal_id, "seat": SEATS[k], "href": href,
-                                                   "contract": r.get("contract"),
-                                                   "declarer": r.get("declarer"), "mistakes": m})  # fmt: skip
+                    for m in r["view"].marks:
+                        for seat in m.seats:
+                            p = r["players"][seat]
+                            if p and m.points > 0:
+                                self.costly[p].append({
+                                    "cost": m.points, "event": ev, "board": b.label,
+                                    "deal_id": b.deal_id, "seat": SEATS[seat],
+                                    "href": f"{b.page}#{m.anchor}", "mark": m,
+                                    "contract": r.get("contract"), "declarer": r.get("declarer"),
+                                    "table": r["view"].label})  # fmt: skip
         self.ratings = {r["player"]: r for r in data.optional.get("ratings", []) if r.get("player")}
         self.history: dict[str, list[Row]] = defaultdict(list)
         for r in data.optional.get("rating_history", []):
@@ -157,12 +135,24 @@ class Players:
         names = set(self.totals) | set(self.events)
         self.label = data.label
         self.names = sorted(names, key=lambda n: (-self.boards(n), self.label(n).casefold()))
+        self.by_label: dict[str, str] = {}
+        for n in self.names:
+            self.by_label.setdefault(self.label(n), n)
 
     def boards(self, name: str) -> int:
         return int((self.totals.get(name) or {}).get("boards") or sum(self.events[name].values()))
 
     def page(self, name: str) -> str:
         return f"players/{slug(name, 'p')}.html"
+
+    def linked(self, players: str, root: str) -> Markup:
+        """'A - B' (a ranking line's names) with each name linked to its page where known."""
+        parts = []
+        for name in str(players or "").split(" - "):
+            key = self.by_label.get(name.strip())
+            parts.append(Markup('<a href="{}">{}</a>').format(root + self.page(key), name)
+                         if key else escape(name))  # fmt: skip
+        return Markup(" – ").join(parts)
 
 
 # ------------------------------------------------------------------ site
@@ -171,6 +161,8 @@ class Players:
 class SitePages:
     """Every page of the site as (path relative to the site, HTML), in the order they are written.
 
+    The index shows the events and their rankings first; ratings, the model and where the data
+    came from have their own pages, written (and linked) only when there is something to show.
     Iterating renders the pages; after it, `charts` holds the rating charts to draw (player,
     history with period names, path relative to the site) and `summary()` what the site holds.
     `copied` lists the regression report's files placed next to the model page.
@@ -193,8 +185,10 @@ class SitePages:
             return names.get(str(period), str(period or ""))
 
         self.period_name = period_name
+        #: the optional pages, linked from every page only when written
+        self.show = {"ratings": bool(self.ranked), "model": data.regression is not None}
         self.common = {"verdict": self.verdict, "has": set(data.optional), "label": data.label,
-                       "period_name": period_name}  # fmt: skip
+                       "period_name": period_name, "show": self.show}  # fmt: skip
 
     def render(self, rel: str, template: str, **ctx: Any) -> tuple[str, str]:
         root = "../" * rel.count("/")
@@ -202,11 +196,18 @@ class SitePages:
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
         data, players, events = self.data, self.players, self.events
+        standings = data.optional.get("published_standings", [])
+        front = [(ev, rankings_of(ev.event_id, data.optional.get("rankings", []), standings,
+                                  ev.scoring == "MP", ev.model_ids,
+                                  (ev.name, ev.date)))
+                 for ev in events[:FRONT_EVENTS]]  # fmt: skip
         yield self.render("index.html", "index.html", events=events, players=players, data=data,
-                          ratings=self.ranked, min_boards=MIN_BOARDS_LISTED)  # fmt: skip
+                          front=front, min_boards=MIN_BOARDS_LISTED)  # fmt: skip
+        matches = data.optional.get("team_matches", [])
         for ev in events:
-            for page in event_pages(ev, data, players, self.render):
-                self.event_pages += 1  # the event page and its traveller pages
+            for page in event_pages(ev, data, players, self.render,
+                                    players.board_pages[ev.event_id], matches):  # fmt: skip
+                self.event_pages += 1  # the event page and its board pages
                 yield page
         for name in players.names:
             chart = None
@@ -221,12 +222,17 @@ class SitePages:
                                                          players.field),
                               totals=players.totals.get(name, {}),
                               history=sorted(hist, key=_period_order),
-                              costly=sorted(players.costly[name], key=lambda c: -c["cost"])[:10],
+                              costly=sorted(players.costly[name], key=lambda c: -c["cost"])[:20],
                               rating=players.ratings.get(name), skill=players.skill.get(name, []),
                               event_of={e.event_id: e for e in events},
                               categories=CATEGORIES)  # fmt: skip
-        yield self.render("model/index.html", "model.html", report=data.regression,
-                          copied=self.copied)  # fmt: skip
+        yield self.render("about.html", "about.html", data=data, events=events)
+        if self.show["ratings"]:
+            yield self.render("ratings.html", "ratings.html", ratings=self.ranked,
+                              min_boards=MIN_BOARDS_LISTED)  # fmt: skip
+        if self.show["model"]:
+            yield self.render("model/index.html", "model.html", report=data.regression,
+                              copied=self.copied)  # fmt: skip
 
     def summary(self) -> dict[str, Any]:
         """What the site holds (after iterating): counts, the verdict, the top of the ratings."""
@@ -261,120 +267,6 @@ def ratings_table(data: SiteData, players: Players) -> list[Row]:
                      "se": r.get("se", r.get("std_error")), "boards": int(r.get("boards") or 0),
                      "page": players.page(name)})  # fmt: skip
     return sorted(rows, key=lambda r: (-r["rating"], r["player"]))
-
-
-def result_row(r: Row, ev: Event, players: Players, root: str, published: bool) -> Markup:
-    """One traveller line as HTML. Built in Python, not in the template: a 7,000-result store has
-    7,000 of them and jinja's per-cell overhead made them most of the report's time. Every value
-    from the store goes through `escape`."""
-
-    def name(k: int) -> str:
-        p = r["players"][k]
-        if not p:
-            return ""
-        return f'<a href="{escape(root + players.page(p))}">{escape(players.label(p))}</a>'
-
-    def td(value: Any, cls: str = "n") -> str:
-        return f'<td class="{cls}">{escape("" if value is None else value)}</td>'
-
-    table = str(escape(r.get("table_no") or r.get("room") or ""))
-    if r.get("home_team"):
-        teams = [r["home_team"]] + ([r["visit_team"]] if r.get("visit_team") else [])
-        match = " v ".join(str(escape(t)) for t in teams)
-        table += f'<br><span class="muted">{match}</span>'
-    result, dd = r.get("result"), r.get("dd_tricks")
-    dd_cell = ""
-    if dd is not None:
-        dd_cell = str(dd)
-        if result is not None:
-            cls = "plus" if result > dd else "minus" if result < dd else "muted"
-            dd_cell += f' <span class="{cls}">({result - dd:+d})</span>'
-    cells = [
-        f"<td>{table}</td>",
-        f"<td>{name(0)}<br>{name(2)}</td>",
-        f"<td>{name(1)}<br>{name(3)}</td>",
-        td(contract_html(r.get("contract")), ""), td(r.get("declarer") or "", ""),
-        td(r.get("opening_leader") or "", ""), td(result),
-        f'<td class="n">{dd_cell}</td>', td(r.get("ns_points")),
-    ]  # fmt: skip
-    if ev.scoring == "MP":
-        pct = r.get("stored_pct_ns") if r.get("stored_pct_ns") is not None else r.get("pct_ns")
-        cells.append(td(fmt_num(pct, 1)))
-    else:
-        imps = r.get("stored_imps_ns") if r.get("stored_imps_ns") is not None else r.get("imps_ns")
-        split = r.get("split")
-        cells += [td(fmt_num(imps)), td(fmt_num(split.bid) if split else ""),
-                  td(fmt_num(split.play) if split else "")]  # fmt: skip
-    cells.append(f"<td>{mistakes_html(r)}</td>")
-    if published:
-        pub = "; ".join(
-            f"{k.replace('published_', '')} {fmt_num(r[k])}" for k in PUBLISHED if r.get(k)
-        )
-        cells.append(td(pub, ""))
-    return Markup(f'<tr id="r-{escape(r["record_id"])}">' + "".join(cells) + "</tr>")
-
-
-def mistakes_html(r: Row) -> str:
-    """The DD mistakes made at the table, one line per seat, with the points they cost."""
-    lines = []
-    for m in r["mistakes"]:
-        if not m:
-            continue
-        parts = [(m["declarer_mistakes"], "decl"), (m["defence_mistakes"], "def"),
-                 (m["lead_mistakes"], "lead"), (m["claim_mistakes"], "claim"),
-                 (m["auction_mistakes"], "auct")]  # fmt: skip
-        words = [w if w in ("lead", "claim") else f"{w} {count_text(v)}" for v, w in parts if v]
-        if words:
-            lines.append(f'<span class="mistake">{SEATS[m["seat"]]} {" ".join(words)} '
-                         f'({m["cost"]:.0f})</span>')  # fmt: skip
-    if lines:
-        return "<br>".join(lines)
-    analysed = r["mistakes"][0] and r["mistakes"][0].get("analysed")
-    return (
-        '<span class="muted">none</span>' if analysed else '<span class="muted">not analysed</span>'
-    )
-
-
-def event_pages(
-    ev: Event, data: SiteData, players: Players, render: Any
-) -> Iterator[tuple[str, str]]:
-    """The event page (rankings, split, board list), then its traveller pages."""
-    boards = boards_of(ev)
-    chunks = [boards[i : i + BOARDS_PER_PAGE] for i in range(0, len(boards), BOARDS_PER_PAGE)]
-    base = ev.page[: -len(".html")]
-    board_links = []
-    for k, chunk in enumerate(chunks):
-        page = f"{base}-boards-{k + 1}.html"
-        for label, deal_id, rows in chunk:
-            board_links.append({"label": label, "session": rows[0].get("session"),
-                                "href": f"{page.split('/')[-1]}#b-{deal_id}",
-                                "results": len(rows)})  # fmt: skip
-    rankings = [
-        {k: r.get(k) for k in RANKING_COLUMNS if k in r}
-        for r in data.optional.get("rankings", [])
-        if event_of(r) == ev.event_id
-    ]
-    standings = [
-        {k: r.get(k) for k in STANDING_COLUMNS if k in r}
-        for r in data.optional.get("published_standings", [])
-        if event_of(r) == ev.event_id
-    ]
-    yield render(ev.page, "event.html", ev=ev, rankings=group_rankings(rankings),
-          standings=group_rankings(standings),
-          split=pair_split(ev) if ev.scoring == "IMP" else [],
-          mp_pairs=pair_matchpoints(ev) if ev.scoring == "MP" else [],
-          board_links=board_links, pages=len(chunks), players=players)  # fmt: skip
-    for k, chunk in enumerate(chunks):
-        travellers = [
-            {"label": label, "deal_id": deal_id, "rows": rows, "first": rows[0],
-             "hands": hands(rows[0]["deal"]), "dd": dd_rows(data.dd_tables.get(deal_id)),
-             "published": any(r.get(k) for r in rows for k in PUBLISHED)}
-            for label, deal_id, rows in chunk
-        ]  # fmt: skip
-        yield render(f"{base}-boards-{k + 1}.html", "boards.html", ev=ev, travellers=travellers,
-              page_no=k + 1, pages=len(chunks), players=players, base=base.split("/")[-1],
-              result_row=lambda r, pub: result_row(r, ev, players, "../", pub),
-              scored=any(r["scored"] for r in ev.results))  # fmt: skip
 
 
 def event_of(row: Row) -> str:

@@ -25,14 +25,17 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
     t0 = time.perf_counter()
     if site_dir.exists():
         shutil.rmtree(site_dir)
-    for sub in ("events", "players", "players/img", "model", "static"):
+    for sub in ("events", "players", "players/img", "static"):
         (site_dir / sub).mkdir(parents=True, exist_ok=True)
     for f in STATIC.iterdir():
         shutil.copy(f, site_dir / "static" / f.name)
-    copied = copy_regression(data.regression_dir, site_dir / "model")
+    copied = copy_regression(data.regression_dir, site_dir / "model") if data.regression else []
     pages = SitePages(data, copied)
     for rel, html in pages:
-        (site_dir / rel).write_text(html, encoding="utf-8")
+        path = site_dir / rel
+        if not path.parent.is_dir():  # an event's board pages have their own folder
+            path.parent.mkdir(parents=True)
+        path.write_text(html, encoding="utf-8")
     charts = 0
     if pages.charts:
         from publish.site.charts import rating_charts
@@ -58,6 +61,7 @@ def copy_regression(src: Path | None, dest: Path) -> list[str]:
     if src is None or not src.is_dir():
         return []
     copied = []
+    dest.mkdir(parents=True, exist_ok=True)
     for f in sorted(src.iterdir()):
         if f.is_file() and f.suffix in REGRESSION_SUFFIXES:
             shutil.copy(f, dest / f.name)

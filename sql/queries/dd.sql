@@ -88,3 +88,12 @@ SELECT count(*) > 0 FROM information_schema.tables WHERE table_name = $name;
 -- name: boards_by_record_id
 -- Every kept board (benchmarks read what the DD stage would see).
 SELECT * FROM boards ORDER BY record_id;
+
+-- name: dd_alternatives_done
+-- Costly cards whose DD-best alternatives are stored (stages/dd_explain.py).
+SELECT record_id, card_index FROM dd_card_alternatives;
+
+-- name: dd_traced_boards
+-- Kept boards with a play trace: where a costly card can be explained.
+SELECT b.*, t.trace AS trace FROM boards b JOIN play_traces t USING (record_id)
+ORDER BY b.record_id;

@@ -28,9 +28,9 @@ insert into raw_records by name select * from new_raw;
 -- name: insert_events!
 -- New events; an event already known gets what an earlier file left empty.
 insert into events (event_id, name, organiser, date_start, date_end, scoring, movement,
-                    across_field, mp_top, source_file)
+                    across_field, mp_top, scorer, federation, source_file)
 select event_id, name, organiser, date_start, date_end, scoring, movement, across_field, mp_top,
-       source_file
+       scorer, federation, source_file
 from new_rows
 on conflict (event_id) do update set
     name = coalesce(nullif(CAST(events.name AS VARCHAR), ''), CAST(excluded.name AS VARCHAR)),
@@ -45,7 +45,11 @@ on conflict (event_id) do update set
     movement = coalesce(nullif(CAST(events.movement AS VARCHAR), ''),
                         CAST(excluded.movement AS VARCHAR)),
     mp_top = coalesce(nullif(CAST(events.mp_top AS VARCHAR), ''),
-                      CAST(excluded.mp_top AS VARCHAR));
+                      CAST(excluded.mp_top AS VARCHAR)),
+    scorer = coalesce(nullif(CAST(events.scorer AS VARCHAR), ''),
+                      CAST(excluded.scorer AS VARCHAR)),
+    federation = coalesce(nullif(CAST(events.federation AS VARCHAR), ''),
+                          CAST(excluded.federation AS VARCHAR));
 
 -- name: insert_published_standings!
 insert into published_standings (standing_id, event_id, source_file, source_line, event, date,

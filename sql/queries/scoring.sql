@@ -102,3 +102,20 @@ select record_id, event, session, section, match, board, played, deal_id, names,
 from scored_results
 where adjusted is null and contract is not null and contract <> ''
 order by event, session, section, match, try_cast(board as integer), board, record_id;
+
+-- name: scored_event_methods
+-- Each scored event: how it was scored (method, top, why) and its agreement with the source.
+select s.event, e.name, s.date, s.scoring, s.results, s.mp_method, s.mp_top, s.method_reason,
+       s.published_compared, s.published_agree
+from scored_events s left join events e on e.event_id = s.event
+where $events is null or s.event in (select unnest($events))
+order by s.date, s.event;
+
+-- name: final_rankings
+-- Each event's final pair (or team) rankings: the whole-event lines ('' session) where the event
+-- has several sessions, else its one session's.
+select r.* from rankings r
+where r.kind in ('pairs', 'teams') and ($events is null or r.event in (select unnest($events)))
+  and (r.session = '' or not exists (select 1 from rankings t where t.event = r.event
+                                     and t.kind = r.kind and t.session = ''))
+order by r.event, r.section, r.direction, r.rank, r.pair;

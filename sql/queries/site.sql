@@ -19,11 +19,13 @@ select b.record_id, b.event_id, b.event, b.year, b.board_no, b.room,
        b.adjusted, b.phantom, b.published_ns_mp, b.published_ew_mp,
        b.published_ns_pct, b.published_ew_pct, b.published_imps, b.date,
        b.par_score as published_par_score, b.par_contract as published_par_contract,
-       t.tricks as dd_tricks, p.par_score, p.par_contract
+       t.tricks as dd_tricks, p.par_score, p.par_contract,
+       b.play, b.play_seats, tr.trace, b.lead_card
 from boards b
 left join raw_records r using (record_id)
 left join dd_tables t on t.deal_id = b.deal_id and t.declarer = b.declarer
      and t.strain = substr(b.contract, 2, 1)
+left join play_traces tr on tr.record_id = b.record_id
 left join dd_par p on p.deal_id = b.deal_id and p.dealer = b.dealer
      and p.vulnerable = case when b.ns_vulnerable and b.ew_vulnerable then 'All'
           when b.ns_vulnerable then 'NS' when b.ew_vulnerable then 'EW' else 'None' end;
@@ -128,3 +130,7 @@ select * from query_table($table);
 -- The files ingested, for the index page.
 select path, format, records, new_records, cast(ingested_at as varchar) as ingested_at
 from source_files order by path;
+
+-- name: site_card_alternatives
+-- The DD-best cards at each costly card (stages/dd_explain.py), for the board pages.
+select record_id, card_index, best_cards from dd_card_alternatives;

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ddrank.cleaning import is_hand_record
-from ddrank.events import attach_to_event
+from ddrank.events import attach_to_event, name_unnamed
 from ddrank.parsers.bridgedeals import record_from_row
 from ddrank.parsers.registry import (
     FORMATS,
@@ -26,6 +26,7 @@ from ddrank.parsers.registry import (
     unreadable,
 )
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
+from store.inputs.files import expand_paths
 from store.inputs.text import read_text
 
 
@@ -116,6 +117,14 @@ def gc_paused() -> Iterator[None]:
 
 
 def read(path: Path) -> ParsedFile:
+    """One file, its format told by content (see `_read`); table results of a file that names no
+    event get one from its folder or its name (`ddrank.events.event_from_path`)."""
+    parsed = _read(Path(path))
+    name_unnamed(parsed.records, str(path))
+    return parsed
+
+
+def _read(path: Path) -> ParsedFile:
     """One file, its format told by content: its table results, published rankings, event facts,
     conformance warnings and hand-record deals (`.deals`: games with a deal and no table result;
     the whole of a hand record beside its results file).
@@ -179,3 +188,20 @@ def read_with_ids(path: Path) -> tuple[ParsedFile, list[str]]:
     """`read` in a worker process: the record ids are computed there, not in the store's."""
     parsed = read(path)
     return parsed, [r.record_id for r in parsed.records]
+
+
+def unreadable_inputs(inputs: list[str | Path]) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The input files a reader takes, and each other one with why: decided from the first
+    64 KiB of each, before any stage starts."""
+    readable: list[Path] = []
+    refused: list[tuple[Path, str]] = []
+    for path in expand_paths(inputs):
+        try:
+            detect_format(path)
+        except UnreadableFile as exc:
+            refused.append((path, str(exc)))
+        except OSError as exc:
+            refused.append((path, exc.strerror or str(exc)))
+        else:
+            readable.append(path)
+    return readable, refused

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ddrank.cleaning import is_hand_record
+from ddrank.events import name_unnamed
 from ddrank.parsers.registry import MAX_LINE, UTF16_BOMS, UnreadableFile
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding
 from store.inputs.read import companion_of, detect_format
@@ -70,6 +71,8 @@ class StreamedFile:
                 ):
                     self.deals.append(rec)
                     continue
+                if not rec.event.strip():  # as `read` names it: its folder or file name
+                    name_unnamed([rec], str(path))
                 rid = rec.record_id
                 k = seen.get(rid, 0)
                 seen[rid] = k + 1

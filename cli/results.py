@@ -1,0 +1,130 @@
+"""`ddrank results FILES... --out DIR`: a director's results, scored as the scorer did, in seconds.
+
+The same `pipeline` flow as `ddrank run`, with the research stages off unless asked (no double
+dummy, no name matching, no regression, no ratings): ingest → clean → score → site. Every run
+option works here too (`--mp-method`, `--mp-top`, `--double-dummy` ...), so a deployment with the
+same settings does the same. It prints each event's ranking per section and direction, how the
+event was scored and how many of the values its source published that reproduces.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.inputs import require_readable
+from cli.render import console, emit_json, friendly_errors
+from cli.run_options import with_settings_options
+
+
+def results(
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Event files or folders (USEBIO, Bridgemate .bws, PBN, LIN).",
+            exists=True,
+            show_default=False,
+        ),
+    ],  # fmt: skip
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            help="Output folder: the site (OUT/site/index.html), the CSV files "
+            "and, unless --db says otherwise, the store OUT/results.duckdb.",
+        ),
+    ] = Path("results"),  # fmt: skip
+    db: Annotated[
+        str | None, typer.Option(help="DuckDB store (default: OUT/results.duckdb).")
+    ] = None,
+    double_dummy: Annotated[
+        bool,
+        typer.Option(
+            "--double-dummy/--no-double-dummy",
+            help="Also run the double-dummy analysis (slow on big files).",
+        ),
+    ] = False,  # fmt: skip
+    regression: Annotated[
+        bool,
+        typer.Option(
+            "--regression/--no-regression",
+            help="Also write the regression report (needs --double-dummy).",
+        ),
+    ] = False,  # fmt: skip
+    ratings: Annotated[
+        bool,
+        typer.Option(
+            "--ratings/--no-ratings",
+            help="Also update the Lehman and skill ratings and the bid/play split.",
+        ),
+    ] = False,  # fmt: skip
+    names_scope: Annotated[
+        str,
+        typer.Option(
+            help="Match players to the ranking list: none, covered (events the list covers) or all."
+        ),
+    ] = "none",  # fmt: skip
+    config: Annotated[
+        Path | None, typer.Option(help="TOML settings file (a \\[ddrank] table or top-level keys).")
+    ] = None,
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Also print Prefect's log lines.")
+    ] = False,
+    json: Annotated[bool, typer.Option("--json", help="Print the rankings as JSON.")] = False,
+    **fields: Any,
+) -> None:
+    """Score event files as their scorer did and publish the results site: the ranking per event, section and direction, with the agreement against the published values.
+
+    Runs the pipeline flow of `ddrank run` with only ingest, clean, scoring and the site (no double dummy, name matching, regression or ratings unless asked), into its own store in OUT.
+    """
+    from stages import freshness
+    from stages.settings import load_settings
+
+    with friendly_errors():
+        require_readable(files)
+        settings = load_settings(
+            config, inputs=[str(f) for f in files], out=str(out),
+            db=db or str(out / "results.duckdb"), double_dummy=double_dummy,
+            regression=regression, ratings=ratings, names_scope=names_scope, **fields,
+        )  # fmt: skip
+        out.mkdir(parents=True, exist_ok=True)
+        result: dict[str, Any] = freshness.check(settings).as_dict()
+        if not result.get("nothing_new"):
+            if not verbose:
+                os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
+            from cli.run import stage_progress
+            from flows.pipeline import run_pipeline
+
+            with stage_progress(disable=json):
+                result = run_pipeline(settings)
+        events = (result.get("scoring") or {}).get("rankings")
+        if events is None:  # nothing new since the last run: the store's rankings
+            events = stored_rankings(settings.db)
+    site = (result.get("site") or {}).get("site") or str(out / "site" / "index.html")
+    if json:
+        emit_json({"events": events, "site": site, "db": settings.db})
+        return
+    from publish.rankings import ranking_text
+
+    console.print(ranking_text(events), markup=False, highlight=False, soft_wrap=True)
+    scoring = result.get("scoring") or {}
+    if scoring.get("errors"):
+        console.print(f"{scoring['errors']} record(s) left out: {out / 'errors.csv'}",
+                      markup=False)  # fmt: skip
+    console.print(f"site: {site} (open it in a browser)", markup=False)
+
+
+def stored_rankings(db: str) -> list[dict[str, Any]]:
+    """Every scored event's ranking as the store has it (no flow needed to read it)."""
+    from stages.rankings import ranking_summary
+    from store import Store
+
+    with Store(db) as store:
+        return ranking_summary(store)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("results")(with_settings_options(results))

@@ -1,0 +1,83 @@
+"""Worker processes that stop when the command stops.
+
+A terminal's Ctrl-C sends SIGINT to the whole foreground process group. If pool workers and
+solver children get it too, each dies on its own schedule (a worker mid-task never completes its
+future, and a solver killed by it looks like a DDS crash). So every worker leaves the terminal's
+group (`detach_worker`), dies with its parent (`die_with_parent`), and only the command's main
+process decides what an interrupt means: it kills its workers (`kill_workers`) and stops.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+from pathlib import Path
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _libc() -> ctypes.CDLL | None:
+    try:
+        return ctypes.CDLL("libc.so.6", use_errno=True)
+    except OSError:  # not glibc Linux
+        return None
+
+
+#: Loaded once here: `die_with_parent` also runs between fork and exec, where nothing may spawn.
+_LIBC = _libc()
+
+
+def die_with_parent(sig: int = signal.SIGKILL) -> None:
+    """Ask Linux to send `sig` to this process when its parent dies (a no-op elsewhere), so a
+    `kill -9` of the command never leaves a worker or solver running on its own."""
+    if _LIBC is not None and hasattr(_LIBC, "prctl"):
+        _LIBC.prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+
+
+def detach_worker() -> None:
+    """Pool-worker initializer: leave the terminal's process group (the main process handles
+    Ctrl-C for everyone) and die with the parent."""
+    try:
+        os.setpgid(0, 0)
+    except OSError:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # cannot leave: at least ignore Ctrl-C
+    die_with_parent()
+
+
+def descendants(pid: int | None = None) -> list[int]:
+    """Every living descendant of `pid` (default: this process), children first (Linux /proc)."""
+    root = os.getpid() if pid is None else pid
+    parent_of: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        fields = text[text.rfind(")") + 2 :].split()  # after "pid (comm) "
+        parent_of[int(stat.parent.name)] = int(fields[1])
+    found: list[int] = []
+    frontier = [root]
+    while frontier:
+        kids = [p for p, pp in parent_of.items() if pp in frontier]
+        found += kids
+        frontier = kids
+    return found
+
+
+def kill_workers(spare_other_sessions: bool = True) -> list[int]:
+    """SIGKILL this process's descendants; return their pids.
+
+    Processes in another session are spared (the command's temporary Prefect server runs in its
+    own session so that it can record the interrupted run and then be stopped in order)."""
+    own = os.getsid(0)
+    killed = []
+    for pid in descendants():
+        try:
+            if spare_other_sessions and os.getsid(pid) != own:
+                continue
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+        except (ProcessLookupError, PermissionError):
+            continue
+    return killed

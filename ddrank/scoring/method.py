@@ -1,0 +1,147 @@
+"""Score as the scorer did: which matchpoint method and which top an event is scored with.
+
+A matchpoint event's numbers depend on two choices the source rarely states outright:
+
+* the **top**, matchpoints per result beaten: 2 in EBU and FFB scoring, 1 in ACBL scoring;
+* the **method** that lifts a board played fewer times than the field (a missing table, an
+  adjusted score, a fouled board) to the field's top: Neuberg, Mitchell 1, Mitchell 1 bis,
+  Ascherman, or `none` (each board on its own top, as BriAn publishes).
+
+The rule, in this order:
+
+1. an explicit option (`--mp-method`, `--mp-top`) wins;
+2. where the source published matchpoints, percentages or places, every candidate (method x top)
+   is tried and the one that reproduces most of them is taken (ties: the source's own default,
+   then the order of `METHODS`), so the choice is deterministic;
+3. otherwise what the source says: its scoring program (BriAn: each board on its own top), its
+   federation (ACBL: 1 per result beaten), the top read off its published matchpoints;
+4. otherwise Neuberg on a top of 2 (EBU).
+
+Non-matchpoint events (IMPs, teams) have neither choice; they keep the default and say so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ddrank.scoring.events import EventInfo, EventResult, event_info_for, score_event
+from ddrank.scoring.published import compare_published
+
+AUTO = "auto"
+#: Every method, in the order ties are broken after the source's own default.
+METHODS = ("neuberg", "none", "mitchell1", "mitchell1_bis", "ascherman")
+#: Scoring programs that score each board on its own top (no lift to the field's top).
+OWN_TOP_SCORERS = ("brian",)
+#: Matchpoints per result beaten by federation; every other federation uses 2.
+FEDERATION_TOPS = {"ACBL": 1.0}
+DEFAULT_TOP = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class MethodChoice:
+    """How one event is scored, why, and how many published values that reproduces."""
+
+    method: str
+    mp_top: float
+    reason: str
+    compared: int = 0  # published values compared (matchpoints, percentages, places)
+    agree: int = 0
+
+    def line(self) -> str:
+        """'neuberg, top 2 per result beaten (published values: 144 of 144 agree)'."""
+        top = f"{self.mp_top:g} per result beaten"
+        agreement = (f"; published values: {self.agree} of {self.compared} agree"
+                     if self.compared else "; no published values to compare")  # fmt: skip
+        return f"{self.method}, top {top} ({self.reason}){agreement}"
+
+
+def source_default(info: EventInfo) -> tuple[str, float, str]:
+    """(method, top, why) from what the source says about itself, before any trial."""
+    why: list[str] = []
+    method = "neuberg"
+    scorer = info.scorer.strip()
+    if scorer and scorer.lower().startswith(OWN_TOP_SCORERS):
+        method = "none"
+        why.append(f"scorer {scorer} scores each board on its own top")
+    if info.mp_top:
+        top = float(info.mp_top)
+        why.append(f"published matchpoints are {top:g} per result beaten")
+    elif info.federation.upper() in FEDERATION_TOPS:
+        top = FEDERATION_TOPS[info.federation.upper()]
+        why.append(f"{info.federation} scores {top:g} per result beaten")
+    else:
+        top = DEFAULT_TOP
+    if not why:
+        why.append("default: Neuberg, 2 per result beaten")
+    return method, top, "; ".join(why)
+
+
+def candidates(info: EventInfo, method: str = AUTO,
+               mp_top: float | None = None) -> list[tuple[str, float]]:  # fmt: skip
+    """(method, top) pairs to try, the source's default first."""
+    first_method, first_top, _ = source_default(info)
+    methods = [method] if method != AUTO else [first_method] + [
+        m for m in METHODS if m != first_method]  # fmt: skip
+    if mp_top is not None:
+        tops = [float(mp_top)]
+    elif info.mp_top:  # read off the published matchpoints themselves
+        tops = [float(info.mp_top)]
+    else:
+        tops = [first_top] + [t for t in (DEFAULT_TOP, 1.0) if t != first_top]
+    return [(m, t) for m in methods for t in tops]
+
+
+def agreement(checks: Sequence[Any]) -> tuple[int, int]:
+    """(compared, agree) over every kind of published value."""
+    return sum(c.compared for c in checks), sum(c.agree for c in checks)
+
+
+def event_standings(event: str, standings: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The published standings of one event."""
+    return [st for st in standings if str(st.get("event_id") or st.get("event") or "") == event]
+
+
+def has_published(results: Sequence[EventResult], standings: Sequence[Mapping[str, Any]]) -> bool:
+    return bool(standings) or any(
+        r.published_ns_mp is not None or r.published_ns_pct is not None for r in results
+    )
+
+
+def choose_method(
+    results: Sequence[EventResult],
+    info: EventInfo,
+    standings: Sequence[Mapping[str, Any]] = (),
+    method: str = AUTO,
+    mp_top: float | None = None,
+) -> MethodChoice:
+    """The method and top `results` (one event) are scored with; see the module's rule.
+
+    `standings` are the event's published standings (others are ignored)."""
+    info = event_info_for(results, info)
+    own = event_standings(info.event, standings)
+    first_method, first_top, why = source_default(info)
+    if method != AUTO and mp_top is not None:
+        return MethodChoice(method, float(mp_top), "as the options say")
+    if info.scoring != "MP":
+        return MethodChoice(first_method if method == AUTO else method,
+                            float(mp_top or first_top), f"{info.scoring} scoring: no matchpoints")  # fmt: skip
+    tries = candidates(info, method, mp_top)
+    if len(tries) == 1 or not has_published(results, own):
+        m, t = tries[0]
+        optioned = method != AUTO or mp_top is not None
+        return MethodChoice(m, t, f"as the options say; {why}" if optioned else why)
+    best: tuple[int, int, str, float] | None = None
+    for m, t in tries:
+        sc = score_event(results, replace(info, mp_top=t), m)  # type: ignore[arg-type]
+        compared, agree = agreement(compare_published({info.event: sc}, own))
+        if best is None or agree > best[1]:
+            best = (compared, agree, m, t)
+    assert best is not None
+    compared, agree, m, t = best
+    fixed = " (the other as the options say)" if method != AUTO or mp_top is not None else ""
+    reason = f"reproduces the published values best of {len(tries)} candidates{fixed}"
+    if (m, t) == (first_method, first_top):
+        reason += f"; as the source says: {why}"
+    return MethodChoice(m, t, reason, compared, agree)

@@ -1,0 +1,166 @@
+"""One ranking per event, session, section and direction, as a club would publish it.
+
+The lines are the scoring stage's (`rankings`: the scorer's rule). Places are shared on equal
+scores ("9="). Where the source published its own ranking (`rankings.published_*` or
+`published_standings`), the published percentage and place are shown beside ours only on the lines
+where they differ, and the agreement is counted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+Row = dict[str, Any]
+DIRECTIONS = {"NS": "North-South", "EW": "East-West", "N": "North-South", "E": "East-West"}
+KINDS = {"teams": "Teams", "butler": "Pairs by Butler IMPs", "individual": "Individuals",
+         "pairs": "Pairs"}  # fmt: skip
+#: Percentages agree when they round to the same hundredth (sources print 2 to 6 decimals).
+PCT_TOLERANCE = 0.005 + 1e-9
+
+
+@dataclass
+class RankingLine:
+    place: str  # "1", "9=" (shared)
+    pair: str  # pair or team number/name as the source gives it
+    players: str
+    boards: int | None
+    score: float | None
+    pct: float | None
+    published_pct: float | None = None  # set only where it differs from ours
+    published_place: str = ""  # set only where it differs from ours
+
+
+@dataclass
+class Ranking:
+    heading: str
+    kind: str
+    score_label: str  # "MPs", "VPs", "IMPs"
+    lines: list[RankingLine] = field(default_factory=list)
+    compared_pct: int = 0
+    agree_pct: int = 0
+    compared_place: int = 0
+    agree_place: int = 0
+
+    @property
+    def numbered(self) -> bool:
+        """Pairs are numbered (a club's pair numbers): else the pair is its players' names and
+        gets no column of its own."""
+        return any(ln.pair and len(ln.pair) <= 6 for ln in self.lines)
+
+    @property
+    def differs(self) -> bool:
+        return any(ln.published_pct is not None or ln.published_place for ln in self.lines)
+
+
+def number(v: Any) -> float | None:
+    """A stored value as a number: None for '', None, NaN or text."""
+    if v is None or isinstance(v, bool):
+        return None
+    try:
+        x = float(str(v).strip().rstrip("="))
+    except ValueError:
+        return None
+    return None if math.isnan(x) else x
+
+
+def heading(kind: str, session: Any, section: Any, direction: Any) -> str:
+    """'Session 2, Section A, North-South'; 'Teams'; 'Ranking' for a simple pairs event."""
+    parts = []
+    if session not in (None, ""):
+        parts.append(f"Session {session}")
+    if section not in (None, ""):
+        parts.append(f"Section {section}")
+    if direction not in (None, ""):
+        parts.append(DIRECTIONS.get(str(direction).upper(), str(direction)))
+    if kind not in ("pairs", ""):
+        parts.insert(0, KINDS.get(kind, kind.capitalize()))
+    return ", ".join(parts) or "Ranking"
+
+
+def shared_places(values: list[float | None]) -> list[str]:
+    """Places of lines already in ranking order: equal values share a place ('3=')."""
+    places = []
+    for i, v in enumerate(values):
+        first = i
+        while first > 0 and v is not None and values[first - 1] is not None \
+                and abs(values[first - 1] - v) < 1e-9:  # fmt: skip
+            first -= 1
+        tied = sum(1 for w in values if v is not None and w is not None and abs(w - v) < 1e-9)
+        places.append(f"{first + 1}=" if tied > 1 else str(first + 1))
+    return places
+
+
+def _digits(v: Any) -> str:
+    """'2025.04.09' and '2025-04-09' alike."""
+    return "".join(c for c in str(v or "") if c.isdigit())
+
+
+def _key(r: Row) -> tuple[str, str, str]:
+    return tuple(str(r.get(k) or "") for k in ("session", "section", "direction"))  # type: ignore[return-value]
+
+
+def rankings_of(
+    event_id: str,
+    rankings: list[Row],
+    standings: list[Row],
+    mp: bool,
+    model_ids: set[str] | frozenset[str] = frozenset(),
+    name_date: tuple[str, str] = ("", ""),
+) -> list[Ranking]:
+    """The event's rankings, one per kind, session, section and direction, in that order.
+
+    `rankings` name the event as the scoring stage does (`event_id`); `published_standings` by
+    the event model's ids (`model_ids`), or, where those differ (a standing read with another
+    event id), by the event's name and date (`name_date`)."""
+    groups: dict[tuple, list[Row]] = defaultdict(list)
+    for r in rankings:
+        if str(r.get("event") or r.get("event_id") or "") == event_id:
+            groups[(str(r.get("kind") or ""), *_key(r))].append(r)
+    published: dict[tuple, Row] = {}
+    for s in standings:
+        same_name = bool(name_date[0]) and str(s.get("event") or "") == name_date[0] and (
+            _digits(s.get("date")) == _digits(name_date[1]))  # fmt: skip
+        if same_name or str(s.get("event_id") or s.get("event") or "") in {event_id, *model_ids}:
+            published[(*_key(s), str(s.get("pair") or "").strip())] = s
+    order = {"teams": 0, "pairs": 1, "individual": 2, "butler": 3}
+    out = []
+    for (kind, session, section, direction), rows in sorted(
+        groups.items(), key=lambda kv: (order.get(kv[0][0], 9), kv[0][1:])
+    ):
+        rows = sorted(rows, key=lambda r: (number(r.get("rank")) or math.inf,
+                                           -(number(r.get("score")) or 0)))  # fmt: skip
+        by = [number(r.get("pct")) if number(r.get("pct")) is not None else number(r.get("score"))
+              for r in rows]  # fmt: skip
+        label = "VPs" if kind == "teams" else "IMPs" if kind == "butler" or not mp else "MPs"
+        rk = Ranking(heading(kind, session, section, direction), kind, label)
+        for r, place in zip(rows, shared_places(by), strict=True):
+            pair = str(r.get("pair") or "").strip()
+            pub = published.get((session, section, direction, pair), {})
+            pub_pct = number(r.get("published_pct"))
+            if pub_pct is None:
+                pub_pct = number(pub.get("published_pct"))
+            pub_place = str(r.get("published_place") or pub.get("published_place") or "").strip()
+            if pub_place.lower() in ("nan", "none"):
+                pub_place = ""
+            pct = number(r.get("pct"))
+            line = RankingLine(place, pair, str(r.get("players") or ""),
+                               int(number(r.get("boards")) or 0) or None,
+                               number(r.get("score")), pct)  # fmt: skip
+            if pub_pct is not None and pct is not None:
+                rk.compared_pct += 1
+                if abs(pub_pct - pct) < PCT_TOLERANCE:
+                    rk.agree_pct += 1
+                else:
+                    line.published_pct = pub_pct
+            if pub_place:
+                rk.compared_place += 1
+                if pub_place.rstrip("=") == place.rstrip("="):
+                    rk.agree_place += 1
+                else:
+                    line.published_place = pub_place
+            rk.lines.append(line)
+        out.append(rk)
+    return out
