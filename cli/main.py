@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
+import sys
 
 # Offline machines: keep Prefect from trying to phone home (before prefect is imported).
 os.environ.setdefault("DO_NOT_TRACK", "1")
@@ -95,5 +97,28 @@ for _name in _COMMAND_MODULES:
 _arrange(app)
 
 
+_received: list[str] = []
+
+
+def _note_stop(signum: int, frame: object) -> None:
+    """Until a command installs its own stop handling (`ddrank run` does), SIGINT and SIGTERM
+    interrupt it like Ctrl-C, and `main` says so."""
+    _received.append(signal.Signals(signum).name)
+    raise KeyboardInterrupt
+
+
+def main() -> None:
+    """The `ddrank` command: the typer app, plus one line when a signal stopped it."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _note_stop)
+    try:
+        app()
+    except SystemExit as exc:
+        if _received and exc.code == 130:
+            sys.stderr.write(f"stopped by {_received[0]}: whatever had finished is kept; run the "
+                             "same command again to go on.\n")  # fmt: skip
+        raise
+
+
 if __name__ == "__main__":
-    app()
+    main()

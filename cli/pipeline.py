@@ -33,7 +33,8 @@ def register(app: typer.Typer) -> None:
         ],  # noqa: E501
         db: NewStoreOpt = DEFAULT_DB,
         partition_size: Annotated[
-            int, typer.Option(help="Records per partition (unit of parallel work).")
+            int,
+            typer.Option(help="Table results (raw records) per partition, the unit of fan-out."),
         ] = 500,  # noqa: E501
         json: JsonOpt = False,
     ) -> None:
@@ -89,7 +90,13 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def clean(
         db: StoreOpt = DEFAULT_DB,
-        workers: Annotated[int, typer.Option(help="Processes for large batches.")] = 2,
+        workers: Annotated[
+            int | None,
+            typer.Option(
+                help="Worker processes for large batches. Default: the number of CPUs.",
+                show_default=False,
+            ),
+        ] = None,  # fmt: skip
         json: JsonOpt = False,
     ) -> None:
         """Judge every new raw record: a clean board, or an exclusion with its reason (Tables 5-7)."""  # noqa: E501

@@ -38,8 +38,11 @@ def regress(
     ] = None,
     db: Annotated[
         Path | None,
-        typer.Option("--db", callback=existing_store,
-                     help="Read the players from this store instead of a CSV."),
+        typer.Option(
+            "--db",
+            callback=existing_store,
+            help="Read the players from this store instead of a CSV.",
+        ),
     ] = None,  # fmt: skip
     table: Annotated[str, typer.Option(help="DuckDB table to read with --db.")] = "player_stats",
     response: Annotated[

@@ -21,6 +21,7 @@ from rich.progress import (
 )
 
 from cli.inputs import require_readable
+from cli.options import store_folder
 from cli.render import console, emit_json, friendly_errors
 from cli.run_options import with_settings_options
 
@@ -69,6 +70,7 @@ def run(
     with friendly_errors():
         settings = load_settings(config, inputs=inputs or None, **fields)
         require_readable(settings.inputs)
+        store_folder(Path(settings.db))  # a new store, but never in a folder made up by a typo
         fresh = freshness.check(settings)  # before Prefect is even imported
         if fresh.nothing_new:
             if json:
@@ -102,6 +104,7 @@ def run(
 def stopped(settings: Any) -> None:
     """One line on what an interrupted run kept, then exit 130 at once: the store is closed and
     unlocked by now, and Prefect's exit hooks would only retry a server that has stopped."""
+    from cli.main import _received
     from flows.interrupts import EXIT_INTERRUPTED, stopping
     from stages.freshness import store_counts
 
@@ -109,7 +112,7 @@ def stopped(settings: Any) -> None:
     kept = (f"{counts.get('boards', 0)} clean boards, {counts.get('dd_tables', 0) // 20} DD tables"
             f" and {counts.get('play_traces', 0)} play traces are saved in {settings.db}")  # fmt: skip
     console.print(
-        f"stopped by {stopping() or 'an interrupt'}: {kept}. "
+        f"stopped by {stopping() or next(iter(_received), 'an interrupt')}: {kept}. "
         "Run the same command again to resume; it redoes only what is missing.",
         highlight=False, soft_wrap=True,
     )  # fmt: skip

@@ -25,13 +25,13 @@ FLAGS = [
     {
         "name": "partition_size",
         "kind": "int",
-        "help": "Boards per partition (unit of fan-out). Default: 500.",
+        "help": "Table results (raw records) per partition, the unit of fan-out. Default: 500.",
         "panel": "Execution",
     },
     {
         "name": "workers",
         "kind": "int",
-        "help": "Worker processes for double-dummy analysis. Default: the number of CPUs.",
+        "help": "Worker processes (double dummy, cleaning). Default: the number of CPUs.",
         "panel": "Execution",
     },
     {

@@ -12,6 +12,11 @@ from cli.options import JsonOpt, StoreOpt, stop_if_empty
 from cli.render import console, emit_json, err_console, friendly_errors
 from store.defaults import DEFAULT_DB
 
+ReportsOpt = Annotated[
+    Path,
+    typer.Option("--reports", help="The output folder of the run that made the store (its "
+                 "--out), where the regression report is read from (REPORTS/regression/)."),
+]  # fmt: skip
 OutOpt = Annotated[
     Path,
     typer.Option("--out", help="Output folder: the site goes to OUT/site/, the regression "
@@ -94,7 +99,7 @@ def register(app: typer.Typer) -> None:
     def player(
         name: Annotated[str, typer.Argument(help="Player name, or a unique part of it.")],
         db: StoreOpt = DEFAULT_DB,
-        out: OutOpt = Path("out"),
+        reports: ReportsOpt = Path("out"),
         json: JsonOpt = False,
     ) -> None:
         """One player's profile: boards, rating, DD mistake rates with percentiles, partners."""
@@ -104,7 +109,7 @@ def register(app: typer.Typer) -> None:
         from ddrank.site.render import count_text
 
         with friendly_errors():
-            data, players, events = _load(db, out)
+            data, players, events = _load(db, reports)
             by_label: dict[str, str] = {}
             for key in players.names:
                 by_label.setdefault(players.label(key), key)
@@ -175,7 +180,7 @@ def register(app: typer.Typer) -> None:
     def event(
         name: Annotated[str, typer.Argument(help="Event name, or a unique part of it.")],
         db: StoreOpt = DEFAULT_DB,
-        out: OutOpt = Path("out"),
+        reports: ReportsOpt = Path("out"),
         top: Annotated[int, typer.Option(help="Lines of the ranking to show.")] = 20,
         json: JsonOpt = False,
     ) -> None:
@@ -186,7 +191,7 @@ def register(app: typer.Typer) -> None:
         from ddrank.site.data import pair_matchpoints, pair_split
 
         with friendly_errors():
-            data, _players, events = _load(db, out)
+            data, _players, events = _load(db, reports)
             labels = [f"{e.name} ({e.year})" if e.year else e.name for e in events]
             chosen = _pick(name, labels, "event")
         ev = events[labels.index(chosen)]

@@ -69,15 +69,18 @@ def kill_workers(spare_other_sessions: bool = True) -> list[int]:
     """SIGKILL this process's descendants; return their pids.
 
     Processes in another session are spared (the command's temporary Prefect server runs in its
-    own session so that it can record the interrupted run and then be stopped in order)."""
+    own session so that it can record the interrupted run and then be stopped in order), and so
+    is multiprocessing's resource tracker, which exits by itself with this process."""
     own = os.getsid(0)
     killed = []
     for pid in descendants():
         try:
             if spare_other_sessions and os.getsid(pid) != own:
                 continue
+            if b"resource_tracker" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                continue  # multiprocessing's bookkeeper: killed, it is relaunched and complains
             os.kill(pid, signal.SIGKILL)
             killed.append(pid)
-        except (ProcessLookupError, PermissionError):
+        except (ProcessLookupError, PermissionError, FileNotFoundError):
             continue
     return killed

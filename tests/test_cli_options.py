@@ -1,0 +1,170 @@
+"""One meaning per option name, refusals that create nothing, and one line per problem.
+
+Every command is found from the typer app itself, so a new command is checked without being
+listed here: `--db` is the store everywhere and only `ingest`, `run` and `results` may create it
+(and `serve`, whose served runs do); `--out` is an output folder everywhere.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from cli.main import PANELS, app
+
+ROOT = Path(__file__).resolve().parent.parent
+CREATE_A_STORE = {"ingest", "run", "results", "serve", "watch"}
+#: What each command needs besides --db to get as far as opening the store.
+REQUIRED = {
+    "player": ["someone"],
+    "event": ["something"],
+    "match-names": ["--rankings", str(ROOT / "ddrank" / "data" / "rankings" / "wbf-open-rankings.csv")],
+    "stats": ["--csv", "players.csv"],
+}
+runner = CliRunner()
+
+
+def _commands() -> dict[str, Any]:
+    """Every command and subcommand by its full name (`dd-estimate train`)."""
+    root = typer.main.get_command(app)
+    out: dict[str, Any] = {}
+
+    def walk(group: Any, prefix: str) -> None:
+        for name, cmd in group.commands.items():
+            full = f"{prefix}{name}"
+            if hasattr(cmd, "commands"):  # a group (typer's click or click's)
+                walk(cmd, f"{full} ")
+            else:
+                out[full] = cmd
+
+    walk(root, "")
+    return out
+
+
+def _option(cmd: Any, flag: str) -> Any:
+    return next((p for p in cmd.params if p.param_type_name == "option" and flag in p.opts), None)
+
+
+def _invoke(args: list[str], cwd: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.chdir(cwd)
+    result = runner.invoke(app, args, env={"COLUMNS": "400"})
+    return result, sorted(p.name for p in cwd.iterdir())
+
+
+STORE_READERS = sorted(n for n, c in _commands().items()
+                       if _option(c, "--db") and n not in CREATE_A_STORE)  # fmt: skip
+
+
+def test_the_readers_are_many() -> None:
+    assert len(STORE_READERS) >= 14, STORE_READERS
+
+
+@pytest.mark.parametrize("command", STORE_READERS)
+def test_a_missing_store_is_refused_and_nothing_is_created(
+    command: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = [*command.split(), *REQUIRED.get(command, []), "--db", "nowhere.duckdb"]
+    result, created = _invoke(args, tmp_path, monkeypatch)
+    assert result.exit_code == 2, (args, result.output)
+    assert created == [], created
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert lines == [
+        "error: nowhere.duckdb: no such store. Create it with `ddrank ingest FILES --db "
+        "nowhere.duckdb` or `ddrank run FILES --db nowhere.duckdb`."
+    ], result.output
+
+
+def test_db_is_the_store_on_every_command() -> None:
+    for name, cmd in _commands().items():
+        opt = _option(cmd, "--db")
+        if opt is not None:
+            assert "store" in (opt.help or "").lower(), (name, opt.help)
+
+
+def test_out_is_a_folder_on_every_command() -> None:
+    seen = []
+    for name, cmd in _commands().items():
+        opt = _option(cmd, "--out")
+        if opt is None:
+            continue
+        seen.append(name)
+        text = (opt.help or "").lower()
+        assert "folder" in text or "directory" in text, (name, opt.help)
+        assert "file to write" not in text and "csv to write" not in text, (name, opt.help)
+    assert {"run", "results", "score", "split", "lehman", "regress", "report"} <= set(seen)
+    assert "player" not in seen and "event" not in seen  # they write nothing
+
+
+def test_score_split_and_lehman_write_into_the_out_folder(tmp_path: Path) -> None:
+    valet = ROOT / "data" / "valet" / "2013-world-women"
+    for command in ("score", "split", "lehman"):
+        out = tmp_path / command / "nested"
+        result = runner.invoke(app, [command, "--valet", str(valet), "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        assert out.is_dir() and any(p.suffix == ".csv" for p in out.iterdir()), command
+
+
+def test_help_has_panels_in_order_run_first_and_a_version() -> None:
+    result = runner.invoke(app, ["--help"], env={"COLUMNS": "120"})
+    text = result.output
+    assert "--version" in text and "<bool>" not in text
+    where = [text.index(panel) for panel in PANELS]
+    assert where == sorted(where)
+    rows = [
+        ln.split()[1] for ln in text.splitlines() if ln.startswith("│ ") and len(ln.split()) > 2
+    ]
+    assert rows.index("run") < rows.index("results") < rows.index("ingest") < rows.index("serve")
+    version = runner.invoke(app, ["--version"])
+    assert version.exit_code == 0 and version.output.startswith("ddrank ")
+
+
+def _empty_store(tmp_path: Path) -> Path:
+    from store import Store
+
+    db = tmp_path / "empty.duckdb"
+    Store(db).close()
+    return db
+
+
+@pytest.mark.parametrize(("command", "verb"), [("rate", "rate"), ("dd", "analyse"),
+                         ("score", "score"), ("report", "publish"), ("split", "split"),
+                         ("lehman", "rate")])  # fmt: skip
+def test_an_empty_store_is_one_line(command: str, verb: str, tmp_path: Path) -> None:
+    db = _empty_store(tmp_path)
+    result = runner.invoke(app, [command, "--db", str(db)], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith(f"nothing to {verb}: {db} holds no records")
+
+
+@pytest.fixture
+def junk(tmp_path: Path) -> list[Path]:
+    files = {"notes.txt": b"Bring the boards on Tuesday.\n", "empty.pbn": b"",
+             "data.csv": b"name,score\nAnn,3\n",
+             "pic.png": (ROOT / "docs" / "img" / "director-welwyn.png").read_bytes()[:4096]}  # fmt: skip
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    return [tmp_path / n for n in files]
+
+
+@pytest.mark.parametrize("command", ["run", "results", "score", "ingest"])
+def test_nothing_readable_is_one_line_per_file_and_exit_2(
+    command: str, junk: list[Path], tmp_path: Path
+) -> None:
+    extra = ["--db", str(tmp_path / "x.duckdb")] if command in ("run", "ingest") else []
+    result = runner.invoke(app, [command, *map(str, junk), *extra, "--out", str(tmp_path / "o")]
+                           if command != "ingest" else [command, *map(str, junk), *extra],
+                           env={"COLUMNS": "400"})  # fmt: skip
+    assert result.exit_code == 2, result.output
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == len(junk), result.output
+    reasons = {"notes.txt": "text in no format ddrank reads", "empty.pbn": "empty file",
+               "data.csv": "a table without the columns ddrank reads",
+               "pic.png": "binary content"}  # fmt: skip
+    for path, line in zip(junk, lines, strict=True):
+        assert line.startswith(f"error: {path}: {reasons[path.name]}"), line
+    assert not (tmp_path / "x.duckdb").exists() and not (tmp_path / "o").exists()

@@ -1,0 +1,202 @@
+"""Fault injection with real signals, real kills, a real full disk and a real truncated file.
+
+One store goes through a chain of faults, each run started as a terminal would start it (its own
+process group, so a signal to the group is a Ctrl-C): SIGINT at 3, 8 and 15 s, SIGTERM while DDS
+solves, two quick Ctrl-C, kill -9 of the main process (then its WAL cut short), and a run whose
+solver is killed with -9. After each stop every process of the run must be gone within 10 s and
+the lock file with it (kill -9 excepted: the lock is released, its file stays). The last run
+completes, and its results.csv, ranking.csv and store tables must equal an uninterrupted run's.
+docs/operations.md lists these faults and what each leaves behind.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from test_pipeline import _snapshot
+
+from ddrank.processes import descendants
+
+pytestmark = pytest.mark.faults
+
+ROOT = Path(__file__).resolve().parent.parent
+LIN = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+GONE_WITHIN = 10.0
+
+
+def _start(tmp: Path, name: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DO_NOT_TRACK": "1", "COLUMNS": "120",
+           "PREFECT_HOME": str(tmp / f"{name}.prefect")}  # fmt: skip
+    env.pop("PREFECT_API_URL", None)
+    args = [sys.executable, "-m", "cli.main", "run", str(LIN),
+            "--db", str(tmp / f"{name}.duckdb"), "--out", str(tmp / f"{name}-out")]  # fmt: skip
+    log = open(tmp / f"{name}.log", "a")  # noqa: SIM115 - closed with the process
+    return subprocess.Popen(args, cwd=tmp, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)  # fmt: skip
+
+
+def _solver(proc: subprocess.Popen[str], timeout: float = 300) -> int:
+    """Wait until a DDS solver process of this run exists; return its pid."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for pid in descendants(proc.pid):
+            try:
+                if b"ddrank.dd.sandbox" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    return pid
+            except OSError:
+                continue
+        assert proc.poll() is None, "the run ended before DDS started"
+        time.sleep(0.05)
+    raise AssertionError("no DDS solver process appeared")
+
+
+def _stopped(proc: subprocess.Popen[str], family: list[int]) -> float:
+    """Seconds until the run and every process it had are gone (asserting within 10 s)."""
+    begun = time.monotonic()
+    proc.wait(timeout=GONE_WITHIN + 5)
+    while any(Path(f"/proc/{pid}").exists() and not _zombie(pid) for pid in family):
+        assert time.monotonic() - begun < GONE_WITHIN, [p for p in family if _alive(p)]
+        time.sleep(0.1)
+    took = time.monotonic() - begun
+    assert took < GONE_WITHIN, took
+    return took
+
+
+def _alive(pid: int) -> bool:
+    return Path(f"/proc/{pid}").exists() and not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def _interrupt(tmp: Path, name: str, how: str, at: float | None = None) -> str:
+    """Start a run, hurt it, check it stopped cleanly; return the run's output."""
+    proc = _start(tmp, name)
+    if at is not None:
+        time.sleep(at)
+        assert proc.poll() is None, "the run ended before the fault"
+        target = None
+    else:
+        target = _solver(proc)
+        time.sleep(0.3)  # mid-solve
+    family = [proc.pid, *descendants(proc.pid)]
+    if how == "SIGINT":  # a terminal's Ctrl-C: the whole foreground group
+        os.killpg(proc.pid, signal.SIGINT)
+    elif how == "SIGINT x2":
+        os.killpg(proc.pid, signal.SIGINT)
+        time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)
+    elif how == "SIGTERM":  # `kill PID`, a service manager's stop
+        os.kill(proc.pid, signal.SIGTERM)
+    elif how == "kill -9 main":
+        os.kill(proc.pid, signal.SIGKILL)
+    elif how == "kill -9 solver":
+        assert target is not None
+        os.kill(target, signal.SIGKILL)
+        proc.wait(timeout=600)
+        return (tmp / f"{name}.log").read_text()
+    _stopped(proc, family)
+    out = (tmp / f"{name}.log").read_text()
+    if how == "kill -9 main":
+        assert proc.returncode == -signal.SIGKILL
+    else:
+        assert proc.returncode == 130, (how, proc.returncode, out[-2000:])
+        assert not (tmp / f"{name}.duckdb.lock").exists(), how
+        assert "Traceback" not in out, out[-3000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("faults-ref")
+    proc = _start(tmp, "ref")
+    assert proc.wait(timeout=900) == 0, (tmp / "ref.log").read_text()[-3000:]
+    return tmp
+
+
+def test_every_stop_is_clean_and_the_rerun_equals_an_uninterrupted_run(
+    reference: Path, tmp_path: Path
+) -> None:
+    for at in (3, 8, 15):
+        out = _interrupt(tmp_path, "chain", "SIGINT", at=at)
+        assert "stopped by SIGINT" in out and "run the same command again" in out.lower(), out
+    assert "stopped by SIGTERM" in _interrupt(tmp_path, "chain", "SIGTERM")
+    assert "stopped at once" in _interrupt(tmp_path, "chain", "SIGINT x2")
+    _interrupt(tmp_path, "chain", "kill -9 main")
+    wal = tmp_path / "chain.duckdb.wal"
+    if wal.exists() and wal.stat().st_size > 64:  # a write cut short by the kill
+        os.truncate(wal, wal.stat().st_size - 37)
+    out = _interrupt(tmp_path, "chain", "kill -9 solver")  # bisection re-solves: nothing lost
+    assert "stage wall times" in out, out[-3000:]
+    for name in ("results.csv", "ranking.csv"):
+        ours = (tmp_path / "chain-out" / name).read_bytes()
+        assert ours == (reference / "ref-out" / name).read_bytes(), name
+    assert _snapshot(tmp_path / "chain.duckdb") == _snapshot(reference / "ref.duckdb")
+
+
+def _ddrank(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "DO_NOT_TRACK": "1", "COLUMNS": "200"}
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Path:
+    """A real 1 MiB tmpfs (root), grown to 64 MiB by `_grow` once the fault has been seen."""
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)],
+                          capture_output=True, text=True)  # fmt: skip
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip()}); CI runs as root")
+    yield mnt
+    subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+
+
+def test_a_full_disk_is_one_line_and_loses_nothing(small_disk: Path, tmp_path: Path) -> None:
+    db = small_disk / "s.duckdb"
+    pbn = ROOT / "ddrank" / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
+    steps = [("ingest", str(LIN), str(pbn), "--db", str(db)), ("clean", "--db", str(db))]
+    failed = None
+    for step in steps:
+        done = _ddrank(*step, cwd=tmp_path)
+        if done.returncode != 0:
+            failed = done
+            break
+    assert failed is not None, "1 MiB held everything: the fault was not injected"
+    assert failed.returncode == 2
+    assert "Traceback" not in failed.stderr
+    errors = [ln for ln in failed.stderr.splitlines() if ln.startswith("error:")]
+    assert len(errors) == 1 and "no space left on the disk" in errors[0], failed.stderr
+    subprocess.run(["mount", "-o", "remount,size=64m", "tmpfs", str(small_disk)], check=True)
+    for step in steps:  # the same commands again, now with room
+        again = _ddrank(*step, cwd=tmp_path)
+        assert again.returncode == 0, again.stderr
+    clean_db = tmp_path / "clean.duckdb"
+    for step in steps:
+        _ddrank(*[a if a != str(db) else str(clean_db) for a in step], cwd=tmp_path)
+    audit = _ddrank("audit", "--db", str(db), "--json", cwd=tmp_path)
+    clean_audit = _ddrank("audit", "--db", str(clean_db), "--json", cwd=tmp_path)
+    assert audit.returncode == 0 and audit.stdout == clean_audit.stdout
+
+
+def test_a_truncated_store_is_one_line_naming_it(reference: Path, tmp_path: Path) -> None:
+    db = tmp_path / "cut.duckdb"
+    shutil.copy(reference / "ref.duckdb", db)
+    os.truncate(db, db.stat().st_size // 3)
+    done = _ddrank("report", "--db", str(db), "--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    errors = [ln for ln in done.stderr.splitlines() if ln.startswith("error:")]
+    assert len(errors) == 1 and "the store is damaged" in errors[0], done.stderr
