@@ -23,7 +23,7 @@ from stages.clean import clean_pending  # noqa: E402
 from stages.ingest import ingest_paths  # noqa: E402
 from store import Store  # noqa: E402
 
-SAMPLE = ROOT / "data" / "sample"
+SAMPLE = ROOT / "ddrank" / "data" / "sample"
 PAPER_CLEANING_SECONDS = 3622  # seed Table 8
 
 

@@ -1,6 +1,6 @@
 """Start-up cost of the command line: `ddrank --help`, `ddrank ingest --help`, no-op `ddrank run`.
 
-    python bench/bench_cli.py [--runs 7] [--db data/ddrank.duckdb] [--out out]
+    python bench/bench_cli.py [--runs 7] [--db ddrank.duckdb] [--out out]
 
 Prints the median wall time of N runs of each, next to its target (0.5 s for the two helps, 3 s
 for a `ddrank run` with nothing new). The no-op run is timed on an existing store and its output
@@ -50,7 +50,7 @@ def timed(args: list[str], runs: int) -> tuple[float, float, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7, help="Runs per command (median).")
-    parser.add_argument("--db", default="data/ddrank.duckdb", help="Store of the no-op run.")
+    parser.add_argument("--db", default="ddrank.duckdb", help="Store of the no-op run.")
     parser.add_argument("--out", default="out", help="Output folder of the no-op run.")
     parser.add_argument("--prepare", action="store_true",
                         help="Run `ddrank run` once first so that the timed runs have nothing new.")  # fmt: skip

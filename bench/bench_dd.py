@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-WORLDCLASS = ROOT / "data/sample/pbn/worldclass-2012-example3.pbn"
+WORLDCLASS = ROOT / "ddrank/data/sample/pbn/worldclass-2012-example3.pbn"
 
 
 def pbn_blocks() -> list[str]:

@@ -11,11 +11,11 @@ Everything is written to a temporary folder; nothing goes into the repository. T
     .venv/bin/python bench/bench_ingest.py [--records 200000] [--formats pbn,scoretable,lin,usebio,bws]
 
 Formats and their real files:
-  pbn         per-table PBN: data/sample/pbn/worldclass-2012-example3.pbn (7,632 results)
+  pbn         per-table PBN: ddrank/data/sample/pbn/worldclass-2012-example3.pbn (7,632 results)
   pbn-dd      per-table PBN with DD tables and notes, ~60 lines a result:
-              data/sample/pbn/online-qualifier-2021-example2.pbn (299 results)
+              ddrank/data/sample/pbn/online-qualifier-2021-example2.pbn (299 results)
   scoretable  PBN ScoreTable travellers: ../shared/.../bridgecomposer-pairs/PABC_2025-12-23 (333)
-  lin         BBO vugraph LIN: data/sample/lin/usbf-2010-sf-14502.lin (30 results)
+  lin         BBO vugraph LIN: ddrank/data/sample/lin/usbf-2010-sf-14502.lin (30 results)
   usebio      USEBIO XML: ../shared/.../usebio/welwyn-2025-04-09.usebio.xml (144 traveller lines)
   bws         Bridgemate .bws: ../shared/.../bridgemate-acbl/LBC-2026-01-26.bws (270 results), not
               replicated (an MS Access database cannot be written here): read again and again, to
@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-SAMPLE = ROOT / "data" / "sample"
+SAMPLE = ROOT / "ddrank" / "data" / "sample"
 EVENTS = Path(os.environ.get("DDRANK_SHARED", ROOT.parent / "shared")) / "data" / "events"
 SOURCES = {
     "pbn": SAMPLE / "pbn" / "worldclass-2012-example3.pbn",

@@ -5,7 +5,7 @@ file), runs the real command `--repeat` times in a fresh process each time (impo
 and write included), and prints wall and CPU seconds per run (CPU time says what the report costs
 when other processes share the cores), pages per second, and the ratio to the target. Default store: the one `ddrank run` writes on the bundled sample.
 
-    .venv/bin/python bench/bench_report.py [--db data/ddrank.duckdb] [--repeat 2]
+    .venv/bin/python bench/bench_report.py [--db ddrank.duckdb] [--repeat 2]
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from ddrank.names import (  # noqa: E402
 )
 
 EVAL = ROOT / "tests" / "data" / "names_eval.csv"
-RANKINGS = ROOT / "data" / "rankings" / "wbf-open-rankings.csv"
+RANKINGS = ROOT / "ddrank" / "data" / "rankings" / "wbf-open-rankings.csv"
 
 
 def eval_units(rows: list[dict[str, str]]) -> list[NameUnit]:

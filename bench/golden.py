@@ -34,7 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_EVENTS = ROOT.parent / "shared" / "data" / "events"
-SAMPLE = ROOT / "data" / "sample"
+SAMPLE = ROOT / "ddrank" / "data" / "sample"
 #: What a user's results are made of; binary store files and caches are not compared.
 KEPT_SUFFIXES = {".csv", ".json", ".md", ".html", ".txt", ".svg", ".js", ".css"}
 SKIPPED_NAMES = {".ddrank-run.json"}  # holds the run's clock and digests of the store file

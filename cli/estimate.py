@@ -17,7 +17,13 @@ from cli.options import existing_store
 CacheOpt = Annotated[
     Path, typer.Option(help="Cache of DDS-solved states (resumable parquet/json shards).")
 ]
-ModelsOpt = Annotated[Path, typer.Option(help="Folder of saved models (<name>.joblib + .json).")]
+ModelsOpt = Annotated[
+    Path,
+    typer.Option(
+        help="Folder of saved models (<name>.joblib + .json), relative to the current directory; "
+        "a model not found there is taken from those shipped with the package."
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Machine-readable output.")]
 
 dd_estimate = typer.Typer(
@@ -119,14 +125,11 @@ def train(
 
 
 def _load_models(models_dir: Path, names: list[str] | None) -> list[Any]:
-    from store.estimator import load_model, saved_models
+    from store.estimator import find_model, load_model, saved_models
 
-    paths = [models_dir / f"{n}.joblib" for n in names] if names else saved_models(models_dir)
+    paths = [find_model(n, models_dir) for n in names] if names else saved_models(models_dir)
     if not paths:
         raise FileNotFoundError(f"no models in {models_dir}: run `ddrank dd-estimate train`")
-    for p in paths:
-        if not p.is_file():
-            raise FileNotFoundError(f"{p}: no such model (saved models: {models_dir}/*.joblib)")
     return [load_model(p) for p in paths]
 
 
@@ -202,7 +205,7 @@ def evaluate(
         Path | None,
         typer.Option(
             help="States file to score. Default: the training cache's held-out deals if "
-            "`train` has run, else the shipped set data/estimator/evalset.parquet."
+            "`train` has run, else the set shipped with the package."
         ),  # fmt: skip
     ] = None,
     cache_dir: CacheOpt = Path("data/cache/estimator"),
@@ -211,7 +214,7 @@ def evaluate(
 ) -> None:
     """Score saved models on held-out deals: accuracy, within ±1, MAE per hand size, next to the seed's softmax accuracies (its Table 2).
 
-    Works on a fresh clone: without a training cache it scores the small evaluation set shipped in data/estimator/ (held-out deals labelled by DDS), in seconds.
+    Works on a fresh clone: without a training cache it scores the small evaluation set shipped with the package (held-out deals labelled by DDS), in seconds.
     """  # noqa: E501
     from ddrank.estimate.metrics import seed_softmax_best
     from stages.estimate import evaluate_model

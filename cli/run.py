@@ -43,7 +43,7 @@ def run(
     inputs: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Files or folders (default: the bundled real sample in data/sample).",
+            help="Files or folders (default: the bundled real sample in ddrank/data/sample).",
             show_default=False,
         ),
     ] = None,  # fmt: skip

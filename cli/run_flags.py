@@ -5,13 +5,15 @@ FLAGS = [
     {
         "name": "db",
         "kind": "str",
-        "help": "DuckDB store. Default: data/ddrank.duckdb.",
+        "help": "DuckDB store (a relative path is taken from the current directory). Default: "
+        "ddrank.duckdb.",
         "panel": "Files",
     },
     {
         "name": "out",
         "kind": "str",
-        "help": "Folder for reports and exports. Default: out.",
+        "help": "Folder for reports and exports (a relative path is taken from the current "
+        "directory). Default: out.",
         "panel": "Files",
     },
     {
@@ -54,7 +56,8 @@ FLAGS = [
     {
         "name": "rankings",
         "kind": "str",
-        "help": "Ranking list CSV for name matching. Default: data/rankings/wbf-open-rankings.csv.",
+        "help": "Ranking list CSV for name matching. Default: "
+        "ddrank/data/rankings/wbf-open-rankings.csv, shipped with the package.",
         "panel": "Files",
     },
     {

@@ -56,11 +56,16 @@ def _flag_kind(annotation: Any) -> str | list[str] | None:
 def _default_text(name: str, field: Any) -> str:
     if name in ("workers",):
         return "the number of CPUs"
-    from stages.settings import REPO_ROOT
+    from ddrank.data import BUNDLED_DIR
 
     default = field.get_default(call_default_factory=True)
-    # a path inside the checkout is shown relative to it: the same text on every machine
-    return "" if default is None else str(default).replace(f"{REPO_ROOT}/", "")
+    if default is None:
+        return ""
+    # a file shipped with the package is shown by its place in the package, not this machine's
+    text, root = str(default), str(BUNDLED_DIR)
+    if text.startswith(root):
+        return f"ddrank/data{text[len(root):]}, shipped with the package"
+    return text
 
 
 def settings_flags(model: Any = None) -> list[dict[str, Any]]:

@@ -56,7 +56,9 @@ def make_runner(
         os.environ[THREADS_ENV] = str(dds_threads)  # inherited by each sandboxed solver
         return ThreadPoolTaskRunner(max_workers=workers)
     if runner == "dask":
-        from prefect_dask import DaskTaskRunner
+        from ddrank.extras import require
+
+        DaskTaskRunner = require("prefect_dask", "dask").DaskTaskRunner  # noqa: N806
 
         os.environ[THREADS_ENV] = str(dds_threads)  # inherited by the spawned Dask workers
         if dask_address:

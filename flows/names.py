@@ -1,6 +1,6 @@
 """Flow `match_names`: resolve the raw seat names (or a list of names) against a ranking list.
 
-python -m flows.names --rankings data/rankings/wbf-open-rankings.csv [--db data/ddrank.duckdb]
+python -m flows.names --rankings ddrank/data/rankings/wbf-open-rankings.csv [--db ddrank.duckdb]
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@
 #   worker           `prefect worker start --pool ddrank-process --type process --with-healthcheck`
 #   watcher          `ddrank watch` on an inbox folder
 #
-# Then it drops the small vugraph LIN file of data/sample/lin into the inbox and checks that the
+# Then it drops the small vugraph LIN file of ddrank/data/sample/lin into the inbox and checks that the
 # event-triggered run of ddrank-inbox-on-event completes and the store holds the new records,
 # that `prefect flow-run ls` and `prefect automation ls` list them, that the API refuses a
 # request without the auth string, that no log holds an HTTP 422, and that every socket the

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from ddrank.data import bundled
 from stages.progress import report
 from store import Store
 from store.estimator import (
@@ -34,8 +35,8 @@ from store.estimator import (
 )
 
 SAMPLE_PBN = (
-    Path("data/sample/pbn/worldclass-2012-example3.pbn"),
-    Path("data/sample/pbn/online-qualifier-2021-example2.pbn"),
+    bundled("sample", "pbn", "worldclass-2012-example3.pbn"),
+    bundled("sample", "pbn", "online-qualifier-2021-example2.pbn"),
 )
 PLAY_BATCH = 200  # analyse_all_plays accepts up to 200 boards per call
 DDS_BATCH = 40  # calc_all_tables accepts at most 40 deals with all five strains

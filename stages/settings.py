@@ -14,13 +14,14 @@ from typing import Any, Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from ddrank.data import bundled
 from ddrank.dd.solver import MAX_TABLE_BATCH, TABLE_BATCH, TRACE_BATCH
 from ddrank.regression.defaults import DEFAULT_CV_SEED
-from store.defaults import DEFAULT_DB
+from store.defaults import DEFAULT_DB, DEFAULT_OUT
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SAMPLE_DIR = REPO_ROOT / "data" / "sample"
-RANKINGS_CSV = REPO_ROOT / "data" / "rankings" / "wbf-open-rankings.csv"
+#: Shipped with the package (ddrank/data), found from any directory.
+SAMPLE_DIR = bundled("sample")
+RANKINGS_CSV = bundled("rankings", "wbf-open-rankings.csv")
 
 
 class PipelineSettings(BaseSettings):
@@ -29,9 +30,12 @@ class PipelineSettings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DDRANK_", extra="ignore")
 
     inputs: list[str] = Field(default_factory=lambda: [str(SAMPLE_DIR)],
-                              description="Hand-record files or folders to ingest.")  # fmt: skip
-    db: str = Field(str(DEFAULT_DB), description="DuckDB store.")
-    out: str = Field("out", description="Folder for reports and exports.")
+                              description="Hand-record files or folders to ingest "
+                              "(default: the sample shipped with the package).")  # fmt: skip
+    db: str = Field(str(DEFAULT_DB), description="DuckDB store (a relative path is taken from "
+                    "the current directory).")  # fmt: skip
+    out: str = Field(str(DEFAULT_OUT), description="Folder for reports and exports (a relative "
+                     "path is taken from the current directory).")  # fmt: skip
     inbox: str | None = Field(None, description="Folder watched for new hand records.")
     partition_size: int = Field(500, ge=1, description="Table results (raw records) per partition, the unit of fan-out.")
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1,

@@ -15,11 +15,17 @@ from typing import Any
 
 import polars as pl
 
+from ddrank.data import bundled
+from ddrank.extras import require
+
+#: Where `train` caches DDS work and saves models: relative, so in the current directory.
 CACHE_DIR = Path("data/cache/estimator")
 MODELS_DIR = Path("models")
 DATASET_FILE = "states.parquet"
-#: The small held-out evaluation set shipped with the code (data/estimator/make_evalset.py).
-EVALSET = Path(__file__).resolve().parent.parent / "data" / "estimator" / "evalset.parquet"
+#: The small held-out evaluation set shipped with the package (data/estimator/make_evalset.py).
+EVALSET = bundled("estimator", "evalset.parquet")
+#: The models shipped with the package; a model of the same name in MODELS_DIR wins.
+SHIPPED_MODELS_DIR = bundled("models")
 DEFAULT_MODEL = "gbm-compact"
 SHARD_DEALS = 200  # deals per cached parquet shard: ~30 s of single-threaded DDS
 
@@ -82,13 +88,13 @@ def evaluation_states(
     if EVALSET.is_file():
         frame = pl.read_parquet(EVALSET)
         return frame, (
-            f"the shipped evaluation set {EVALSET.relative_to(EVALSET.parents[2])} "
+            "the shipped evaluation set ddrank/data/estimator/evalset.parquet "
             f"({frame.height:,} held-out states labelled by DDS; `ddrank dd-estimate train` "
             "builds the full held-out set)"
         )
     raise FileNotFoundError(
-        f"no states to score: {cached} is missing (run `ddrank dd-estimate train`, about an "
-        f"hour of DDS) and so is the shipped {EVALSET.name} "
+        f"no states to score: {cached} is missing (run `ddrank dd-estimate train`, about "
+        f"1 h 45 min of DDS on 2 cores) and so is the shipped {EVALSET.name} "
         "(run `python data/estimator/make_evalset.py`, about a minute)"
     )
 
@@ -96,7 +102,7 @@ def evaluation_states(
 # ------------------------------------------------------------------ models
 def save_model(model: Any, models_dir: Path = MODELS_DIR, extra: dict | None = None) -> Path:
     """`<name>.joblib` plus `<name>.json` with feature version, parameters and metrics."""
-    import joblib
+    joblib = require("joblib", "estimator")
 
     models_dir.mkdir(parents=True, exist_ok=True)
     path = models_dir / f"{model.name}.joblib"
@@ -118,15 +124,12 @@ def save_model(model: Any, models_dir: Path = MODELS_DIR, extra: dict | None = N
 
 def load_model(name_or_path: str | Path = DEFAULT_MODEL, models_dir: Path = MODELS_DIR) -> Any:
     """A saved TrickModel, refusing one whose feature version this code no longer computes."""
-    import joblib
-
     from ddrank.estimate.models import FEATURE_SETS
 
-    path = Path(name_or_path)
-    if not path.suffix:
-        path = models_dir / f"{name_or_path}.joblib"
-    if not path.exists():
-        raise FileNotFoundError(f"{path} not found: run `ddrank dd-estimate train` first")
+    path = find_model(name_or_path, models_dir)
+    joblib = require("joblib", "estimator")
+    require("lightgbm", "estimator")  # the shipped models are LightGBM and scikit-learn objects
+    require("sklearn", "estimator")
     model = joblib.load(path)
     if FEATURE_SETS.get(model.spec.feature_set) != model.feature_version:
         raise ValueError(
@@ -136,5 +139,27 @@ def load_model(name_or_path: str | Path = DEFAULT_MODEL, models_dir: Path = MODE
     return model
 
 
+def find_model(name_or_path: str | Path, models_dir: Path = MODELS_DIR) -> Path:
+    """A `.joblib` path as given, else `<name>.joblib` in `models_dir`, else the shipped one."""
+    path = Path(name_or_path)
+    if path.suffix:
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: no such model file")
+        return path
+    for folder in (models_dir, SHIPPED_MODELS_DIR):
+        if (folder / f"{name_or_path}.joblib").is_file():
+            return folder / f"{name_or_path}.joblib"
+    raise FileNotFoundError(
+        f"no model {name_or_path!r} in {models_dir}/ nor among the shipped models "
+        f"({', '.join(p.stem for p in saved_models(SHIPPED_MODELS_DIR)) or 'none'}): "
+        "run `ddrank dd-estimate train` first"
+    )
+
+
 def saved_models(models_dir: Path = MODELS_DIR) -> list[Path]:
-    return sorted(models_dir.glob("*.joblib"))
+    """The models of `models_dir`, plus each shipped model of a name not found there."""
+    own = sorted(models_dir.glob("*.joblib"))
+    if models_dir.resolve() == SHIPPED_MODELS_DIR.resolve():
+        return own
+    names = {p.stem for p in own}
+    return own + [p for p in sorted(SHIPPED_MODELS_DIR.glob("*.joblib")) if p.stem not in names]

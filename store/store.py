@@ -9,13 +9,14 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 import aiosql
 import duckdb
 
-SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
+SQL_DIR = Path(str(files("sql")))  # the top-level sql/ folder, installed as a package
 QUERY_DIR = SQL_DIR / "queries"
 #: The store a command uses when not told otherwise; the one place this path is written.
 from store.defaults import DEFAULT_DB  # noqa: E402,F401

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-LIN = REPO / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+LIN = REPO / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
 EVENTS = REPO.parent / "shared" / "data" / "events"
 WELWYN = [EVENTS / "usebio" / "welwyn-2025-04-09.usebio.xml",
           EVENTS / "usebio" / "welwyn-2025-04-09.hands.pbn"]  # fmt: skip

@@ -27,7 +27,7 @@ from ddrank.parsers.pbn import parse_pbn
 from ddrank.raw import RawRecord
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-WORLDCLASS = DATA / "sample" / "pbn" / "worldclass-2012-example3.pbn"
+WORLDCLASS = DATA.parent / "ddrank" / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"
 # The seed's Table 1 example deal.
 SEED_DEAL = "N:AK75.54.987653.A Q.AT983.42.JT753 642.KQJ7.AQJ.962 JT983.62.KT.KQ84"
 
@@ -303,7 +303,7 @@ def test_junk_play_tokens_are_all_removed() -> None:
 def test_lin_claim_mid_play(tmp_path: Path) -> None:
     from ddrank.parsers.lin import parse_lin
 
-    lin = DATA / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+    lin = DATA.parent / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
     first = parse_lin(lin.read_text(), str(lin))[0]
     b = clean_record(first).board
     assert (b.contract, b.declarer, b.opening_leader) == ("4H", "E", "S")

@@ -108,21 +108,27 @@ def test_compose_requires_secrets_and_commits_none() -> None:
     assert ".env" in ignored and ".git" in ignored and ".venv" in ignored
 
 
-def test_dockerfile_installs_the_repo_with_pip() -> None:
+def test_dockerfile_installs_the_wheel_at_the_locked_versions() -> None:
     import tomllib
 
     text = DOCKERFILE.read_text()
+    assert re.search(r"^FROM python:3\.11-slim AS wheel\s*$", text, re.M)
     assert re.search(r"^FROM python:3\.11-slim\s*$", text, re.M)
-    assert re.search(r"pip install (-e )?\.", text)
+    assert "pip wheel --no-deps --wheel-dir /wheels ." in text
+    assert re.search(r"pip install -c /tmp/requirements\.lock .*ddrank-\*\.whl\)\[dask,", text)
+    assert "pip install -e" not in text  # the image runs the wheel, not the source tree
     assert "USER ddrank" in text
-    # every package pyproject.toml installs (the image once lacked store/, stages/, publish/)
+    # the wheel is built from every package pyproject.toml installs (the image once lacked
+    # store/, stages/, publish/); the bundled data and model are inside ddrank/
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
     packages = {
         p.rstrip("*") for p in pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
     }
     assert {"ddrank", "store", "stages", "publish", "cli", "sql"} <= packages
-    for folder in sorted(packages | {"data", "models"}):
+    for folder in sorted(packages):
         assert f"COPY {folder} ./{folder}" in text, folder
+    # the deployments' working directory: prefect.yaml and the flow files it names
+    assert "COPY prefect.yaml ./" in text
 
 
 @pytest.mark.skipif(shutil.which("docker-compose") is None, reason="docker-compose not installed")

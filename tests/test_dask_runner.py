@@ -24,7 +24,7 @@ from stages.ingest import ingest_paths
 from store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
-WORLDCLASS = ROOT / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"
+WORLDCLASS = ROOT / "ddrank" / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"
 GAMES = 40
 
 

@@ -23,7 +23,7 @@ WELWYN = SHARED / "usebio" / "welwyn-2025-04-09.usebio.xml"
 REALBRIDGE = SHARED / "usebio" / "realbridge-club-2025-04-07.usebio.xml"
 BRIDGEMATE = [SHARED / "bridgemate-acbl" / "LBC-2026-01-26.bws",
               SHARED / "bridgemate-acbl" / "club-2026-01-19.bws"]  # fmt: skip
-RANKINGS_CSV = REPO / "data" / "rankings" / "wbf-open-rankings.csv"
+RANKINGS_CSV = REPO / "ddrank" / "data" / "rankings" / "wbf-open-rankings.csv"
 
 #: Every file with published values, and what it publishes: (compared, agree) per kind.
 PUBLISHED = {

@@ -14,11 +14,14 @@ Convention (for whoever writes docs):
     - `<!-- doc-test: manual: REASON -->`: never run here, because it cannot end on its own or
       needs what CI does not have (a long-running server, a Docker engine); REASON (the rest of
       the comment) says why and what covers it instead; `test_manual_examples_say_why` checks it.
+    - `<!-- doc-test: timeout SECONDS -->`: the block's time limit when it needs more than the
+      default 10 minutes (README command 1: a pip install, then about 10 minutes of DDS on 2 cores).
     - `<!-- doc-test: env NAME=VALUE -->`: run with that environment variable, e.g. a small input
-      (`DDRANK_INPUTS=["data/sample/lin/usbf-2010-sf-14502.lin"]`) so that a pipeline example runs in
+      (`DDRANK_INPUTS=["ddrank/data/sample/lin/usbf-2010-sf-14502.lin"]`) so that a pipeline example runs in
       CI in seconds; the example itself stays as a user types it. Several directives may share one
       comment, separated by `;`.
-* A block must finish in 10 minutes and exit 0. Other languages (```python, ```toml, plain ```)
+* A block must finish in its time limit (10 minutes unless `timeout` says) and exit 0. Examples
+  that take hours (training the estimator from scratch) are `manual`, with the reason. Other languages (```python, ```toml, plain ```)
   are not run.
 
 New examples are picked up automatically: the tests are generated from the files at collection.
@@ -52,6 +55,7 @@ class Example:
     slow: bool = False
     manual: str | None = None
     env: dict[str, str] = field(default_factory=dict)
+    timeout: int = 600
 
     @property
     def id(self) -> str:
@@ -81,6 +85,8 @@ def examples(path: Path) -> list[Example]:
             elif directive.startswith("manual"):  # the rest of the comment is the reason
                 ex.manual = ";".join([directive.partition(":")[2], *directives]).strip()
                 directives = []
+            elif directive.startswith("timeout "):
+                ex.timeout = int(directive[8:].strip())
             elif directive.startswith("env "):
                 name, _, value = directive[4:].strip().partition("=")
                 ex.env[name] = value
@@ -146,7 +152,7 @@ def test_doc_example_runs(example: Example, copies: dict[str, Path], tmp_path_fa
             env.pop(name, None)
     script = "set -eo pipefail\n" + example.script
     done = subprocess.run(["bash", "-c", script], cwd=clone, env=env, capture_output=True,
-                          text=True, timeout=600)  # fmt: skip
+                          text=True, timeout=example.timeout)  # fmt: skip
     assert done.returncode == 0, (
         f"{example.id} failed (exit {done.returncode})\n--- script\n{example.script}"
         f"--- stdout\n{done.stdout[-3000:]}\n--- stderr\n{done.stderr[-3000:]}"

@@ -9,7 +9,7 @@ from tasks.clean import clean_pending
 from tasks.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent
-WORLDCLASS_2012 = ROOT / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"
+WORLDCLASS_2012 = ROOT / "ddrank" / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"
 
 
 def test_trick_winner_repair_count(tmp_path: Path) -> None:

@@ -39,7 +39,7 @@ from ddrank.estimate.state import (
 )
 from ddrank.types import Card, Deal, Seat, Strain
 
-# Board 1 of the 2012 World Championship final (data/sample/pbn/worldclass-2012-example3.pbn)
+# Board 1 of the 2012 World Championship final (ddrank/data/sample/pbn/worldclass-2012-example3.pbn)
 BOARD1 = "W:.AQJ85.986.JT973 A8643.97642.Q.Q8 KT9.K3.K75.AK652 QJ752.T.AJT432.4"
 BOARD1_PLAY = [
     "SQ",
@@ -59,7 +59,7 @@ BOARD1_PLAY = [
     "H5",
     "H2",
 ]  # 5C by E, true order
-SAMPLE = Path("data/sample/pbn/worldclass-2012-example3.pbn")
+SAMPLE = Path("ddrank/data/sample/pbn/worldclass-2012-example3.pbn")
 N_BOARDS = 150  # real boards with play used by the model, CLI and flow tests (one DDS cache)
 
 
@@ -402,7 +402,7 @@ def test_boards_and_stored_traces_come_from_the_store(tmp_path: Path) -> None:
 
     db = tmp_path / "store.duckdb"
     with Store(db) as store:
-        ingest_paths(store, ["data/sample/pbn/online-qualifier-2021-example2.pbn"])
+        ingest_paths(store, ["ddrank/data/sample/pbn/online-qualifier-2021-example2.pbn"])
         clean_pending(store, workers=1)
         (first,) = store.rows("played_boards", limit=1)
         trace = solve_traces([trace_request(board_from_row(first))])[0]

@@ -27,7 +27,7 @@ from ddrank.processes import descendants
 pytestmark = pytest.mark.faults
 
 ROOT = Path(__file__).resolve().parent.parent
-LIN = ROOT / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+LIN = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
 GONE_WITHIN = 10.0
 
 
@@ -166,7 +166,7 @@ def small_disk(tmp_path: Path) -> Path:
 
 def test_a_full_disk_is_one_line_and_loses_nothing(small_disk: Path, tmp_path: Path) -> None:
     db = small_disk / "s.duckdb"
-    pbn = ROOT / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
+    pbn = ROOT / "ddrank" / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
     steps = [("ingest", str(LIN), str(pbn), "--db", str(db)), ("clean", "--db", str(db))]
     failed = None
     for step in steps:

@@ -21,8 +21,8 @@ from tasks.clean import clean_pending
 from tasks.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent
-LIN = ROOT / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
-PBN = ROOT / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
+LIN = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+PBN = ROOT / "ddrank" / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from tasks.clean import clean_pending
 from tasks.ingest import ingest_paths
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-SAMPLE = DATA / "sample"
+SAMPLE = DATA.parent / "ddrank" / "data" / "sample"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 

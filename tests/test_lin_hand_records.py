@@ -18,7 +18,7 @@ REALBRIDGE = EVENTS / "usebio" / "realbridge-club-2025-04-07.usebio.xml"
 
 needs_shared = pytest.mark.skipif(
     not BBO.exists(),
-    reason="../shared/data/events is absent: these real files may not be bundled (SOURCES.md)",
+    reason="../shared/data/events is absent; these files may not be bundled: no licence allows it (SOURCES.md)",
 )
 
 

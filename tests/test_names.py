@@ -1,6 +1,6 @@
 """Player name matching (issue 4): seed reference examples, fuzzy strategy, context, DB, CLI.
 
-Real data only: the WBF open list in data/rankings, raw names as they appear in data/sample and
+Real data only: the WBF open list in ddrank/data/rankings, raw names as they appear in ddrank/data/sample and
 data/valet, the hand-labelled set tests/data/names_eval.csv, and the reference doc's examples.
 """
 
@@ -28,11 +28,11 @@ from ddrank.names import (
 from ddrank.names.seed import seed_tokens, seed_tuple
 
 ROOT = Path(__file__).resolve().parent.parent
-RANKINGS_CSV = ROOT / "data" / "rankings" / "wbf-open-rankings.csv"
+RANKINGS_CSV = ROOT / "ddrank" / "data" / "rankings" / "wbf-open-rankings.csv"
 EVAL_CSV = ROOT / "tests" / "data" / "names_eval.csv"
-LIN = ROOT / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
-ONLINE_PBN = ROOT / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
-WC_PBN = ROOT / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"
+LIN = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+ONLINE_PBN = ROOT / "ddrank" / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
+WC_PBN = ROOT / "ddrank" / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"
 
 
 @pytest.fixture(scope="module")

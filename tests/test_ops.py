@@ -36,7 +36,7 @@ from store.store import open_connection as connect
 from tasks.ingest import ingest_paths, read_records
 
 ROOT = Path(__file__).resolve().parent.parent
-QUALIFIER = ROOT / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
+QUALIFIER = ROOT / "ddrank" / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
 PREFECT_YAML = ROOT / "prefect.yaml"
 DOCKERFILE = ROOT / "Dockerfile"
 
@@ -390,7 +390,7 @@ def test_run_names_say_the_files_or_the_trigger(monkeypatch: pytest.MonkeyPatch)
     from flows.run_names import files_label, inbox_name, pipeline_name
     from stages.settings import PipelineSettings
 
-    lin = "data/sample/lin/usbf-2010-sf-14502.lin"
+    lin = "ddrank/data/sample/lin/usbf-2010-sf-14502.lin"
     settings = PipelineSettings(inputs=[lin])
     assert pipeline_name({"settings": settings}) == "run: usbf-2010-sf-14502.lin"
     # a deployment run's parameters are JSON
@@ -398,7 +398,7 @@ def test_run_names_say_the_files_or_the_trigger(monkeypatch: pytest.MonkeyPatch)
         "run: usbf-2010-sf-14502.lin, online-qualifier-2021-example2.pbn"
     )
     assert files_label(["a.lin", "b.pbn", "c/d.dump", "e"]) == "a.lin, b.pbn +2 more"
-    assert files_label(["data/sample"]) == "sample/" and files_label([]) == "no input files"
+    assert files_label(["ddrank/data/sample"]) == "sample/" and files_label([]) == "no input files"
     monkeypatch.setenv("DDRANK_INBOX", "/data/inbox")
     assert inbox_name({"settle_seconds": 0}, ON_EVENT) == (
         "inbox on ddrank.inbox.file-arrived: /data/inbox"

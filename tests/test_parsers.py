@@ -11,9 +11,9 @@ from ddrank.parsers.lin import parse_lin
 from ddrank.parsers.pbn import parse_pbn
 
 DATA = Path(__file__).resolve().parent.parent / "data"
-WORLDCLASS = DATA / "sample" / "pbn" / "worldclass-2012-example3.pbn"
-ONLINE = DATA / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
-LIN = DATA / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+WORLDCLASS = DATA.parent / "ddrank" / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"
+ONLINE = DATA.parent / "ddrank" / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
+LIN = DATA.parent / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 

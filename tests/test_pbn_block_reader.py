@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
 FILES = sorted(
     p
-    for base in (ROOT / "data", ROOT / "tests" / "data", SHARED)
+    for base in (ROOT / "ddrank" / "data", ROOT / "data", ROOT / "tests" / "data", SHARED)
     for p in (base.rglob("*.pbn") if base.exists() else [])
 )
 
@@ -97,7 +97,7 @@ def test_block_reader_equals_line_reader(path: Path) -> None:
 
 def test_most_games_of_the_qualifier_take_the_fast_paths(monkeypatch: pytest.MonkeyPatch) -> None:
     """The speed of `bench/bench_ingest.py --formats pbn-dd` rests on this."""
-    path = ROOT / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
+    path = ROOT / "ddrank" / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
     fed: list[int] = []
     feed = pbn._LineReader.feed
 

@@ -20,10 +20,7 @@ from tasks.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENTS = ROOT.parent / "shared" / "data" / "events"
-VERIFIER = EVENTS / "pbn-verifier"
-pytestmark = pytest.mark.skipif(
-    not EVENTS.exists(), reason="../shared/data/events (real event files) is not beside the clone"
-)
+VERIFIER = ROOT / "tests" / "data" / "pbn-verifier"  # bundled: copyright-free (SOURCES.md)
 
 
 def _game_starts(path: Path) -> list[int]:
@@ -65,10 +62,12 @@ def test_the_errors_only_warnings_can_report() -> None:
 
 def test_no_warning_on_conforming_and_real_files() -> None:
     """The Verifier's correct files (one has 254-character lines, one an end position played
-    with no declarer), every real PBN under ../shared/data/events and the bundled samples."""
-    files = [p for p in EVENTS.rglob("*.pbn") if not p.name.startswith("errors_")]
-    files += sorted((ROOT / "data" / "sample" / "pbn").glob("*.pbn"))
-    assert len(files) >= 10
+    with no declarer), the bundled samples and club games, and every real PBN under ../shared/data/events
+    when it is beside the clone."""
+    bundled = [*VERIFIER.glob("*.pbn"), *(ROOT / "tests" / "data" / "bridgemate").glob("*.pbn"),
+               *(ROOT / "ddrank" / "data" / "sample" / "pbn").glob("*.pbn")]  # fmt: skip
+    files = [p for p in [*bundled, *EVENTS.rglob("*.pbn")] if not p.name.startswith("errors_")]
+    assert len(files) >= 7
     assert {p.name: conformance_warnings(_text(p)) for p in files if
             conformance_warnings(_text(p))} == {}  # fmt: skip
 

@@ -18,7 +18,7 @@ import duckdb
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LIN = ROOT / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+LIN = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
 # Tables whose content must not depend on how the run got there (ingested_at excluded).
 COMPARED = {
     "boards": "SELECT * EXCLUDE (partition_id) FROM boards ORDER BY record_id",

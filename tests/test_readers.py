@@ -11,7 +11,7 @@ from ddrank.parsers.registry import READERS, UnreadableFile, read_bytes, sniff
 from store.inputs import read
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "data" / "sample"
+SAMPLE = ROOT / "ddrank" / "data" / "sample"
 EVENTS = ROOT.parent / "shared" / "data" / "events"
 
 # real files, their format and the table results each holds (counts from docs and bench)
@@ -19,14 +19,14 @@ FILES = [
     (SAMPLE / "pbn" / "worldclass-2012-example3.pbn", "pbn", 7632),
     (SAMPLE / "pbn" / "online-qualifier-2021-example2.pbn", "pbn", 299),
     (SAMPLE / "lin" / "usbf-2010-sf-14502.lin", "lin", 30),
-    (EVENTS / "bridgemate-acbl" / "LBC-2026-01-26.bws", "bws", 270),
+    (ROOT / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.bws", "bws", 270),
 ]
 
 
 @pytest.mark.parametrize(("path", "fmt", "results"), FILES, ids=lambda v: getattr(v, "name", v))
 def test_sniff_and_read_real_files(path: Path, fmt: str, results: int) -> None:
     if not path.exists():
-        pytest.skip(f"{path} is not beside the clone")
+        pytest.skip(f"{path} is absent; USEBIO files may not be bundled: no licence (SOURCES.md)")
     assert sniff(path.read_bytes()[:65_536]) == fmt
     parsed = read(path)
     assert parsed.format == fmt
@@ -41,7 +41,7 @@ def test_usebio_reads_its_hand_record_beside_it() -> None:
     """`read` joins `X.hands.pbn` to `X.usebio.xml`: every traveller line then has its deal."""
     path = EVENTS / "usebio" / "welwyn-2025-04-09.usebio.xml"
     if not path.exists():
-        pytest.skip(f"{path} is not beside the clone")
+        pytest.skip(f"{path} is absent; USEBIO files may not be bundled: no licence (SOURCES.md)")
     parsed = read(path)
     assert parsed.format == "usebio"
     assert len(parsed.records) == 144

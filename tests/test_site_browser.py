@@ -18,7 +18,7 @@ import duckdb
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-LIN = REPO / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+LIN = REPO / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
 CHROMIUM = "/usr/bin/chromium"
 #: The renamed player: quotes, an apostrophe and a tag-like '<' that must show as text.
 ODD_NAME = 'Jeff "Meck" O\'Meckstroth <b>&amp;'
@@ -28,7 +28,8 @@ pytestmark = pytest.mark.flow
 
 
 def ensure_chromium() -> str:
-    """Debian's chromium, or a skip saying how to get it (a test never installs anything)."""
+    """Debian's chromium, or a skip saying how to get it (a test never installs anything;
+    .ci/run installs it, so CI never skips these tests)."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is absent: `apt-get update && apt-get install -y chromium`")
     try:

@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "ops" / "stack-smoke.sh"
-SAMPLE = ROOT / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+SAMPLE = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
 
 pytestmark = pytest.mark.stack
 

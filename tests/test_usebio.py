@@ -21,7 +21,7 @@ SAMPLES = USEBIO / "ebu-samples"
 
 needs_shared = pytest.mark.skipif(
     not USEBIO.exists(),
-    reason="../shared/data/events is absent: these real files may not be bundled (SOURCES.md)",
+    reason="../shared/data/events is absent; these files may not be bundled: no licence allows it (SOURCES.md)",
 )
 
 

@@ -1,6 +1,6 @@
 """Build the estimator's small held-out evaluation set, labelled by DDS (reproducible).
 
-    nice -n 15 python data/estimator/make_evalset.py          # writes evalset.parquet + .json
+    nice -n 15 python data/estimator/make_evalset.py          # writes ddrank/data/estimator/evalset.*
 
 `ddrank dd-estimate eval` scores the saved models on this file when no training cache exists, so
 a fresh clone can check the estimator's published accuracy in seconds, without the hour of DDS
@@ -31,7 +31,7 @@ EVAL_SEED = 2  # training used seed 1: none of these random deals was seen in tr
 RANDOM_DEALS = 200  # played out: 200 states at each of 12..1 cards
 REAL_BOARDS = 1000  # test-split boards of the sample with play (traces are cheap)
 PER_SIZE = 300  # states kept per (source, hand size)
-OUT = HERE / "evalset.parquet"
+OUT = HERE.parent.parent / "ddrank" / "ddrank" / "data" / "estimator" / "evalset.parquet"  # shipped
 
 
 def _key(row: dict) -> str:

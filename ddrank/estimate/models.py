@@ -33,6 +33,7 @@ from ddrank.estimate.features import (
     paper_features,
 )
 from ddrank.estimate.state import hand_size, normalise
+from ddrank.extras import require
 
 FEATURE_SETS = {"paper80": PAPER_VERSION, "compact": COMPACT_VERSION}
 FAMILIES = ("softmax", "extra_trees", "gbm")
@@ -114,6 +115,9 @@ def _erf(x: np.ndarray) -> np.ndarray:
 
 
 def _new_estimator(spec: ModelSpec) -> Any:
+    require("sklearn", "estimator")  # the [estimator] extra, with a one-line message if missing
+    if spec.family == "gbm":
+        require("lightgbm", "estimator")
     if spec.family == "softmax":
         from sklearn.linear_model import LogisticRegression
         from sklearn.pipeline import make_pipeline

@@ -8,13 +8,12 @@ needs the order of players to be right.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats
-from sklearn.model_selection import KFold
 from statsmodels.stats.diagnostic import het_breuschpagan
 
 from ddrank.regression.defaults import DEFAULT_CV_SEED  # noqa: F401 - callers import it here
@@ -124,8 +123,7 @@ def cross_validated_r2(
     x = design_matrix(data, variables)
     predictions = np.empty_like(y)
     fold_r2: list[float] = []
-    splitter = KFold(n_splits=folds, shuffle=True, random_state=seed)
-    for train, test in splitter.split(x):
+    for train, test in _kfold(len(y), folds, seed):
         beta, *_ = np.linalg.lstsq(x[train], y[train], rcond=None)
         predictions[test] = x[test] @ beta
         ss_tot = float(np.sum((y[test] - y[test].mean()) ** 2))
@@ -140,6 +138,24 @@ def cross_validated_r2(
         spearman=spearman(y, predictions).rho,
         predictions=predictions,
     )
+
+
+def _kfold(n: int, folds: int, seed: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Shuffled K-fold train/test indices, the same folds as scikit-learn's
+    `KFold(n_splits=folds, shuffle=True, random_state=seed)`: a RandomState(seed) permutation cut
+    into `folds` consecutive parts, the first `n % folds` one longer; both index arrays sorted."""
+    if not 2 <= folds <= n:
+        raise ValueError(f"cannot make {folds} folds of {n} rows")
+    order = np.arange(n)
+    np.random.RandomState(seed).shuffle(order)
+    sizes = np.full(folds, n // folds)
+    sizes[: n % folds] += 1
+    start = 0
+    for size in sizes:
+        test = np.zeros(n, dtype=bool)
+        test[order[start : start + size]] = True
+        start += size
+        yield np.flatnonzero(~test), np.flatnonzero(test)
 
 
 def log_points(values: Sequence[float] | np.ndarray | pd.Series) -> np.ndarray:
