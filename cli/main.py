@@ -114,6 +114,11 @@ def main() -> None:
     try:
         app()
     except SystemExit as exc:
+        from ddrank.extras import MissingExtra
+
+        if isinstance(exc, MissingExtra):  # an install to complete: bad input, not a bug
+            sys.stderr.write(f"{exc.code}\n")
+            raise SystemExit(2) from None
         if _received and exc.code == 130:
             sys.stderr.write(f"stopped by {_received[0]}: whatever had finished is kept; run the "
                              "same command again to go on.\n")  # fmt: skip

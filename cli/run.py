@@ -60,7 +60,7 @@ def run(
     json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary.")] = False,
     **fields: Any,
 ) -> None:
-    """Run the whole pipeline as one Prefect flow: ingest → clean → match names → double dummy → regression report → scoring and ratings → site.
+    """Run the whole pipeline as one Prefect flow: ingest → clean → match names → double dummy (and par) → per-player stats → regression report → scoring, Lehman and skill ratings → site.
 
     Every option below is a field of the run settings, so a deployment parameter, a DDRANK_* environment variable or a --config file can set it too. When the inputs, the store, the settings and the outputs are the same as after the last finished run (recorded in OUT/.ddrank-run.json), it says so at once and starts nothing. It ends with each stage's wall time (also in --json, under "timings").
     """

@@ -23,8 +23,8 @@ EXTRA_OF: dict[str, str] = {
 
 class MissingExtra(SystemExit):
     """An optional dependency is not installed. A SystemExit, so that the command (or a flow
-    run, which re-raises it) ends with this one line on stderr and exit status 1, never with a
-    traceback."""
+    run, which re-raises it) ends with this one line on stderr, never with a traceback; the
+    `ddrank` command exits 2 (bad input: an install to complete)."""
 
     def __init__(self, module: str, extra: str) -> None:
         self.module, self.extra = module, extra
