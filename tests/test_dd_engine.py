@@ -262,7 +262,7 @@ def _check_real_data(db: Path, out_csv: Path) -> None:
         assert con.execute("SELECT count(*) FROM boards WHERE auction <> ''").fetchone()[0] > 0
     finally:
         con.close()
-    result = CliRunner().invoke(app, ["stats", "--db", str(db), "--out", str(out_csv)])
+    result = CliRunner().invoke(app, ["stats", "--db", str(db), "--csv", str(out_csv)])
     assert result.exit_code == 0, result.output
     con = duckdb.connect(str(db), read_only=True)
     try:  # Table 4 rates: NULL exactly where the denominator is 0, never NaN

@@ -99,7 +99,7 @@ def test_cli_names_file_writes_csv(tmp_path, entries):
             str(RANKINGS_CSV),
             "--names",
             str(names),
-            "--out",
+            "--csv",
             str(out),
             "--review",
         ],

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ddrank.dd.solver import deal_to_play
 from ddrank.types import Seat, Strain
 
 #: Positions per SolveAllBoards call (DDS MAXNOOFBOARDS).
@@ -44,16 +45,13 @@ def solve_positions(
     """The DD-best cards at each position, `batch` positions per DDS call."""
     from endplay.dds import solve_all_boards
     from endplay.dds.solve import SolveMode
-    from endplay.types import Deal, Denom, Player
 
     out: list[PositionAnswer] = []
     for start in range(0, len(requests), batch):
         chunk = requests[start : start + batch]
         deals = []
         for req in chunk:
-            deal = Deal(req.deal_pbn)
-            deal.first = Player(int(req.leader))
-            deal.trump = Denom(req.trump.dds_index)
+            deal = deal_to_play(req.deal_pbn, req.leader, req.trump)
             for card in req.played:
                 deal.play(card)
             deals.append(deal)

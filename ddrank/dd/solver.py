@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ddrank.dd.tables import TrickTable
 from ddrank.types import DomainError, Seat, Strain
@@ -29,6 +30,16 @@ class TraceRequest:
     trump: Strain
     leader: Seat  # the opening leader; declarer is his right-hand opponent
     cards: tuple[str, ...]  # 'SA', 'H7', ... in true order
+
+
+def deal_to_play(deal_pbn: str, leader: Seat, trump: Strain) -> Any:
+    """An endplay Deal ready for play: the opening leader on lead, the contract's strain trumps."""
+    from endplay.types import Deal, Denom, Player
+
+    deal = Deal(deal_pbn)
+    deal.first = Player(int(leader))
+    deal.trump = Denom(trump.dds_index)
+    return deal
 
 
 def set_dds_threads(threads: int) -> None:
@@ -78,7 +89,6 @@ def solve_traces(
     Every trace has len(cards) + 1 values (see `complete_trace`).
     """
     from endplay.dds import analyse_all_plays
-    from endplay.types import Deal, Denom, Player
 
     if not 1 <= batch <= TRACE_BATCH:
         raise ValueError(f"trace batch must be 1..{TRACE_BATCH}, got {batch}")
@@ -87,10 +97,7 @@ def solve_traces(
         chunk = requests[start : start + batch]
         deals = []
         for req in chunk:
-            deal = Deal(req.deal_pbn)
-            deal.first = Player(int(req.leader))
-            deal.trump = Denom(req.trump.dds_index)
-            deals.append(deal)
+            deals.append(deal_to_play(req.deal_pbn, req.leader, req.trump))
         solved = analyse_all_plays(deals, [list(req.cards) for req in chunk])
         for req, trace in zip(chunk, solved, strict=True):
             out.append(complete_trace(tuple(int(v) for v in trace), len(req.cards), req.key))
