@@ -33,7 +33,7 @@ def existing_store(value: Path | None) -> Path | None:
 
 
 def store_folder(value: Path) -> Path:
-    """A new store's folder must exist (the default `data/` is made when missing)."""
+    """A new store's folder must exist (a typo must not make a tree of folders)."""
     parent = Path(value).parent
     if not parent.is_dir():
         if Path(value) == DEFAULT_DB:

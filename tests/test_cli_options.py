@@ -168,3 +168,13 @@ def test_nothing_readable_is_one_line_per_file_and_exit_2(
     for path, line in zip(junk, lines, strict=True):
         assert line.startswith(f"error: {path}: {reasons[path.name]}"), line
     assert not (tmp_path / "x.duckdb").exists() and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("command", ["ingest", "run"])
+def test_a_new_store_needs_its_folder(command: str, tmp_path: Path) -> None:
+    lin = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+    db = tmp_path / "typo" / "deeper" / "s.duckdb"
+    result = runner.invoke(app, [command, str(lin), "--db", str(db)], env={"COLUMNS": "400"})
+    assert result.exit_code == 2, result.output
+    assert f"no such folder for the store {db}" in result.output
+    assert not (tmp_path / "typo").exists()
