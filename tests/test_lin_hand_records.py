@@ -178,3 +178,11 @@ def test_complete_play_without_result_gives_declarer_tricks() -> None:
     (rec,) = parse_lin_file((SKYCLUB / "20784148.lin").read_text(encoding="latin-1"), "x").records
     board = clean_record(rec).board
     assert (rec.result, board.contract, board.declarer, board.result) == ("", "4H", "E", 12)
+
+
+def test_a_dot_inside_a_holding_does_not_crash_the_reader() -> None:
+    """Found by the random junk above (CI, 2026-11-25): `md|` holdings containing '.' made
+    `_remaining_hand` index a fifth suit."""
+    (rec,) = parse_lin("pn|a,b,c,d|md|3S.2H3D4C5,S.3H4D5C6,SAH.AD2C3|mb|p|mb|p|mb|p|mb|p|pg||",
+                       "dots.lin")  # fmt: skip
+    assert rec.source_file == "dots.lin"

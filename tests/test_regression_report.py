@@ -160,7 +160,7 @@ def test_cli_regress_json(tmp_path: Path) -> None:
         _cli(),
         ["regress", "--input", str(PAPER / "200_weighted_results.csv"), "--out", str(tmp_path)],
     )
-    assert wrong.exit_code == 1 and "use --variables weighted" in wrong.output
+    assert wrong.exit_code == 2 and "use --variables weighted" in wrong.output
 
 
 @pytest.mark.flow

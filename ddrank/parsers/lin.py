@@ -47,7 +47,8 @@ def _lin_hands(md: str) -> tuple[str, list[str]]:
         suits = {"S": "", "H": "", "D": "", "C": ""}
         parts = _SUITS.split(hand.upper())  # ['', 'S', '25', 'H', '79T', ...]
         for k in range(1, len(parts) - 1, 2):
-            suits[parts[k]] += parts[k + 1]
+            # a '.' would add a fifth suit (junk input): the deal's own check judges the rest
+            suits[parts[k]] += parts[k + 1].replace(".", "")
         pbn_hands.append(f"{suits['S']}.{suits['H']}.{suits['D']}.{suits['C']}")
     if len(pbn_hands) == 3:
         pbn_hands.append(_remaining_hand(pbn_hands))
