@@ -34,7 +34,7 @@ STAGE_LABELS = {
     "tally": "DD tally (boards)",
     "regression": "regression report",
     "prefect-api": "start Prefect API",
-    "scoring": "score, Lehman ratings, bid/play split",
+    "scoring": "scoring",
     "skill ratings": "ddrank skill ratings",
 }
 
