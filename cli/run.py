@@ -99,6 +99,14 @@ def run(
         from cli.run_summary import show_summary
 
         show_summary(result, settings)
+    failed = sorted(k for k, v in result.items() if isinstance(v, dict) and "failed" in v)
+    if failed:  # the other stages' results are kept; the next run does the failed ones again
+        from cli.render import err_console
+
+        err_console.print(f"error: stage(s) failed: {', '.join(failed)} (see above); the rest is "
+                          "kept, and the same command runs the failed ones again",
+                          markup=False, highlight=False, soft_wrap=True)  # fmt: skip
+        raise typer.Exit(1)
 
 
 def stopped(settings: Any) -> None:

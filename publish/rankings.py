@@ -49,11 +49,11 @@ def checks_words(checks: Sequence[Row]) -> str:
     return ", ".join(f"{c['what']} {c['agree']}/{c['compared']}" for c in checks)
 
 
-def _heading(group: Row) -> str:
+def _heading(group: Row, teams: bool = False) -> str:
     section, direction = group.get("section") or "", group.get("direction") or ""
     parts = [f"section {section}" if section else "", {"NS": "North-South", "EW": "East-West"}.get(
         direction, direction)]  # fmt: skip
-    return " · ".join(p for p in parts if p) or "all pairs"
+    return " · ".join(p for p in parts if p) or ("all teams" if teams else "all pairs")
 
 
 def _line(x: Row) -> str:
@@ -67,8 +67,10 @@ def _line(x: Row) -> str:
     if pub_place and pub_place.rstrip("=") != str(x.get("rank")):
         published.append(f"place {pub_place}")
     differs = f"   published {', '.join(published)}" if published else ""
-    players = x.get("players") or ""
-    return f"  {place:>3}  {str(x.get('pair') or ''):>5}  {score}  {players}{differs}"
+    pair, players = str(x.get("pair") or ""), str(x.get("players") or "")
+    if players == pair:  # a team: its name is its number
+        return f"  {place:>3}  {score}  {players}{differs}"
+    return f"  {place:>3}  {pair:>5}  {score}  {players}{differs}"
 
 
 def ranking_text(events: Sequence[Row], top: int | None = None) -> str:
@@ -87,6 +89,6 @@ def ranking_text(events: Sequence[Row], top: int | None = None) -> str:
                 if top is not None and len(shown) < len(lines)
                 else ""
             )
-            out.append(f" {_heading(group)}{more}")
+            out.append(f" {_heading(group, ev.get('scoring') == 'TEAMS')}{more}")
             out += [_line(x) for x in shown]
     return "\n".join(out)

@@ -149,7 +149,11 @@ def test_every_dd_mistake_is_marked_at_its_card_with_the_stores_points(lin: dict
             cards_marked += len(card_marks)
             for a in card_marks:  # the card cell carries the mark, and DD's alternative is shown
                 assert re.search(rf'<td id="{a}" class="mistake-at">', page), a
-                k = (int(a.split("-trick-")[1].split("-")[0]) - 1) * 4 + int(a.rsplit("-", 1)[1]) - 1
+                k = (
+                    (int(a.split("-trick-")[1].split("-")[0]) - 1) * 4
+                    + int(a.rsplit("-", 1)[1])
+                    - 1
+                )
                 note = re.search(rf'<tr id="{a}-note".*?</tr>', page).group()
                 for card in best[(rid, k)].split():
                     suit = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[card[0]]
@@ -201,3 +205,12 @@ def test_player_page_links_each_costly_mistake_to_its_spot(lin: dict) -> None:
             assert f'id="{anchor}"' in board and f'id="{anchor}-note"' in board
             links += 1
     assert links >= 10
+
+
+def test_a_par_score_published_without_its_contract_renders() -> None:
+    """The 2012 sample has boards with [OptimumScore] and no par contract: the board page of the
+    whole bundled run failed on them (found by the installed-wheel acceptance run)."""
+    from ddrank.site.board import suited
+
+    assert str(suited(None)) == ""
+    assert "&#9829;" in str(suited("4H")) or "♥" in str(suited("4H"))

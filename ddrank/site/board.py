@@ -46,9 +46,12 @@ CALL_WORDS = {
 _SUITED = re.compile(r"\b(?:([1-7])(NT|[SHDCN])|([SHDC])(10|[2-9TJQKA]))(?=X|[=+-]|\b)")
 
 
-def suited(text: str) -> Markup:
+def suited(text: str | None) -> Markup:
     """'4H', '4SX', '3NT', 'SA', 'bid 4S by N' -> HTML with suit symbols, coloured; the rest
-    escaped. A lone seat letter ('by S') stays a letter."""
+    escaped. A lone seat letter ('by S') stays a letter; no text (a par score published without
+    its contract) is no HTML."""
+    if text is None:
+        return Markup("")
     out, end = [], 0
     for m in _SUITED.finditer(text):
         out.append(str(escape(text[end : m.start()])))
