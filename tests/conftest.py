@@ -16,3 +16,14 @@ _worker = os.environ.get("PYTEST_XDIST_WORKER")
 if _worker and "DDRANK_TEST_PREFECT_HOME" not in os.environ:
     os.environ["DDRANK_TEST_PREFECT_HOME"] = tempfile.mkdtemp(prefix=f"prefect-home-{_worker}-")
     os.environ["PREFECT_HOME"] = os.environ["DDRANK_TEST_PREFECT_HOME"]
+
+#: Files with the longest tests (real Prefect runs, fault chains, doc examples), started first so
+#: that the two workers finish together instead of one waiting on a long file at the end.
+LONG_FIRST = ("test_faults.py", "test_pipeline.py", "test_doc_examples.py", "test_ops.py",
+              "test_director_cli.py", "test_site_browser.py", "test_scoring_flow.py")  # fmt: skip
+
+
+def pytest_collection_modifyitems(items: list) -> None:
+    """Long files first (a stable sort: the order within each file is kept)."""
+    rank = {name: k for k, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))
