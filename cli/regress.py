@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cli.options import existing_store
+from cli.options import existing_store, stop_if_empty
 from cli.render import err_console
 from ddrank.regression.defaults import DEFAULT_CV_SEED, TABLE9_MINIMA, regress_flags
 
@@ -151,6 +151,8 @@ def regress(
         "cv_folds": cv_folds,
         "cv_seed": cv_seed,
     }
+    if db is not None:
+        stop_if_empty(db, "regress")
     if not as_json:
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
     try:

@@ -85,6 +85,11 @@ def read_player_table(request: RegressionRequest, logger: Logger = _MODULE_LOGGE
     if not path.is_file():
         raise FileNotFoundError(f"DuckDB file not found: {path}")
     with Store(path, read_only=True) as store:
+        if not store.scalar("regression_has_table", table=table.rsplit(".", 1)[-1]):
+            raise ValueError(
+                f"{path}: no table {table!r} to regress (the DD stage writes player_stats: "
+                f"run `ddrank dd --db {path}` or `ddrank run`)"
+            )
         # pandas straight from DuckDB: the statistics expect its dtypes
         frame = store.con.sql(store.sql("regression_player_table"), params={"table": table}).df()
     if "name" not in frame.columns and "player" in frame.columns:  # the store's player_stats

@@ -132,13 +132,23 @@ def _empty_store(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize(("command", "verb"), [("rate", "rate"), ("dd", "analyse"),
                          ("score", "score"), ("report", "publish"), ("split", "split"),
-                         ("lehman", "rate")])  # fmt: skip
+                         ("lehman", "rate"), ("regress", "regress")])  # fmt: skip
 def test_an_empty_store_is_one_line(command: str, verb: str, tmp_path: Path) -> None:
     db = _empty_store(tmp_path)
     result = runner.invoke(app, [command, "--db", str(db)], env={"COLUMNS": "400"})
     assert result.exit_code == 0, result.output
     lines = [ln for ln in result.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith(f"nothing to {verb}: {db} holds no records")
+
+
+def test_regress_before_the_dd_stage_names_the_missing_table(tmp_path: Path) -> None:
+    db = tmp_path / "s.duckdb"
+    lin = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+    assert runner.invoke(app, ["ingest", str(lin), "--db", str(db)]).exit_code == 0
+    result = runner.invoke(app, ["regress", "--db", str(db)], env={"COLUMNS": "400"})
+    assert result.exit_code == 2, result.output
+    assert "no table 'player_stats' to regress" in result.output
+    assert isinstance(result.exception, SystemExit)  # a typer.Exit(2), not a crash
 
 
 @pytest.fixture

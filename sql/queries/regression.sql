@@ -13,6 +13,11 @@ select count(*) from boards;
 -- player_stats is written by the DD stage (sql/player_stats.sql); before it there is nobody to rank.
 select count(*) from information_schema.tables where table_name = 'player_stats';
 
+-- name: regression_has_table
+-- Whether the table `ddrank regress --db --table` names exists (a store before `ddrank dd` has no
+-- player_stats).
+select count(*) from information_schema.tables where table_name = $table;
+
 -- name: regression_eligible_players
 -- Matched players (with ranking points) past every opportunity threshold of Table 9.
 select count(*)
