@@ -64,7 +64,7 @@ def _default_text(name: str, field: Any) -> str:
     # a file shipped with the package is shown by its place in the package, not this machine's
     text, root = str(default), str(BUNDLED_DIR)
     if text.startswith(root):
-        return f"ddrank/data{text[len(root):]}, shipped with the package"
+        return f"ddrank/data{text[len(root) :]}, shipped with the package"
     return text
 
 

@@ -66,11 +66,23 @@ def pins_for(version: str, lock: Path = LOCK) -> list[str]:
     return pins
 
 
-def _download(pins: list[str], version: str, dest: Path, binary: bool) -> subprocess.CompletedProcess:
+def _download(
+    pins: list[str], version: str, dest: Path, binary: bool
+) -> subprocess.CompletedProcess:
     listing = dest / "pins.txt"
     listing.write_text("\n".join(pins) + "\n")
-    kind = ["--only-binary=:all:", "--python-version", version, "--implementation", "cp",
-            *(f"--platform={p}" for p in PLATFORMS)] if binary else ["--no-binary=:all:"]
+    kind = (
+        [
+            "--only-binary=:all:",
+            "--python-version",
+            version,
+            "--implementation",
+            "cp",
+            *(f"--platform={p}" for p in PLATFORMS),
+        ]
+        if binary
+        else ["--no-binary=:all:"]
+    )
     cmd = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
            *kind, "--dest", str(dest / "files"), "-r", str(listing)]  # fmt: skip
     return subprocess.run(cmd, capture_output=True, text=True)

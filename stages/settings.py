@@ -37,7 +37,9 @@ class PipelineSettings(BaseSettings):
     out: str = Field(str(DEFAULT_OUT), description="Folder for reports and exports (a relative "
                      "path is taken from the current directory).")  # fmt: skip
     inbox: str | None = Field(None, description="Folder watched for new hand records.")
-    partition_size: int = Field(500, ge=1, description="Table results (raw records) per partition, the unit of fan-out.")
+    partition_size: int = Field(
+        500, ge=1, description="Table results (raw records) per partition, the unit of fan-out."
+    )
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1,
                          description="Worker processes (double dummy, cleaning).")  # fmt: skip
     dds_threads: int = Field(1, ge=1, description="DDS threads inside each worker.")

@@ -97,3 +97,11 @@ def test_the_store_is_opened_in_one_place() -> None:
         if "duckdb.connect(" in p.read_text() or "db.connect(" in p.read_text()
     ]
     assert not opened, f"modules opening DuckDB themselves instead of store.Store: {opened}"
+
+
+@pytest.mark.parametrize("check", [["check"], ["format", "--check"]])
+def test_the_tree_is_ruff_clean(check: list[str]) -> None:
+    """The code style the README promises: `ruff check .` and `ruff format --check .` pass."""
+    exe = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    proc = subprocess.run([exe, *check, "."], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-1000:]

@@ -22,7 +22,10 @@ CREATE_A_STORE = {"ingest", "run", "results", "serve", "watch"}
 REQUIRED = {
     "player": ["someone"],
     "event": ["something"],
-    "match-names": ["--rankings", str(ROOT / "ddrank" / "data" / "rankings" / "wbf-open-rankings.csv")],
+    "match-names": [
+        "--rankings",
+        str(ROOT / "ddrank" / "data" / "rankings" / "wbf-open-rankings.csv"),
+    ],
     "stats": ["--csv", "players.csv"],
 }
 runner = CliRunner()

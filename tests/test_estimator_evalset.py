@@ -63,8 +63,12 @@ def test_missing_states_or_model_is_one_line(tmp_path: Path) -> None:
     assert done.stderr.strip() == f"error: {tmp_path / 'none.parquet'}: no such states file"
     done = ddrank("dd-estimate", "eval", "--models-dir", str(tmp_path), "--model", "nope")
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert done.stderr.strip().splitlines()[-1].startswith(
-        f"error: no model 'nope' in {tmp_path}/ nor among the shipped models (gbm-compact)"
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .startswith(
+            f"error: no model 'nope' in {tmp_path}/ nor among the shipped models (gbm-compact)"
+        )
     )
 
 

@@ -345,8 +345,10 @@ def test_large_lin_is_read_in_pieces_with_the_same_result(
 
     if name in ("realbridge", "hand-records"):
         if not EVENTS.exists():
-            pytest.skip("../shared/data/events is absent; BBO and USEBIO files may not be "
-                        "bundled: no licence allows it (SOURCES.md)")
+            pytest.skip(
+                "../shared/data/events is absent; BBO and USEBIO files may not be "
+                "bundled: no licence allows it (SOURCES.md)"
+            )
         source = (_realbridge_lin if name == "realbridge" else _hand_history_lin)(tmp_path)
     else:
         source = LIN_SOURCES[name]

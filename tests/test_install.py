@@ -24,8 +24,13 @@ def test_shipped_files_are_found_in_the_package_not_the_checkout() -> None:
     from store.store import SQL_DIR
 
     assert Path(__import__("ddrank").__file__).parent / "data" == BUNDLED_DIR
-    for path in (SAMPLE_DIR / "pbn" / "worldclass-2012-example3.pbn", RANKINGS_CSV, EVALSET,
-                 SHIPPED_MODELS_DIR / "gbm-compact.joblib", SQL_DIR / "queries" / "store.sql"):
+    for path in (
+        SAMPLE_DIR / "pbn" / "worldclass-2012-example3.pbn",
+        RANKINGS_CSV,
+        EVALSET,
+        SHIPPED_MODELS_DIR / "gbm-compact.joblib",
+        SQL_DIR / "queries" / "store.sql",
+    ):
         assert path.is_file(), path  # fmt: skip
     assert bundled("sample") == SAMPLE_DIR
 

@@ -37,8 +37,10 @@ PAR_FILES = [
 ]
 _TAG = re.compile(r'^\[(\w+) "([^"]*)"\]')
 
-NOT_BUNDLED = ("../shared/data/events is absent; this file may not be bundled: no licence allows "
-               "it (SOURCES.md)")
+NOT_BUNDLED = (
+    "../shared/data/events is absent; this file may not be bundled: no licence allows "
+    "it (SOURCES.md)"
+)
 needs_shared = pytest.mark.skipif(not WELWYN.is_file(), reason=NOT_BUNDLED)
 
 

@@ -17,7 +17,10 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "events"
 QUALIFIER = REPO / "ddrank" / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
 SAMPLE_2012 = REPO / "ddrank" / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data/events is absent; USEBIO files may not be bundled: no licence (SOURCES.md)")
+needs_shared = pytest.mark.skipif(
+    not SHARED.is_dir(),
+    reason="../shared/data/events is absent; USEBIO files may not be bundled: no licence (SOURCES.md)",
+)
 
 
 def checks(paths: list[Path], method: str = "neuberg") -> dict[str, tuple[int, int]]:

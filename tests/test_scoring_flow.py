@@ -36,7 +36,10 @@ def _run(tmp: Path, inputs: list[Path]) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=900)  # fmt: skip
 
 
-@pytest.mark.skipif(not USEBIO.is_file(), reason="../shared/data/events is absent; USEBIO files may not be bundled: no licence (SOURCES.md)")
+@pytest.mark.skipif(
+    not USEBIO.is_file(),
+    reason="../shared/data/events is absent; USEBIO files may not be bundled: no licence (SOURCES.md)",
+)
 def test_run_scores_rates_and_rescores_only_the_new_event(tmp_path: Path) -> None:
     first = _run(tmp_path, [LIN])
     assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
@@ -83,7 +86,10 @@ def _csv_rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
-@pytest.mark.skipif(not WELWYN.is_file(), reason="../shared/data/events is absent; USEBIO files may not be bundled: no licence (SOURCES.md)")
+@pytest.mark.skipif(
+    not WELWYN.is_file(),
+    reason="../shared/data/events is absent; USEBIO files may not be bundled: no licence (SOURCES.md)",
+)
 def test_flow_with_settings_mp_method_none_writes_what_ddrank_score_writes(tmp_path: Path) -> None:
     """A deployment-style call of `score-events-and-lehman` with settings mp_method="none" (each
     board on its own top, as BriAn publishes) gives the results.csv of `ddrank score FILE

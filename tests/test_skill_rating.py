@@ -122,7 +122,9 @@ def test_play_costs_account_for_every_dd_trick_of_real_plays():
     from ddrank.dd.solver import solve_traces
     from ddrank.parsers.pbn import parse_pbn
 
-    path = Path(__file__).resolve().parents[1] / "ddrank/data/sample/pbn/worldclass-2012-example3.pbn"
+    path = (
+        Path(__file__).resolve().parents[1] / "ddrank/data/sample/pbn/worldclass-2012-example3.pbn"
+    )
     records = parse_pbn(path.read_text(encoding="latin-1"), str(path))[:60]
     boards = []
     for rec in records:
