@@ -17,6 +17,10 @@ if _worker and "DDRANK_TEST_PREFECT_HOME" not in os.environ:
     os.environ["DDRANK_TEST_PREFECT_HOME"] = tempfile.mkdtemp(prefix=f"prefect-home-{_worker}-")
     os.environ["PREFECT_HOME"] = os.environ["DDRANK_TEST_PREFECT_HOME"]
 
+# A flow called directly in a test starts Prefect's own temporary server; its 20 s default start
+# timeout failed once in a suite run on a loaded machine (flows/server.py gives ddrank's own 120 s).
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
+
 #: Files with the longest tests (real Prefect runs, fault chains, doc examples), started first so
 #: that the two workers finish together instead of one waiting on a long file at the end.
 LONG_FIRST = ("test_faults.py", "test_pipeline.py", "test_doc_examples.py", "test_ops.py",
