@@ -102,7 +102,9 @@ def match_standings(
     """Each published standing (phantoms aside) with our ranking line for it, or None.
 
     A standing for the whole event ('' session) of a one-session event is that session's line;
-    a standing published without a section matches the pair's line in whichever section.
+    a standing published without a section matches the pair's line in whichever section; one
+    published per section of a field scored across its sections matches our pair 'A11' of
+    section A, pair 11.
     """
     index: dict[tuple[str, str, str, str], list[tuple[PairLine, bool]]] = defaultdict(list)
     for ev, sc in scores.items():
@@ -121,6 +123,8 @@ def match_standings(
         if not found and not key[1]:
             found = [x for (e, _, d, p), xs in index.items() if (e, d, p) == (ev, direction, key[3])
                      for x in xs]  # fmt: skip
+        if not found and key[1]:  # sections scored as one field: our pair is section + number
+            found = index.get((ev, "", direction, _norm_pair(f"{key[1]}{key[3]}")), [])
         cands = [x for x, single in found if x.session == session or (not session and single)]
         out.append((st, cands[0] if len(cands) == 1 else None))
     return out
