@@ -23,6 +23,7 @@ WELWYN = SHARED / "usebio" / "welwyn-2025-04-09.usebio.xml"
 REALBRIDGE = SHARED / "usebio" / "realbridge-club-2025-04-07.usebio.xml"
 BRIDGEMATE = [SHARED / "bridgemate-acbl" / "LBC-2026-01-26.bws",
               SHARED / "bridgemate-acbl" / "club-2026-01-19.bws"]  # fmt: skip
+EBU = SHARED / "usebio" / "ebu-samples"
 RANKINGS_CSV = REPO / "ddrank" / "data" / "rankings" / "wbf-open-rankings.csv"
 
 #: Every file with published values, and what it publishes: (compared, agree) per kind.
@@ -32,6 +33,18 @@ PUBLISHED = {
     "realbridge": (REALBRIDGE, {"matchpoints per line": (168, 168),
                                 "percentage per line": (168, 168), "final percentage": (16, 16),
                                 "place": (16, 16)}),
+    # the EBU's USEBIO samples (their scorers' own output)
+    "ebu-mp-pairs": (EBU / "mp-pairs.usebio.xml",
+                     {"matchpoints per line": (242, 242), "final percentage": (22, 22),
+                      "place": (22, 22)}),
+    # two sections scored as one field, ranked per direction across them: our pair "A11"
+    "ebu-multi-section": (EBU / "public.multi-section-pairs.xml",
+                          {"matchpoints per line": (335, 335), "final percentage": (32, 32),
+                           "place": (32, 32)}),
+    # a Howell whose three sit-out pairs are factored up (x 24/16) and whose stationary pairs are
+    # published with a direction
+    "ebu-cross-imp": (EBU / "cross-imp-pairs.usebio.xml",
+                      {"IMPs per line": (192, 192), "place": (17, 17)}),
 }  # fmt: skip
 
 
@@ -82,8 +95,11 @@ def test_default_options_reproduce_every_published_value_through_the_store(
             sum(v[0] for v in expected.values()),
         ) * 2
         assert {c["what"]: (c["compared"], c["agree"]) for c in ev["checks"]} == expected
-        assert ev["mp_method"] == ("none" if name == "welwyn" else "neuberg")
-        assert ev["method_reason"].startswith("reproduces the published values")
+        if name == "ebu-cross-imp":
+            assert ev["method_reason"] == "IMP scoring: no matchpoints"
+        else:
+            assert ev["mp_method"] == ("none" if name == "welwyn" else "neuberg")
+            assert ev["method_reason"].startswith("reproduces the published values")
     finally:
         store.__exit__(None, None, None)
 

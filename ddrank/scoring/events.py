@@ -36,6 +36,7 @@ from ddrank.scoring.model import (  # noqa: F401 - the model is imported from he
     ScoringError,
     _identity,
     assign_ranks,
+    factor_imp_totals,
     parse_adjusted,
     parse_number,
 )
@@ -241,7 +242,7 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo) -> list[PairL
     One ranking for a Howell; North-South and East-West ones for a two-winner Mitchell. The event
     total is the sum of matchpoints over the sum of tops (= the mean of the session percentages
     when the sessions have equal tops); pairs are the same pair across sessions by their players
-    (or, without names, by pair number).
+    (or, without names, by pair number). IMP totals of a pair that sat out are factored up.
     """
     by_section: dict[tuple[str, str, str], list[ScoredResult]] = defaultdict(list)
     for s in scored:
@@ -281,6 +282,7 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo) -> list[PairL
         dirs = total_dirs[k]
         t.direction = next(iter(dirs)) if len(dirs) == 1 else ""
     out = list(lines.values()) + list(totals.values())
+    factor_imp_totals(out)
     assign_ranks(out)
     return sorted(out, key=lambda x: (x.event, x.session == "", x.session, x.section, x.direction,
                                       x.rank, x.pair))  # fmt: skip

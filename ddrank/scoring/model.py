@@ -168,6 +168,23 @@ class PairLine:
         return 100.0 * self.mp / self.top if self.top else None
 
 
+def factor_imp_totals(lines: Sequence[PairLine]) -> None:
+    """IMP totals of pairs that played fewer boards (a sit-out) are factored up to the most boards
+    played in their ranking, as EBU scorers do ("Factor IMPs"): a sit-out neither adds nor costs.
+
+    Matchpoint lines are left alone: their percentage already is per board.
+    """
+    groups: dict[tuple[str, str, str, str], list[PairLine]] = defaultdict(list)
+    for line in lines:
+        if not line.top:
+            groups[(line.event, line.session, line.section, line.direction)].append(line)
+    for members in groups.values():
+        most = max(x.boards for x in members)
+        for line in members:
+            if 0 < line.boards < most:
+                line.mp = line.mp * most / line.boards
+
+
 def assign_ranks(lines: Sequence[PairLine]) -> None:
     """Rank within (event, session, section, direction); equal scores share a place (3=, 3=, 5)."""
     groups: dict[tuple[str, str, str, str], list[PairLine]] = defaultdict(list)

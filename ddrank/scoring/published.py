@@ -125,6 +125,8 @@ def match_standings(
                      for x in xs]  # fmt: skip
         if not found and key[1]:  # sections scored as one field: our pair is section + number
             found = index.get((ev, "", direction, _norm_pair(f"{key[1]}{key[3]}")), [])
+        if not found and direction:  # a Howell's stationary pair, published with its direction
+            found = index.get((ev, key[1], "", key[3]), [])
         cands = [x for x, single in found if x.session == session or (not session and single)]
         out.append((st, cands[0] if len(cands) == 1 else None))
     return out
