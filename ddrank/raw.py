@@ -170,6 +170,9 @@ class RawStanding:
     published_vp: str = ""
     published_place: str = ""  # "3" or "3=" as published
     phantom: bool = False
+    # A match's published result (USEBIO MATCH: TEAM_SCORE) rather than a ranking line: the team
+    # `pair` against `opponent`, its VPs (`published_vp`) or board points (`published_mp`).
+    opponent: str = ""
 
 
 @dataclass

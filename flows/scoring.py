@@ -37,7 +37,7 @@ from tasks.scoring import (
     split_task,
 )
 
-IMP_SCORINGS = ("IMP", "BUTLER", "TEAMS")
+IMP_SCORINGS = ("IMP", "BUTLER", "TEAMS", "BAM")
 
 
 def score_event_cached(event: str, results: list[EventResult], info: EventInfo,

@@ -28,6 +28,13 @@ def method_words(ev: Row) -> str:
     agree' for a matchpoint event; the scoring alone for others."""
     scoring = str(ev.get("scoring") or "")
     agree = agreement_words(ev)
+    if scoring in ("TEAMS", "BAM"):  # the VP scale (or point-a-board rule) and why
+        how = (
+            f"{ev.get('mp_method') or '?'} ({ev['method_reason']})"
+            if ev.get("method_reason")
+            else ""
+        )
+        return f"{scoring} scoring; {'; '.join(x for x in (how, agree) if x)}".rstrip("; ")
     if scoring != "MP":
         return f"{scoring or 'unknown'} scoring{'; ' + agree if agree else ''}"
     top = ev.get("mp_top")
@@ -89,6 +96,6 @@ def ranking_text(events: Sequence[Row], top: int | None = None) -> str:
                 if top is not None and len(shown) < len(lines)
                 else ""
             )
-            out.append(f" {_heading(group, ev.get('scoring') == 'TEAMS')}{more}")
+            out.append(f" {_heading(group, ev.get('scoring') in ('TEAMS', 'BAM'))}{more}")
             out += [_line(x) for x in shown]
     return "\n".join(out)

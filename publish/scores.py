@@ -76,7 +76,7 @@ def results_rows(scores: Mapping[str, EventScores]) -> list[Row]:
 def ranking_rows(scores: Mapping[str, EventScores]) -> list[Row]:
     out: list[Row] = []
     for ev, sc in scores.items():
-        kind = "teams" if sc.info.scoring == "TEAMS" else "pairs"
+        kind = "teams" if sc.info.scoring in ("TEAMS", "BAM") else "pairs"
         for x in sc.rankings:
             out.append({"event": ev, "kind": kind, "session": x.session, "section": x.section,
                         "direction": x.direction, "pair": x.pair, "players": x.players,
@@ -211,8 +211,8 @@ def report_markdown(
                   f"{'across the field' if info.across_field else 'each section its own field'}, "
                   f"MP top {info.mp_top or 2:g} per result beaten", ""]  # fmt: skip
         finals = [x for x in sc.rankings if x.session == ""] or sc.rankings
-        unit = "VP" if info.scoring == "TEAMS" else ("IMPs" if info.scoring in ("IMP", "BUTLER")
-                                                     else "MP")  # fmt: skip
+        units = {"TEAMS": "VP", "BAM": "points", "IMP": "IMPs", "BUTLER": "IMPs"}
+        unit = units.get(info.scoring, "MP")
         lines += [f"| place | direction | pair | players | boards | {unit} | % |",
                   "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
         for x in finals[:40]:

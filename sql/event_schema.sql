@@ -67,6 +67,10 @@ CREATE TABLE IF NOT EXISTS published_standings (
     phantom         BOOLEAN
 );
 
+-- A match's published result (USEBIO MATCH TEAM_SCORE) is a standing of team `pair` against
+-- `opponent`; ranking lines have none.
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS opponent VARCHAR;
+
 -- Hand-record deals with no table result (a Bridgemate or USEBIO companion hand record, a PBN
 -- game with a deal and nothing played): the readers join them to their results; not results.
 CREATE TABLE IF NOT EXISTS deals (

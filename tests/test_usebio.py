@@ -132,8 +132,8 @@ def test_realbridge_published_percentages_follow_from_published_match_points() -
     [
         ("mp-pairs.usebio.xml", 242, "MP", 22),
         ("cross-imp-pairs.usebio.xml", 192, "IMP", 17),
-        ("multiple-teams.usebio.xml", 240, "TEAMS", 30),
-        ("point-a-board.usebio.xml", 336, "BAM", 24),
+        ("multiple-teams.usebio.xml", 240, "TEAMS", 30 + 2 * 40),  # + each match, both teams
+        ("point-a-board.usebio.xml", 336, "BAM", 24 + 2 * 28),
         ("public.multi-section-pairs.xml", 335, "MP", 32),
     ],
 )

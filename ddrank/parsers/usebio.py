@@ -152,6 +152,8 @@ class _Reader:
             self.club = node.value("CLUB_NAME")
         elif tag == "PARTICIPANTS":
             self._participants(node)
+        elif tag == "MATCH":
+            self._match_result(node)
         elif tag == "BOARD" and parent is not None:
             if parent.tag == "HANDSET":
                 self._handset_board(node)
@@ -223,6 +225,26 @@ class _Reader:
                     phantom=bool(members) and all(_PHANTOM.search(p.name) for p in members),
                 )
             )
+
+    def _match_result(self, match: _Node) -> None:
+        """A MATCH's published result, one standing per team (`opponent` set): VPs (teams) or
+        board points (point-a-board), compared with ours and read to choose the VP scale."""
+        team, opponents = (
+            _team_label(match.value("TEAM")),
+            _team_label(match.value("OPPOSING_TEAM")),
+        )
+        scores = (match.value("TEAM_SCORE"), match.value("OPPOSING_TEAM_SCORE"))
+        if not (team and opponents) or not all(scores):
+            return
+        session, section = self._where()
+        name, date, scoring = self._event_facts()
+        for who, other, score in ((team, opponents, scores[0]), (opponents, team, scores[1])):
+            self.standings.append(
+                RawStanding(source_file=self.source, source_line=match.line, event=name,
+                            date=date, session=session, section=section, pair=who,
+                            published_vp=score if scoring != "BAM" else "",
+                            published_mp=score if scoring == "BAM" else "", opponent=other)
+            )  # fmt: skip
 
     def _pair(
         self,

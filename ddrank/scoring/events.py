@@ -27,6 +27,7 @@ from typing import Literal
 from ddrank.scoring import crossimps, matchpoints
 from ddrank.scoring.model import (  # noqa: F401 - the model is imported from here too
     ADJUSTED_CODES,
+    TEAM_SCORINGS,
     EventInfo,
     EventResult,
     EventScoring,
@@ -313,7 +314,9 @@ def infer_scoring(results: Sequence[EventResult], hint: str = "") -> str:
         return "TEAMS" if any(r.home_team for r in results) else "IMP"
     if h in ("BUTLER", "BUTLER_PAIRS", "DATUM"):
         return "BUTLER"
-    if h in ("TEAMS", "TEAMS_VP", "VP", "IMPS_VP", "BAM", "TEAMS_IMPS"):
+    if h in ("BAM", "PAB", "POINT_A_BOARD", "BOARD_A_MATCH"):
+        return "BAM"
+    if h in ("TEAMS", "TEAMS_VP", "VP", "IMPS_VP", "TEAMS_IMPS"):
         return "TEAMS"
     return "TEAMS" if any(r.home_team and r.visit_team for r in results) else "MP"
 
@@ -335,8 +338,8 @@ def score_session(
 ) -> EventScores:
     """One session's table scores (and matches): a session never compares with another, so
     sessions score independently; `assemble_event` then ranks the whole event."""
-    if info.scoring == "TEAMS":
-        scored, matches = score_teams_event(results)
+    if info.scoring in TEAM_SCORINGS:
+        scored, matches = score_teams_event(results, info.vp_scale, info.scoring == "BAM")
         return EventScores(info, scored, matches=matches)
     return EventScores(info, score_pairs_event(results, info, method))
 
@@ -344,7 +347,7 @@ def score_session(
 def assemble_event(info: EventInfo, sessions: Sequence[EventScores]) -> EventScores:
     """Rankings per session and over the event from the sessions' table scores."""
     scored = [s for part in sessions for s in part.results]
-    if info.scoring == "TEAMS":
+    if info.scoring in TEAM_SCORINGS:
         matches = [m for part in sessions for m in part.matches]
         return EventScores(info, scored, team_rankings(matches), matches, butler_rankings(scored))
     return EventScores(info, scored, pair_rankings(scored, info))

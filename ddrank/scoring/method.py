@@ -17,7 +17,9 @@ The rule, in this order:
    federation (ACBL: 1 per result beaten), the top read off its published matchpoints;
 4. otherwise Neuberg on a top of 2 (EBU).
 
-Non-matchpoint events (IMPs, teams) have neither choice; they keep the default and say so.
+Non-matchpoint events (IMPs) have neither choice; they keep the default and say so. Teams events
+choose their VP scale the same way (`choose_vp_scale`, ddrank.scoring.vpscale): the one that
+reproduces the published match VPs; point-a-board has one rule and says it.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ddrank.scoring.events import EventInfo, EventResult, event_info_for, score_event
+from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.scoring.published import compare_published
+from ddrank.scoring.vpscale import FILE, WBF, VpScale, file_scale, published_matches
 
 AUTO = "auto"
 #: Every method, in the order ties are broken after the source's own default.
@@ -48,6 +52,7 @@ class MethodChoice:
     reason: str
     compared: int = 0  # published values compared (matchpoints, percentages, places)
     agree: int = 0
+    vp_scale: VpScale = ()  # teams: the file's own VP scale, () = WBF continuous
 
     def line(self) -> str:
         """'neuberg, top 2 per result beaten (published values: 144 of 144 agree)'."""
@@ -124,6 +129,8 @@ def choose_method(
     first_method, first_top, why = source_default(info)
     if method != AUTO and mp_top is not None:
         return MethodChoice(method, float(mp_top), "as the options say")
+    if info.scoring in TEAM_SCORINGS:
+        return choose_vp_scale(results, info, own, float(mp_top or first_top))
     if info.scoring != "MP":
         return MethodChoice(first_method if method == AUTO else method,
                             float(mp_top or first_top), f"{info.scoring} scoring: no matchpoints")  # fmt: skip
@@ -145,3 +152,44 @@ def choose_method(
     if (m, t) == (first_method, first_top):
         reason += f"; as the source says: {why}"
     return MethodChoice(m, t, reason, compared, agree)
+
+
+PAB_RULE = ("point-a-board: on each board the team whose two tables net more wins 2 points "
+            "(any difference, even 10), equal nets 1 each; a match scores its board points")  # fmt: skip
+
+
+def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
+                    own: Sequence[Mapping[str, Any]], top: float) -> MethodChoice:  # fmt: skip
+    """A teams event's VP scale: WBF continuous, or the file's own scale where that reproduces
+    more of its published match VPs (ties: WBF continuous); see ddrank.scoring.vpscale."""
+    if info.scoring == "BAM":
+        sc = score_event(results, info)
+        compared, agree = agreement(compare_published({info.event: sc}, own))
+        return MethodChoice("point-a-board", top, PAB_RULE, compared, agree)
+    table = published_matches(own)
+    wbf = score_event(results, replace(info, vp_scale=()))
+    compared, agree = agreement(compare_published({info.event: wbf}, own))
+    if not table:
+        why = "WBF continuous 20-VP scale: the source published no match VPs"
+        return MethodChoice(WBF, top, why, compared, agree)
+    fs = file_scale(wbf.matches, table)
+    if not fs.consistent:
+        why = (f"WBF continuous 20-VP scale: the published match VPs make no consistent scale "
+               f"({'; '.join(fs.conflicts[:3]) or 'no match read'})")  # fmt: skip
+        return MethodChoice(WBF, top, why, compared, agree)
+    own_sc = score_event(results, replace(info, vp_scale=fs.scale))
+    f_compared, f_agree = agreement(compare_published({info.event: own_sc}, own))
+    w_vps, f_vps = _match_vps(wbf, own), _match_vps(own_sc, own)
+    read = f"the file's scale read from its {fs.matches} published matches ({fs.words()})"
+    if f_agree > agree:
+        why = (f"{read} is consistent and reproduces {f_vps[1]} of {f_vps[0]} match VPs, WBF "
+               f"continuous {w_vps[1]}; best of 2 candidates")  # fmt: skip
+        return MethodChoice(FILE, top, why, f_compared, f_agree, fs.scale)
+    why = (f"WBF continuous 20-VP scale: reproduces {w_vps[1]} of {w_vps[0]} match VPs, {read} "
+           f"{f_vps[1]}; best of 2 candidates (ties: WBF continuous)")  # fmt: skip
+    return MethodChoice(WBF, top, why, compared, agree)
+
+
+def _match_vps(sc: Any, own: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
+    checks = [c for c in compare_published({sc.info.event: sc}, own) if c.what == "match VPs"]
+    return agreement(checks)

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"]
-EventScoring = Literal["MP", "IMP", "BUTLER", "TEAMS"]
+EventScoring = Literal["MP", "IMP", "BUTLER", "TEAMS", "BAM"]
+#: Team events: matches between teams (IMPs to VPs, or point-a-board board points).
+TEAM_SCORINGS = ("TEAMS", "BAM")
 
 #: Conventional artificial adjusted scores (Law 12C2): percentage of the top.
 ADJUSTED_CODES = {"A+": 60.0, "A": 50.0, "A=": 50.0, "AV": 50.0, "AVE": 50.0, "A-": 40.0,
@@ -29,13 +31,16 @@ class EventInfo:
     """What the event says about how it is scored; "" / None = infer from the results."""
 
     event: str
-    scoring: str = ""  # MP | IMP (cross-IMPs) | BUTLER | TEAMS | ""
+    scoring: str = ""  # MP | IMP (cross-IMPs) | BUTLER | TEAMS | BAM (point-a-board) | ""
     movement: str = ""  # howell | mitchell | ""
     across_field: bool = False
     mp_top: float | None = None  # 2 (EBU, FFB) or 1 (ACBL) per result beaten; None = 2
     date: str = ""  # ISO date of the event (rating periods are in date order)
     scorer: str = ""  # the scoring program the source names ("BriAn", "Bridgemate")
     federation: str = ""  # whose rules the source follows, where it tells ("ACBL")
+    # TEAMS: the VP scale read from the file's published matches (ddrank.scoring.vpscale):
+    # (boards, IMP margin, winner's VPs) steps; () = the WBF continuous scale
+    vp_scale: tuple[tuple[int, int, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

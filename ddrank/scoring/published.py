@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ddrank.scoring.events import EventScores, PairLine
+from ddrank.scoring.model import TEAM_SCORINGS
+from ddrank.scoring.vpscale import published_matches, published_vp
 
 Row = dict[str, Any]
 TOLERANCE = 0.01  # published values are printed to 2 decimals at most
@@ -77,12 +79,18 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
             if r.published_imps is not None:
                 imp.add(_close(s.imps, r.published_imps),
                         f"{where}: ours {s.imps}, published {r.published_imps}")  # fmt: skip
-    final_pct, place = Check("final percentage"), Check("place")
+    final_pct, place, total = Check("final percentage"), Check("place"), Check("team total")
     for st, line in match_standings(scores, standings):
         ev, direction = (
             str(st.get("event_id") or st.get("event") or ""),
             str(st.get("direction") or ""),
         )
+        sc = scores.get(ev)
+        pub_total = as_float(st.get("published_vp") or st.get("published_mp"))
+        if sc is not None and sc.info.scoring in TEAM_SCORINGS and pub_total is not None:
+            total.add(line is not None and _close(line.mp, pub_total),  # VPs, or PAB points
+                      f"{ev} team {st.get('pair')}: ours {line.mp if line else 'not found'}, "
+                      f"published {pub_total}")  # fmt: skip
         who = f"{ev} {st.get('section') or ''} {direction} pair {st.get('pair')} ({st.get('players', '')})"
         pub_pct = as_float(st.get("published_pct"))
         if pub_pct is not None:
@@ -93,7 +101,27 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
             place.add(line is not None and line.rank == pub_place,
                       f"{who}: ours {line.rank if line else 'not found'}, published "
                       f"{st.get('published_place')}")  # fmt: skip
-    return [c for c in (mp, pct, imp, final_pct, place) if c.compared]
+    matches = match_checks(scores, standings)
+    return [c for c in (mp, pct, imp, final_pct, place, total, *matches) if c.compared]
+
+
+def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
+    """Each published match result (a standing with an `opponent`) against our match: its VPs
+    (teams) or board points (point-a-board), by session, team and opponent."""
+    vps, points = Check("match VPs"), Check("match points")
+    for ev, sc in scores.items():
+        own = [st for st in standings if st.get("opponent")
+               and str(st.get("event_id") or st.get("event") or "") == ev]  # fmt: skip
+        if not own:
+            continue
+        pab = sc.info.scoring == "BAM"
+        table = published_matches(own, "published_mp" if pab else "published_vp")
+        for m in sc.matches:
+            pub = published_vp(table, m)
+            if pub is not None:
+                (points if pab else vps).add(_close(m.vp, pub), f"{ev} s{m.session or '-'} team "
+                                             f"{m.team} v {m.opponent}: ours {m.vp:g}, published {pub:g}")  # fmt: skip
+    return [vps, points]
 
 
 def match_standings(
@@ -113,7 +141,7 @@ def match_standings(
             index[(ev, line.section, line.direction, _norm_pair(line.pair))].append((line, single))
     out: list[tuple[Row, PairLine | None]] = []
     for st in standings:
-        if st.get("phantom"):
+        if st.get("phantom") or st.get("opponent"):  # a match's result is no ranking line
             continue
         ev = str(st.get("event_id") or st.get("event") or "")
         direction = str(st.get("direction") or "").upper()
@@ -127,7 +155,9 @@ def match_standings(
             found = index.get((ev, "", direction, _norm_pair(f"{key[1]}{key[3]}")), [])
         if not found and direction:  # a Howell's stationary pair, published with its direction
             found = index.get((ev, key[1], "", key[3]), [])
-        cands = [x for x, single in found if x.session == session or (not session and single)]
+        # a one-session event's standings may name that session; ours is then the event's line
+        cands = [x for x, single in found
+                 if x.session == session or (single and (not session or not x.session))]  # fmt: skip
         out.append((st, cands[0] if len(cands) == 1 else None))
     return out
 

@@ -38,6 +38,28 @@ def wbf_vp(imp_margin: float, boards: int) -> float:
     return won if imp_margin >= 0 else round(20.0 - won, 2)
 
 
+#: A VP scale read from a file (ddrank.scoring.vpscale): (boards, IMP margin, winner's VPs) steps.
+VpScale = tuple[tuple[int, int, float], ...]
+
+
+def scale_vp(scale: VpScale, imp_margin: float, boards: int) -> float:
+    """VPs for a margin on `scale`: the step at or below it for that board count (the loser gets
+    20 minus the winner's); WBF continuous where the scale has no step (or is empty)."""
+    steps = [(m, vp) for b, m, vp in scale if b == boards and m <= abs(imp_margin) + 1e-9]
+    if not steps:
+        return wbf_vp(imp_margin, boards)
+    won = max(steps)[1]
+    return won if imp_margin >= 0 else 20.0 - won
+
+
+def board_points(ns_net: int) -> float:
+    """Point-a-board (board-a-match): the points of the team whose two tables net `ns_net`
+    (its North-South score in one room minus the other room's): 2 for more, 1 for equal, 0 for
+    less. Any difference wins, even 10 points (EBU; the EBU sample file's 10-point boards).
+    """
+    return 2.0 if ns_net > 0 else 1.0 if ns_net == 0 else 0.0
+
+
 def match_key(r: EventResult) -> tuple[str, str, str, frozenset[str]]:
     """(event, session, '', teams): the two rooms of one match meet here.
 
@@ -59,7 +81,8 @@ class TeamMatch:
     boards: int = 0
     imps_for: float = 0.0
     imps_against: float = 0.0
-    vp: float = 0.0
+    vp: float = 0.0  # VPs; point-a-board: the match's board points
+    points: float = 0.0  # board points (point-a-board), 2 a board won, 1 tied
 
 
 def _ns_team(r: EventResult, first_room: bool) -> str:
@@ -73,9 +96,11 @@ def _ns_team(r: EventResult, first_room: bool) -> str:
 
 
 def score_teams_event(
-    results: Sequence[EventResult],
+    results: Sequence[EventResult], vp_scale: VpScale = (), point_a_board: bool = False
 ) -> tuple[list[ScoredResult], list[TeamMatch]]:
-    """IMPs per board against the other room, match totals and WBF VPs.
+    """IMPs per board against the other room, match totals and VPs (WBF continuous, or on
+    `vp_scale`); point-a-board: board points per table (`ns_mp`/`ew_mp`, 2 won, 1 tied, 0 lost)
+    and a match's score (`vp`) is its board points.
 
     Each board of a match has two rooms; a board with only one real result (the other table a
     phantom, or missing) scores no IMPs and is reported with imps None. Butler for the pairs is
@@ -101,31 +126,44 @@ def score_teams_event(
         swing = imps(a.ns_score - b.ns_score)  # type: ignore[operator]
         scored[a.record_id] = replace(scored[a.record_id], imps=float(swing))
         scored[b.record_id] = replace(scored[b.record_id], imps=float(-swing))
+        pts = board_points(a.ns_score - b.ns_score)  # type: ignore[operator]
+        if point_a_board:  # NS at table b is the team that sat EW at table a
+            scored[a.record_id] = replace(scored[a.record_id], ns_mp=pts, ew_mp=2.0 - pts)
+            scored[b.record_id] = replace(scored[b.record_id], ns_mp=2.0 - pts, ew_mp=pts)
         # when each table names its own home team, that team sits NS there
         ns_team_a = a.home_team if swapped_tags[key] else _ns_team(a, True)
         other = a.visit_team if ns_team_a == a.home_team else a.home_team
         event, session, section, _ = match_key(a)
         m = matches[(event, session, section, frozenset((a.home_team, a.visit_team)))]
-        for team, opp, won in ((ns_team_a, other, swing), (other, ns_team_a, -swing)):
+        for team, opp, won, p in ((ns_team_a, other, swing, pts),
+                                  (other, ns_team_a, -swing, 2.0 - pts)):  # fmt: skip
             t = m.get(team) or TeamMatch(event, session, section, team, opp)
             m[team] = t
             t.boards += 1
             t.imps_for += max(won, 0)
             t.imps_against += max(-won, 0)
+            t.points += p
     out_matches: list[TeamMatch] = []
     for m in matches.values():
         for t in m.values():
-            t.vp = wbf_vp(t.imps_for - t.imps_against, t.boards)
+            margin = t.imps_for - t.imps_against
+            t.vp = t.points if point_a_board else scale_vp(vp_scale, margin, t.boards)
             out_matches.append(t)
     butler = butler_in_field(results)
     final = [replace(s, butler=butler.get(s.result.record_id)) for s in scored.values()]
+    if point_a_board:  # a table's IMPs: the field's cross-IMPs, the pairwise scoring published
+        cross = butler_in_field(results, cross=True)
+        final = [replace(s, imps=cross.get(s.result.record_id)) for s in final]
     return sorted(final, key=lambda s: s.result.order), sorted(
         out_matches, key=lambda t: (t.event, t.session, t.section, t.team)
     )
 
 
-def butler_in_field(results: Sequence[EventResult], drop_count: int = 1) -> dict[str, float]:
-    """Butler IMPs of each real result against every table of its board that played the same cards.
+def butler_in_field(
+    results: Sequence[EventResult], drop_count: int = 1, cross: bool = False
+) -> dict[str, float]:
+    """Butler IMPs of each real result against every table of its board that played the same cards
+    (`cross`: cross-IMPs per comparison instead, as EBU scorers publish a teams event's pairs).
 
     The field is (event, session, board) across matches and sections, split by the cards played,
     so different matches that played different deals under one number are never compared.
@@ -138,8 +176,11 @@ def butler_in_field(results: Sequence[EventResult], drop_count: int = 1) -> dict
     for rs in groups.values():
         if len(rs) < 2:
             continue
-        for r, b in zip(rs, crossimps.butler([float(x.ns_score) for x in rs], drop_count),  # type: ignore[arg-type]
-                        strict=True):  # fmt: skip
+        pts = [float(x.ns_score) for x in rs]  # type: ignore[arg-type]
+        values = (
+            crossimps.cross_imps(pts, "comparisons") if cross else crossimps.butler(pts, drop_count)
+        )
+        for r, b in zip(rs, values, strict=True):
             out[r.record_id] = float(b)
     return out
 

@@ -121,6 +121,8 @@ def rankings_of(
             groups[(str(r.get("kind") or ""), *_key(r))].append(r)
     published: dict[tuple, Row] = {}
     for s in standings:
+        if s.get("opponent"):  # a match's published result, not a ranking line
+            continue
         same_name = bool(name_date[0]) and str(s.get("event") or "") == name_date[0] and (
             _digits(s.get("date")) == _digits(name_date[1]))  # fmt: skip
         if same_name or str(s.get("event_id") or s.get("event") or "") in {event_id, *model_ids}:
