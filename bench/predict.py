@@ -49,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resamples", type=int, default=None,
                     help="bootstrap resamples (default: the protocol's; fewer only for tests)")  # fmt: skip
     ap.add_argument("--protocol", type=Path, default=protocol.PROTOCOL)
+    ap.add_argument("--variants", type=Path, default=None,
+                    help="also score the registered variants of this file (bench/variants.toml); "
+                         "development periods only")  # fmt: skip
     ap.add_argument("--plot", type=Path, default=ROOT / "bench/out/predict_calibration.png")
     args = ap.parse_args(argv)
     proto = protocol.load(args.protocol)
@@ -57,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     log(f"protocol {args.protocol.name} sha256 {proto.sha256}")
+    if args.variants is not None:
+        if args.split != "dev":
+            log("error: --variants scores development periods only (use --split dev)")
+            return 2
+        proto, vsha = protocol.with_variants(proto, args.variants)
+        log(f"variants {args.variants.name} sha256 {vsha}")
     methods = [m for m in args.methods.split(",") if m] or list(proto.methods)
     unknown = [m for m in methods if m not in proto.methods]
     if unknown:
@@ -74,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     streams = load_streams(proto, names, log)
     results = score(proto, streams, methods, args.split, log, args.resamples)
+    if args.variants is not None:
+        for row in results:
+            row["variants_sha256"] = vsha
     if args.plot:
         plot_calibration(results, args.plot.with_name(f"{args.plot.stem}_{args.split}.png"))
     log(f"total {time.perf_counter() - t0:.0f} s; protocol sha256 {proto.sha256}")
