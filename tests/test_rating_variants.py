@@ -235,3 +235,16 @@ def test_variants_refused_on_test_periods(capsys, tmp_path) -> None:
                        "--plot", str(tmp_path / "c.png")])  # fmt: skip
     assert rc == 2
     assert "development periods only" in capsys.readouterr().err
+
+
+def test_selection_rule_lowest_pooled_dev_log_loss_ties_to_the_earlier() -> None:
+    from select_variant import select
+
+    def row(m: str, ll: float, ds: str = "pooled", split: str = "dev") -> dict:
+        return {"dataset": ds, "method": m, "log_loss": ll, "split": split}
+
+    rows = [row("a", 0.6930), row("b", 0.6929995), row("c", 0.6925), row("c", 0.60, "X")]
+    assert select(rows, ["a", "b"])[0] == "a"  # 5e-7 lower is a tie
+    assert select(rows, ["a", "b", "c"]) == ("c", {"a": 0.6930, "b": 0.6929995, "c": 0.6925})
+    with pytest.raises(ValueError, match="development"):
+        select([row("a", 0.69, split="test")], ["a"])
