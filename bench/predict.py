@@ -32,6 +32,7 @@ from pathlib import Path  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ratingbench import protocol  # noqa: E402
+from ratingbench.data import store_counts  # noqa: E402
 from ratingbench.report import markdown, plot_calibration, table  # noqa: E402
 from ratingbench.run import load_streams, score  # noqa: E402
 
@@ -80,6 +81,13 @@ def main(argv: list[str] | None = None) -> int:
         log(f"error: {missing[0]} is missing; make it with `ddrank ingest`, `clean` and `dd` "
             "(docs/ratings.md, Reproduce)")  # fmt: skip
         return 2
+    for s in proto.streams:  # a protocol that names the store's DD counts gets exactly those
+        if "dd_tables" in s and (not names or s["name"] in names):
+            got = store_counts(ROOT / s["store"])
+            if got != (s["dd_tables"], s["play_traces"]):
+                log(f"error: {s['store']} holds {got[0]} DD tables and {got[1]} play traces; the "
+                    f"protocol needs {s['dd_tables']} and {s['play_traces']} (run `ddrank dd`)")  # fmt: skip
+                return 2
     t0 = time.perf_counter()
     streams = load_streams(proto, names, log)
     results = score(proto, streams, methods, args.split, log, args.resamples)

@@ -248,3 +248,24 @@ def test_selection_rule_lowest_pooled_dev_log_loss_ties_to_the_earlier() -> None
     assert select(rows, ["a", "b", "c"]) == ("c", {"a": 0.6930, "b": 0.6929995, "c": 0.6925})
     with pytest.raises(ValueError, match="development"):
         select([row("a", 0.69, split="test")], ["a"])
+
+
+def test_v2_protocol_hash_printed_and_only_the_store_and_header_differ(capsys, tmp_path) -> None:
+    import predict
+
+    path = ROOT / "bench/protocol-v2.toml"
+    sha = hashlib.sha256(path.read_bytes()).hexdigest()
+    v2 = protocol.load(path)
+    assert v2.data["protocol"]["version"] == 2 and v2.primary == "ddrank"
+    assert v2.methods == PROTO.methods and v2.inference == PROTO.inference
+    assert v2.data["targets"] == PROTO.data["targets"]
+    wc = next(s for s in v2.streams if s["name"] == "WC2012")
+    assert (wc.pop("dd_tables"), wc.pop("play_traces")) == (2298, 7181)
+    assert v2.streams == PROTO.streams
+    rc = predict.main(["--protocol", str(path), "--split", "dev", "--streams", "OQ2021",
+                       "--methods", "no-skill,ddrank", "--resamples", "50",
+                       "--plot", str(tmp_path / "cal.png"), "--json"])  # fmt: skip
+    out = capsys.readouterr()
+    assert rc == 0
+    assert f"protocol-v2.toml sha256 {sha}" in out.err
+    assert f'"protocol_sha256": "{sha}"' in out.out
