@@ -32,6 +32,7 @@ from pathlib import Path  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from ratingbench import protocol  # noqa: E402
+from ratingbench.data import store_counts  # noqa: E402
 from ratingbench.report import markdown, plot_calibration, table  # noqa: E402
 from ratingbench.run import load_streams, score  # noqa: E402
 
@@ -49,6 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resamples", type=int, default=None,
                     help="bootstrap resamples (default: the protocol's; fewer only for tests)")  # fmt: skip
     ap.add_argument("--protocol", type=Path, default=protocol.PROTOCOL)
+    ap.add_argument("--variants", type=Path, default=None,
+                    help="also score the registered variants of this file (bench/variants.toml); "
+                         "development periods only")  # fmt: skip
     ap.add_argument("--plot", type=Path, default=ROOT / "bench/out/predict_calibration.png")
     args = ap.parse_args(argv)
     proto = protocol.load(args.protocol)
@@ -57,6 +61,12 @@ def main(argv: list[str] | None = None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     log(f"protocol {args.protocol.name} sha256 {proto.sha256}")
+    if args.variants is not None:
+        if args.split != "dev":
+            log("error: --variants scores development periods only (use --split dev)")
+            return 2
+        proto, vsha = protocol.with_variants(proto, args.variants)
+        log(f"variants {args.variants.name} sha256 {vsha}")
     methods = [m for m in args.methods.split(",") if m] or list(proto.methods)
     unknown = [m for m in methods if m not in proto.methods]
     if unknown:
@@ -71,9 +81,19 @@ def main(argv: list[str] | None = None) -> int:
         log(f"error: {missing[0]} is missing; make it with `ddrank ingest`, `clean` and `dd` "
             "(docs/ratings.md, Reproduce)")  # fmt: skip
         return 2
+    for s in proto.streams:  # a protocol that names the store's DD counts gets exactly those
+        if "dd_tables" in s and (not names or s["name"] in names):
+            got = store_counts(ROOT / s["store"])
+            if got != (s["dd_tables"], s["play_traces"]):
+                log(f"error: {s['store']} holds {got[0]} DD tables and {got[1]} play traces; the "
+                    f"protocol needs {s['dd_tables']} and {s['play_traces']} (run `ddrank dd`)")  # fmt: skip
+                return 2
     t0 = time.perf_counter()
     streams = load_streams(proto, names, log)
     results = score(proto, streams, methods, args.split, log, args.resamples)
+    if args.variants is not None:
+        for row in results:
+            row["variants_sha256"] = vsha
     if args.plot:
         plot_calibration(results, args.plot.with_name(f"{args.plot.stem}_{args.split}.png"))
     log(f"total {time.perf_counter() - t0:.0f} s; protocol sha256 {proto.sha256}")

@@ -108,6 +108,12 @@ def store_dd(db: Path) -> tuple[dict[str, list[int]], dict[str, tuple[list[int],
     return cells, traces
 
 
+def store_counts(db: Path) -> tuple[int, int]:
+    """(deals with a DD table, play traces) in a store `ddrank dd` filled."""
+    cells, traces = store_dd(db)
+    return len(cells), len(traces)
+
+
 def load_pbn(spec: Mapping[str, Any], by_board: bool = False) -> Stream:
     """A PBN file read and cleaned by ddrank, with the store's DD facts where `store` is given.
 

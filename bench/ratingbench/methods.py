@@ -15,6 +15,8 @@ import numpy as np
 
 from ddrank.ratings import lehman
 from ddrank.ratings import skill as sk
+from ddrank.ratings.difficulty import field_refs
+from ddrank.ratings.field import seed_newcomers
 
 from .data import Row, Stream, by_period, without_dd
 
@@ -205,23 +207,52 @@ def m_dd_rates(st: Stream, s: dict) -> np.ndarray:
     return d
 
 
-def m_ddrank(st: Stream, s: dict, first_scored: int) -> np.ndarray:
-    """ddrank's skill rating; noise and IMPs per trick from the periods before the first
-    scored period of the stream (never a scored one)."""
-    warm = [r.skill for r in st.rows if r.period < first_scored]
-    base = sk.fit_params(warm, sk.SkillParams())
+def _ddrank_params(base: sk.SkillParams, s: dict) -> sk.SkillParams:
+    """The model's constants for one setting; options left out keep v1's values."""
     prior = {c: v * (s["bid_scale"] if c in ("bidding", sk.PARTNERSHIP) else s["play_scale"])
              for c, v in sk.SkillParams().prior_sd.items()}  # fmt: skip
     if not s["pairs"]:
         prior[sk.PARTNERSHIP] = 0.0
+    elif s.get("pair_scale", 1.0) != 1.0:
+        prior[sk.PARTNERSHIP] *= float(s["pair_scale"])
     params = replace(base, prior_sd=prior, drift_sd=0.05)
+    if s.get("g_scale", 1.0) != 1.0:
+        params = replace(params, imps_per_trick=params.imps_per_trick * float(s["g_scale"]))
+    if s.get("difficulty_centre", 0.0) or s.get("difficulty_noise", 0.0):
+        params = replace(params, difficulty_centre=float(s.get("difficulty_centre", 0.0)),
+                         difficulty_noise=float(s.get("difficulty_noise", 0.0)))  # fmt: skip
+    return params
+
+
+def m_ddrank(st: Stream, s: dict, first_scored: int) -> np.ndarray:
+    """ddrank's skill rating; noise and IMPs per trick from the periods before the first
+    scored period of the stream (never a scored one).
+
+    Variant options (bench/variants.toml), each off by default (v1 bit for bit):
+    `field_weight` (ddrank.ratings.field), `pair_scale` (partnership prior), `difficulty_centre`
+    and `difficulty_noise` (ddrank.ratings.difficulty), `online` (refit the noise, offsets and
+    IMPs per trick on all periods before each period) and `g_scale` (x IMPs per trick)."""
+    field_weight = float(s.get("field_weight", 0.0))
+    online = bool(s.get("online", False))
+    warm = [r.skill for r in st.rows if r.period < first_scored]
+    params = _ddrank_params(sk.fit_params(warm, sk.SkillParams()), s)
+    rows = st.rows
+    if params.difficulty_centre or params.difficulty_noise:
+        refs = field_refs([r.skill for r in rows], [r.board for r in rows], params.play_mean)
+        rows = [replace(r, skill=replace(r.skill, field_ref=f)) for r, f in zip(rows, refs, strict=True)]  # fmt: skip
     states: sk.States = {}
-    d = np.zeros(len(st.rows))
-    for period, idx in by_period(st.rows):
+    d = np.zeros(len(rows))
+    for period, idx in by_period(rows):
+        if online:
+            seen = [r.skill for r in rows if r.period < period]
+            params = _ddrank_params(sk.fit_params(seen, sk.SkillParams()), s)
+        if field_weight:
+            roster = [p for i in idx for p in (*rows[i].ns, *rows[i].ew)]
+            states = seed_newcomers(states, roster, period, params, field_weight)
         for i in idx:
-            r = st.rows[i]
+            r = rows[i]
             d[i] = sk.predict(states, r.ns, r.ew, params, period)[0]
-        states = sk.update_period(states, [st.rows[i].skill for i in idx], period, params)
+        states = sk.update_period(states, [rows[i].skill for i in idx], period, params)
     return d
 
 
@@ -231,7 +262,14 @@ def run(name: str, st: Stream, setting: dict, first_scored: int) -> np.ndarray:
         return m_ddrank(st, setting, first_scored)
     if name == "ddrank-nodd":
         return m_ddrank(without_dd(st), setting, first_scored)
+    if name in DDRANK_VARIANTS:
+        return m_ddrank(st, setting, first_scored)
     return METHODS[name](st, setting)
+
+
+# The registered variants of ddrank (bench/variants.toml): the same model with options.
+DDRANK_VARIANTS = ("ddrank-field", "ddrank-pairs", "ddrank-difficulty", "ddrank-tricks",
+                   "ddrank-combo")  # fmt: skip
 
 
 METHODS: dict[str, Method] = {

@@ -60,5 +60,24 @@ def load(path: Path = PROTOCOL) -> Protocol:
     return proto
 
 
+def with_variants(proto: Protocol, path: Path) -> tuple[Protocol, str]:
+    """The protocol with the registered variants of `path` (bench/variants.toml) added to its
+    methods, for the development periods only; the variants file's SHA-256 with it. A variant
+    may re-register a method of the protocol only with the same grid."""
+    raw = path.read_bytes()
+    extra = tomllib.loads(raw.decode())["methods"]
+    methods = dict(proto.methods)
+    for name, spec in extra.items():
+        if name in methods and methods[name].get("grid") != spec.get("grid"):
+            raise ValueError(f"{name}: the variants file changes the protocol's grid")
+        methods.setdefault(name, spec)
+    merged = Protocol(proto.path, proto.sha256, {**proto.data, "methods": methods})
+    for name in extra:
+        n = len(merged.grid(name))
+        if n != merged.budget:
+            raise ValueError(f"{name}: {n} settings, the protocol's budget is {merged.budget}")
+    return merged, hashlib.sha256(raw).hexdigest()
+
+
 def label(setting: dict[str, Any]) -> str:
     return ",".join(f"{k}={v}" for k, v in setting.items()) or "-"

@@ -38,6 +38,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .difficulty import FieldRef, centre, widen
+
 COMPONENTS = ("bidding", "declarer", "defence", "opening_lead")
 PARTNERSHIP = "partnership"
 
@@ -71,6 +73,10 @@ class SkillParams:
     lead_mean: float = 0.0  # average DD cost of an opening lead in tricks
     declarer_cost_mean: float = 0.0  # average DD tricks a declarer's own cards cost
     defence_cost_mean: float = 0.0  # average DD tricks one defender's cards cost after the lead
+    # Variant (ddrank.ratings.difficulty): DD observations centred on the board's field (weight)
+    # and widened where the field lost much; 0 and 0 keep v1's observations bit for bit.
+    difficulty_centre: float = 0.0
+    difficulty_noise: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +95,9 @@ class SkillBoard:
     # With the play recorded: DD tricks each side's own mistakes cost after the lead, per player.
     declarer_cost: float | None = None
     defence_costs: tuple[tuple[str, float], ...] | None = None
+    # The other tables of the same board (ddrank.ratings.difficulty.field_refs); read only when
+    # the params' difficulty_centre or difficulty_noise is set.
+    field_ref: FieldRef | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,32 +245,50 @@ def _observations(
         x = _expected_design(b.ns, b.ew, params, with_pairs)
         obs.append((x, b.result_imps, params.noise_sd["result"]))
     if b.declarer is not None and b.declarer_ns is not None:
-        defenders = b.ew if b.declarer_ns else b.ns
-        if b.declarer_cost is not None and b.defence_costs is not None:
-            # The play record says whose cards cost the tricks: one observation per player.
-            obs.append(
-                (
-                    {(b.declarer, "declarer"): 1.0},
-                    params.declarer_cost_mean - b.declarer_cost,
-                    params.noise_sd["declarer_cost"],
-                )
+        obs += _play_observations(b, params)
+    return obs
+
+
+def _play_observations(
+    b: SkillBoard, params: SkillParams
+) -> list[tuple[dict[Key, float], float, float]]:
+    """The card-play and opening-lead observations of a board with a known declarer."""
+    assert b.declarer is not None
+    obs: list[tuple[dict[Key, float], float, float]] = []
+    sd = params.noise_sd
+    ref = b.field_ref if params.difficulty_centre or params.difficulty_noise else None
+    lc, ln = params.difficulty_centre, params.difficulty_noise
+    defenders = b.ew if b.declarer_ns else b.ns
+    if b.declarer_cost is not None and b.defence_costs is not None:
+        # The play record says whose cards cost the tricks: one observation per player.
+        dec_mean, dec_sd = params.declarer_cost_mean, sd["declarer_cost"]
+        def_mean, def_sd = params.defence_cost_mean, sd["defence_cost"]
+        if ref is not None:
+            dec_mean, dec_sd = (
+                centre(dec_mean, ref.declarer_cost, lc),
+                widen(dec_sd, ref.declarer_cost, ln),
             )
-            for d, cost in b.defence_costs:
-                obs.append(
-                    (
-                        {(d, "defence"): 1.0},
-                        params.defence_cost_mean - cost,
-                        params.noise_sd["defence_cost"],
-                    )
-                )
-        elif b.play_tricks is not None:
-            x = {(b.declarer, "declarer"): 1.0}
-            for d in defenders:
-                x[(d, "defence")] = -1.0
-            obs.append((x, b.play_tricks - params.play_mean, params.noise_sd["play"]))
-        if b.leader is not None and b.lead_cost is not None:
-            x = {(b.leader, "opening_lead"): -1.0}
-            obs.append((x, b.lead_cost - params.lead_mean, params.noise_sd["lead"]))
+            def_mean, def_sd = (
+                centre(def_mean, ref.defence_cost, lc),
+                widen(def_sd, ref.defence_cost, ln),
+            )
+        obs.append(({(b.declarer, "declarer"): 1.0}, dec_mean - b.declarer_cost, dec_sd))
+        for d, cost in b.defence_costs:
+            obs.append(({(d, "defence"): 1.0}, def_mean - cost, def_sd))
+    elif b.play_tricks is not None:
+        x = {(b.declarer, "declarer"): 1.0}
+        for d in defenders:
+            x[(d, "defence")] = -1.0
+        play_mean, play_sd = params.play_mean, sd["play"]
+        if ref is not None:
+            play_mean, play_sd = centre(play_mean, ref.play, lc), widen(play_sd, ref.play_size, ln)
+        obs.append((x, b.play_tricks - play_mean, play_sd))
+    if b.leader is not None and b.lead_cost is not None:
+        x = {(b.leader, "opening_lead"): -1.0}
+        lead_mean, lead_sd = params.lead_mean, sd["lead"]
+        if ref is not None:
+            lead_mean, lead_sd = centre(lead_mean, ref.lead, lc), widen(lead_sd, ref.lead, ln)
+        obs.append((x, b.lead_cost - lead_mean, lead_sd))
     return obs
 
 
