@@ -92,3 +92,6 @@ ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS mp_top DOUBLE;         -- MP 
 ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS method_reason VARCHAR; -- why, in words
 ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS published_compared INTEGER;
 ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS published_agree INTEGER;
+-- Every published-value check of the event as scoring made it (JSON list of what, compared,
+-- agree, disagree): the one source of the counts the terminal, report.md and the site show.
+ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS checks VARCHAR;

@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from ddrank.scoring.published import checks_from_rows
+from ddrank.scoring.published import Check, checks_from_rows
 from store import Store
 
 Row = dict[str, Any]
@@ -25,10 +25,28 @@ def ranking_summary(store: Store, events: Sequence[str] | None = None) -> list[R
     out = []
     for m in methods:
         name = m["event"]
-        own = checks_from_rows(store.rows("published_checks", events=[name]))
+        own = stored_checks(store, [name])
         out.append({**m,
                     "checks": [{"what": c.what, "compared": c.compared, "agree": c.agree}
                                for c in own],
                     "groups": [{"section": s, "direction": d, "lines": rows}
                                for (s, d), rows in sorted(lines[name].items())]})  # fmt: skip
     return out
+
+
+def stored_checks(store: Store, events: Sequence[str] | None = None) -> list[Check]:
+    """The published-value checks scoring kept with the events (summed per kind over them); a
+    store scored before they were kept is checked again in SQL (query `published_checks`)."""
+    import json
+
+    rows = store.rows("scored_event_checks", events=None if events is None else list(events))
+    if not rows or any(r["checks"] is None for r in rows):
+        return checks_from_rows(store.rows("published_checks", events=events))
+    merged: dict[str, Check] = {}
+    for r in rows:
+        for c in json.loads(r["checks"]):
+            kept = merged.setdefault(c["what"], Check(c["what"]))
+            kept.compared += c["compared"]
+            kept.agree += c["agree"]
+            kept.disagree.extend(c["disagree"])
+    return list(merged.values())

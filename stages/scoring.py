@@ -20,11 +20,12 @@ from ddrank.ratings.lehman import LehmanParams, sortable_date
 from ddrank.raw import ParsedFile
 from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
 from ddrank.scoring.method import AUTO, MethodChoice, agreement, choose_method, event_standings
-from ddrank.scoring.published import as_float, checks_from_rows, compare_published, match_standings
+from ddrank.scoring.published import as_float, compare_published, match_standings
 from ddrank.scoring.records import event_infos, event_label, results_from_rows, with_scoring_hint
 from ddrank.scoring.results import RecordError
 from ddrank.types import board_year
 from publish import scores as publish
+from stages.rankings import stored_checks
 from store import Store
 from store.inputs.read import read_parsed
 
@@ -263,12 +264,24 @@ def save_scores(store: Store, scores: Mapping[str, EventScores], hashes: Mapping
     _insert(store, "team_matches", publish.team_rows(scores), publish.TEAMS_COLUMNS)
     _insert(store, "scored_events", [{**m, "date": scores[m["event"]].info.date,
                                       "content_hash": hashes[m["event"]],
-                                      "results": len(scores[m["event"]].results)}
+                                      "results": len(scores[m["event"]].results),
+                                      "checks": checks_json(m["event"], scores, standings)}
                                      for m in method_rows(scores)], SCORED_EVENTS_COLUMNS)  # fmt: skip
 
 
 SCORED_EVENTS_COLUMNS = ["event", "date", "scoring", "content_hash", "results", "mp_method",
-                         "mp_top", "method_reason", "published_compared", "published_agree"]  # fmt: skip
+                         "mp_top", "method_reason", "published_compared", "published_agree",
+                         "checks"]  # fmt: skip
+
+
+def checks_json(event: str, scores: Mapping[str, EventScores], standings: Sequence[Row]) -> str:
+    """The event's published-value checks, kept so that every later reader shows these counts."""
+    import json
+
+    own = event_standings(event, standings)
+    return json.dumps([{"what": c.what, "compared": c.compared, "agree": c.agree,
+                        "disagree": c.disagree}
+                       for c in compare_published({event: scores[event]}, own)])  # fmt: skip
 
 
 def _insert(store: Store, table: str, rows: Sequence[Row], columns: Sequence[str]) -> None:
@@ -327,7 +340,7 @@ def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError
     pairs = store.rows("export_pair_rankings", events=ev)
     butler = store.rows("export_butler_rankings", events=ev)
     teams = store.rows("export_team_matches", events=ev)
-    checks = checks_from_rows(store.rows("published_checks", events=ev))
+    checks = stored_checks(store, ev)
     return publish.write_store_outputs(out_dir, source, results, pairs, butler, teams, checks,
                                        errors)  # fmt: skip
 

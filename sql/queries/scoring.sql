@@ -111,6 +111,13 @@ from scored_events s left join events e on e.event_id = s.event
 where $events is null or s.event in (select unnest($events))
 order by s.date, s.event;
 
+-- name: scored_event_checks
+-- Each scored event's published-value checks as scoring made them (JSON), in date order.
+select event, checks
+from scored_events
+where $events is null or event in (select unnest($events))
+order by date, event;
+
 -- name: final_rankings
 -- Each event's final pair (or team) rankings: the whole-event lines ('' session) where the event
 -- has several sessions, else its one session's.
