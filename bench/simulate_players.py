@@ -184,6 +184,14 @@ def report(res: dict) -> str:
     for pt in res["curve"]:
         lines.append(f"{pt['boards_per_player']:7d} "
                      + " ".join(f"{_cell(pt[m]):>22}" for m in measure.MEASURES))  # fmt: skip
+    lines.append("paired differences over seeds, mean [95% t-interval]:")
+    for pt in res["paired_differences"]:
+        lines.append(
+            f"{pt['boards_per_player']:7d} "
+            + "  ".join(
+                f"{k.replace('_minus_', ' - ')} {_cell(v)}" for k, v in pt.items() if "_minus_" in k
+            )
+        )
     lines.append("Spearman 0.9 (mean over seeds), within the simulated range only:")
     for m, v in res["spearman_0.9"].items():
         at = v["mean_reaches_0.9_at_boards"]

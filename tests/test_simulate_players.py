@@ -145,8 +145,8 @@ def test_quick_json_run_has_the_documented_keys(tmp_path: Path,
 
     assert simulate_players.main(["--quick", "--json", "--work", str(tmp_path)]) == 0
     out = json.loads(capsys.readouterr().out)
-    for key in ("parameters", "calibration", "true_value", "curve", "spearman_0.9", "seconds",
-                "wall_seconds", "per_seed"):  # fmt: skip
+    for key in ("parameters", "calibration", "true_value", "curve", "spearman_0.9",
+                "paired_differences", "seconds", "wall_seconds", "per_seed"):  # fmt: skip
         assert key in out, key
     assert out["parameters"]["seeds"] == 2 and len(out["per_seed"]) == 2
     assert [p["boards_per_player"] for p in out["curve"]] == [2, 6]
@@ -155,6 +155,9 @@ def test_quick_json_run_has_the_documented_keys(tmp_path: Path,
             iv = point[m]
             assert set(iv) == {"mean", "t95_low", "t95_high", "p2_5", "p97_5", "seeds"}
             assert -1.0 <= iv["p2_5"] <= iv["mean"] <= iv["p97_5"] <= 1.0
+    assert set(out["paired_differences"][-1]) == {
+        "rounds", "boards_per_player", "ddrank_minus_lehman", "ddrank_minus_dd_rates",
+        "lehman_minus_dd_rates"}  # fmt: skip
     for m in ("ddrank", "lehman", "dd_rates"):
         reach = out["spearman_0.9"][m]
         assert reach["max_boards_simulated"] == 6

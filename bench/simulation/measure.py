@@ -132,7 +132,8 @@ def interval(values: Sequence[float]) -> dict[str, float]:
 
 
 def summarise(per_seed: Sequence[Mapping], boards_per_round: int) -> dict:
-    """The curves with intervals, and where each measure first reaches Spearman 0.9."""
+    """The curves with intervals, where each measure first reaches Spearman 0.9, and the
+    per-seed paired differences between measures (same seeds, same boards) with intervals."""
     checkpoints = [p["rounds"] for p in per_seed[0]["curve"]]
     curve = []
     for i, k in enumerate(checkpoints):
@@ -150,7 +151,14 @@ def summarise(per_seed: Sequence[Mapping], boards_per_round: int) -> dict:
             "reached_within_simulated_range": mean_at is not None,
             "max_boards_simulated": curve[-1]["boards_per_player"],
         }
-    return {"curve": curve, "spearman_0.9": reach}
+    paired = []
+    for i, k in enumerate(checkpoints):
+        point = {"rounds": k, "boards_per_player": k * boards_per_round}
+        for a, b in (("ddrank", "lehman"), ("ddrank", "dd_rates"), ("lehman", "dd_rates")):
+            diff = [s["curve"][i][a] - s["curve"][i][b] for s in per_seed]
+            point[f"{a}_minus_{b}"] = interval(diff)
+        paired.append(point)
+    return {"curve": curve, "spearman_0.9": reach, "paired_differences": paired}
 
 
 def seed_curve(prefixes: Sequence[Mapping], truth: Sequence[float],
