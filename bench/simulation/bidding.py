@@ -10,8 +10,9 @@ probability STRAIN_ERROR * (1 - mean bidding skill of the pair) it picks the alt
 trumps instead of the suit, or the longest fit instead of no trumps). Its level is the one with
 the best expected score (at its vulnerability) when the tricks are normal around a trick model
 of the perceived points (`trick_model`: fitted on the generator's own single-dummy play, never on
-DD). When the other side perceives 17+ and has an 8-card fit, a suit contract below the 3 level
-is pushed to the law of total tricks (the longer of the two fits minus 6, at most 3). No doubles.
+DD). When the other side perceives 17+ and has an 8-card fit, a suit contract at the 3 level
+or below is pushed to the law of total tricks (the longer of the two fits minus 6, at most 3).
+No doubles.
 Declarer: the hand with more trumps (no trumps: more high-card points; ties to the first hand).
 
 SD_WORST and STRAIN_ERROR were set, before any rating was computed, so that the bidding skill's
