@@ -20,9 +20,11 @@ paper's DD mistake rate. Spearman with the true value is reported at each checkp
 seeds: the mean, a 95% t-interval of the mean, and the 2.5-97.5 percentiles of the seeds.
 
 Forgetting: the true skills are static, so both ratings run without forgetting: the ddrank
-rating with `drift_sd = 0` (its default 0.02 of the prior sd per period is a memory of hundreds
-of periods, longer than any run here) and Lehman with `history_weight = 1` and no weight cap
-(its default 0.9 per period is a memory of about ten periods). Neither is tuned.
+rating with `drift_sd = 0` and Lehman with `history_weight = 1` and no weight cap: the same, full
+memory for both. Neither is tuned. As a variant reported beside them (`*_default_forgetting`),
+both also run with the product's defaults (ddrank drift 0.02 of the prior sd per period, Lehman
+history weight 0.9 per period: an effective memory of (1 + 0.9) / (1 - 0.9) = 19 periods, 76
+boards, by Kish).
 
 Fixed before any result was looked at (issue 21, part 6), not tuned afterwards:
 PLAYERS = 20 (5 tables), DEALS_PER_ROUND = 4, ROUNDS = 50 (200 boards per player; the deal
@@ -184,6 +186,12 @@ def report(res: dict) -> str:
     for pt in res["curve"]:
         lines.append(f"{pt['boards_per_player']:7d} "
                      + " ".join(f"{_cell(pt[m]):>22}" for m in measure.MEASURES))  # fmt: skip
+    variants = [m for m in measure.VARIANTS if m in res["curve"][0]]
+    if variants:
+        lines.append("variant, the product's default forgetting (ddrank drift 0.02, Lehman 0.9):")
+        for pt in res["curve"]:
+            lines.append(f"{pt['boards_per_player']:7d} "
+                         + " ".join(f"{_cell(pt[m]):>22}" for m in variants))  # fmt: skip
     lines.append("paired differences over seeds, mean [95% t-interval]:")
     for pt in res["paired_differences"]:
         lines.append(

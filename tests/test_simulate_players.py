@@ -151,13 +151,15 @@ def test_quick_json_run_has_the_documented_keys(tmp_path: Path,
     assert out["parameters"]["seeds"] == 2 and len(out["per_seed"]) == 2
     assert [p["boards_per_player"] for p in out["curve"]] == [2, 6]
     for point in out["curve"]:
-        for m in ("ddrank", "lehman", "dd_rates"):
+        for m in ("ddrank", "lehman", "dd_rates", "ddrank_default_forgetting",
+                  "lehman_default_forgetting"):  # fmt: skip
             iv = point[m]
             assert set(iv) == {"mean", "t95_low", "t95_high", "p2_5", "p97_5", "seeds"}
             assert -1.0 <= iv["p2_5"] <= iv["mean"] <= iv["p97_5"] <= 1.0
     assert set(out["paired_differences"][-1]) == {
         "rounds", "boards_per_player", "ddrank_minus_lehman", "ddrank_minus_dd_rates",
-        "lehman_minus_dd_rates"}  # fmt: skip
+        "lehman_minus_dd_rates", "ddrank_minus_ddrank_default_forgetting",
+        "lehman_minus_lehman_default_forgetting"}  # fmt: skip
     for m in ("ddrank", "lehman", "dd_rates"):
         reach = out["spearman_0.9"][m]
         assert reach["max_boards_simulated"] == 6

@@ -10,7 +10,9 @@ Then, on the first k rounds for each checkpoint k, three measures rank the playe
 * `ddrank`: the skill rating's `overall` (bidding + IMP value of the card play), no forgetting;
 * `lehman`: ddrank's Lehman on the IMP scale, no forgetting;
 * `dd_rates`: the paper's DD mistake rate (weighted play and lead mistakes per card, from
-  `player_board_stats`), lower is better.
+  `player_board_stats`), lower is better;
+
+and, as a variant, both ratings with the product's default forgetting (`VARIANTS`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,17 @@ from pathlib import Path
 import numpy as np
 
 MEASURES = ("ddrank", "lehman", "dd_rates")
+#: The two ratings with the product's default forgetting (ddrank drift_sd 0.02 of the prior sd per
+#: period; Lehman history_weight 0.9 per period, weight cap 1000): a variant, reported beside.
+VARIANTS = ("ddrank_default_forgetting", "lehman_default_forgetting")
+ALL = MEASURES + VARIANTS
+PAIRS = (
+    ("ddrank", "lehman"),
+    ("ddrank", "dd_rates"),
+    ("lehman", "dd_rates"),
+    ("ddrank", "ddrank_default_forgetting"),
+    ("lehman", "lehman_default_forgetting"),
+)
 
 
 def _remove(db: Path) -> None:
@@ -93,10 +106,13 @@ def rate_prefixes(db: Path, names: Sequence[str], checkpoints: Sequence[int]) ->
         keep = set(periods[:k])
         sub = [r for r in rows if r.period in keep]
         states, _, fitted = rate_rows(sub, sk_params)
-        lp = lehman.boards_by_period(
-            [s for s in scored if s.result.period in keep], "imps", l_params
+        d_states, _, d_fitted = rate_rows(sub, sk.SkillParams())
+        kept = [s for s in scored if s.result.period in keep]
+        lstates, _ = lehman.rate_periods(lehman.boards_by_period(kept, "imps", l_params), l_params)
+        d_params = lehman.LehmanParams()
+        d_lstates, _ = lehman.rate_periods(
+            lehman.boards_by_period(kept, "imps", d_params), d_params
         )
-        lstates, _ = lehman.rate_periods(lp, l_params)
         tables = {r.result.table for r in sub}
         cost = {n: [0.0, 0.0] for n in names}
         for name, record_id, c, cards in stats:
@@ -108,6 +124,9 @@ def rate_prefixes(db: Path, names: Sequence[str], checkpoints: Sequence[int]) ->
             "ddrank": [sk.overall(states, n, fitted, bidding=True) for n in names],
             "lehman": [lstates[n].rating if n in lstates else 50.0 for n in names],
             "dd_rates": [-cost[n][0] / max(cost[n][1], 1.0) for n in names],
+            "ddrank_default_forgetting": [sk.overall(d_states, n, d_fitted) for n in names],
+            "lehman_default_forgetting": [d_lstates[n].rating if n in d_lstates else 50.0
+                                          for n in names],
         })  # fmt: skip
     return out
 
@@ -138,11 +157,12 @@ def summarise(per_seed: Sequence[Mapping], boards_per_round: int) -> dict:
     curve = []
     for i, k in enumerate(checkpoints):
         point: dict = {"rounds": k, "boards_per_player": k * boards_per_round}
-        for m in MEASURES:
-            point[m] = interval([s["curve"][i][m] for s in per_seed])
+        for m in ALL:
+            if m in per_seed[0]["curve"][i]:
+                point[m] = interval([s["curve"][i][m] for s in per_seed])
         curve.append(point)
     reach = {}
-    for m in MEASURES:
+    for m in [m for m in ALL if m in curve[0]]:
         mean_at = next((p["boards_per_player"] for p in curve if p[m]["mean"] >= 0.9), None)
         low_at = next((p["boards_per_player"] for p in curve if p[m]["t95_low"] >= 0.9), None)
         reach[m] = {
@@ -154,7 +174,9 @@ def summarise(per_seed: Sequence[Mapping], boards_per_round: int) -> dict:
     paired = []
     for i, k in enumerate(checkpoints):
         point = {"rounds": k, "boards_per_player": k * boards_per_round}
-        for a, b in (("ddrank", "lehman"), ("ddrank", "dd_rates"), ("lehman", "dd_rates")):
+        for a, b in PAIRS:
+            if a not in per_seed[0]["curve"][i] or b not in per_seed[0]["curve"][i]:
+                continue
             diff = [s["curve"][i][a] - s["curve"][i][b] for s in per_seed]
             point[f"{a}_minus_{b}"] = interval(diff)
         paired.append(point)
@@ -167,7 +189,7 @@ def seed_curve(prefixes: Sequence[Mapping], truth: Sequence[float],
     out = []
     for p in prefixes:
         point = {"rounds": p["rounds"]}
-        for m in MEASURES:
+        for m in ALL:
             point[m] = round(spearman(truth, p[m]), 4)
             for c, vals in components.items():
                 point[f"{m}_vs_{c}"] = round(spearman(vals, p[m]), 4)
