@@ -159,7 +159,8 @@ def test_quick_json_run_has_the_documented_keys(tmp_path: Path,
     assert set(out["paired_differences"][-1]) == {
         "rounds", "boards_per_player", "ddrank_minus_lehman", "ddrank_minus_dd_rates",
         "lehman_minus_dd_rates", "ddrank_minus_ddrank_default_forgetting",
-        "lehman_minus_lehman_default_forgetting"}  # fmt: skip
+        "lehman_minus_lehman_default_forgetting", "ddrank_minus_lehman_default_forgetting",
+        "ddrank_default_forgetting_minus_lehman_default_forgetting"}  # fmt: skip
     for m in ("ddrank", "lehman", "dd_rates"):
         reach = out["spearman_0.9"][m]
         assert reach["max_boards_simulated"] == 6

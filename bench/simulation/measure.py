@@ -36,6 +36,8 @@ PAIRS = (
     ("lehman", "dd_rates"),
     ("ddrank", "ddrank_default_forgetting"),
     ("lehman", "lehman_default_forgetting"),
+    ("ddrank", "lehman_default_forgetting"),
+    ("ddrank_default_forgetting", "lehman_default_forgetting"),
 )
 
 
