@@ -1,31 +1,41 @@
 """Ground truth by simulation: do the ratings recover players whose true skill is known?
 
-WARNING (issue 21): this generator is circular (its only skill is the chance of a DD-inferior
-card, which is what the DD evidence reads), runs one seed and gives no interval; its numbers are
-withdrawn in docs/ratings.md. The non-circular generator is not built yet.
+The generator (`bench/simulation/`) never uses a double-dummy solver. Every simulated player has
+two known skills, drawn independently and uniformly on [0, 1]:
 
-Simulated players play the real Bermuda Bowl 2013 deals in the contract (and by the declarer's
-seat) actually reached at the first table of each board. Each player has a known error rate e:
-at each card where a double-dummy-inferior card exists, he plays a random DD-inferior card with
-probability e, otherwise a random DD-optimal card (endplay `solve_board`; every solver call is
-cached on disk, keyed by the position, so a rerun or a repeated line costs nothing).
+* bidding: the noise in his single-dummy judgement of his side's strength (1 point at skill 1,
+  8 points at skill 0) and the chance of the wrong strain (0 to 50%); the level is the one with
+  the best expected score under a trick model fitted on the generator's own single-dummy play;
+* card play: every card is chosen by single-dummy rules (own hand, dummy, cards played), and at
+  a position of single-dummy hardness h the player deviates to another non-equivalent card with
+  probability h * (0.05 + 0.45 * (1 - skill)).
 
-Every round seats the players at random (so partnerships change) and plays a few deals at every
-table. The boards are written as PBN with their play and go through ddrank's own pipeline
-functions: ingest -> clean -> DD analysis (tables, traces, player stats) in a small store in /tmp.
-Then, on the first k rounds for growing k, three measures rank the players:
+A player's true value is the IMPs per board his skills are worth to his side against an average
+field: b_bid * bidding + b_play * play, the slopes from an OLS of each table's Butler IMPs on
+the two sides' skill differences over CALIBRATION_ROUNDS rounds of a separate seed (stated in
+the output with their standard errors). The boards then go through ddrank's own pipeline
+(ingest -> clean -> DD analysis in a throwaway store), and on the first k rounds the players are
+ranked by: the ddrank skill rating's `overall` (bidding included), Lehman (IMP scale), and the
+paper's DD mistake rate. Spearman with the true value is reported at each checkpoint over SEEDS
+seeds: the mean, a 95% t-interval of the mean, and the 2.5-97.5 percentiles of the seeds.
 
-* the ddrank skill rating (`overall` without bidding: the IMP value of his card play, from
-  the declarer, defence and opening-lead components; only card play differs here);
-* Lehman (ddrank's, IMP scale);
-* the DD mistake rate alone (weighted play and lead mistakes per card, from `player_board_stats`).
+Forgetting: the true skills are static, so both ratings run without forgetting: the ddrank
+rating with `drift_sd = 0` and Lehman with `history_weight = 1` and no weight cap: the same, full
+memory for both. Neither is tuned. As a variant reported beside them (`*_default_forgetting`),
+both also run with the product's defaults (ddrank drift 0.02 of the prior sd per period, Lehman
+history weight 0.9 per period: an effective memory of (1 + 0.9) / (1 - 0.9) = 19 periods, 76
+boards, by Kish).
 
-Spearman with the true order (low e = good) is reported against boards per player, and the
-boards each measure needs for 0.9 come from a Spearman-Brown fit rho(n)^2 = n / (n + c) (the
-reliability of an average of n noisy boards), extrapolated past the simulated range when needed.
+Fixed before any result was looked at (issue 21, part 6), not tuned afterwards:
+PLAYERS = 20 (5 tables), DEALS_PER_ROUND = 4, ROUNDS = 50 (200 boards per player; the deal
+pool holds 336 deals, so no deal repeats within a seed), CHECKPOINTS in rounds below, SEEDS = 20
+(seeds 1..20), calibration seed 1000 over 600 rounds. The sizes were set from timings alone (a
+play trace costs 15-40 ms on the shared 2-core machine, so 20 seeds x 1,000 tables fit in about
+15 minutes). A curve that does not reach 0.9 within ROUNDS is reported as not reaching it:
+nothing is extrapolated.
 
-    PYTHONPATH=$PWD python bench/simulate_players.py --quick     # CI size: ~2 minutes
-    PYTHONPATH=$PWD python bench/simulate_players.py             # 40 players, 30 rounds
+    PYTHONPATH=$PWD python bench/simulate_players.py --quick --json   # test size, < 1 minute
+    PYTHONPATH=$PWD nice -n 10 python bench/simulate_players.py --json --seeds 20
 """
 
 from __future__ import annotations
@@ -33,318 +43,168 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # see bench/predict.py
+os.environ.setdefault("PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW", "ignore")
 
 import argparse  # noqa: E402
+import hashlib  # noqa: E402
 import json  # noqa: E402
-import pickle  # noqa: E402
 import random  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-import numpy as np  # noqa: E402
-
 ROOT = Path(__file__).resolve().parents[1]
-BB = ROOT / "data/valet/2013-world-men"
-SEATS = "NESW"
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
+from bench.simulation import generate as gen  # noqa: E402
+from bench.simulation import measure  # noqa: E402
 
-class Solver:
-    """endplay's solve_board behind a dictionary cache persisted with pickle."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.cache: dict[tuple, tuple[tuple[str, int], ...]] = {}
-        if path.is_file():
-            with path.open("rb") as fh:
-                self.cache = pickle.load(fh)
-        self.calls = self.hits = 0
-
-    def options(self, deal, key: tuple) -> tuple[tuple[str, int], ...]:
-        """(card, tricks for the side to play) of every card the player to move may play."""
-        from endplay.dds import solve_board
-
-        got = self.cache.get(key)
-        if got is not None:
-            self.hits += 1
-            return got
-        self.calls += 1
-        got = tuple((_card_text(c), int(t)) for c, t in solve_board(deal))
-        self.cache[key] = got
-        return got
-
-    def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.path.open("wb") as fh:
-            pickle.dump(self.cache, fh)
-
-
-def _card_text(card) -> str:
-    """endplay Card -> 'D3' (its str() is '♦3')."""
-    return "SHDC"[int(card.suit)] + "23456789TJQKA"[card.rank.bit_length() - 3]  # R2 = 1 << 2
-
-
-def play_board(deal_pbn: str, strain: str, declarer: str, errors: dict[str, float],
-               rng: random.Random, solver: Solver) -> tuple[list[str], int]:  # fmt: skip
-    """Play one board; returns the 52 cards in played order and the declarer's tricks."""
-    from endplay.types import Deal, Denom, Player
-
-    deal = Deal(deal_pbn)
-    deal.trump = {"C": Denom.clubs, "D": Denom.diamonds, "H": Denom.hearts,
-                  "S": Denom.spades, "N": Denom.nt}[strain]  # fmt: skip
-    leader = (SEATS.index(declarer) + 1) % 4
-    deal.first = Player(leader)
-    played: list[str] = []
-    decl_side = SEATS.index(declarer) % 2
-    tricks = 0
-    for k in range(52):
-        to_move = deal.curplayer
-        seat = SEATS[int(to_move)]
-        key = (
-            deal.to_pbn(),
-            strain,
-            str(deal.first),
-            tuple(played[len(played) - len(played) % 4 :]),
-        )
-        opts = solver.options(deal, key)
-        best = max(t for _, t in opts)
-        good = [c for c, t in opts if t == best]
-        bad = [c for c, t in opts if t < best]
-        pick = rng.choice(bad) if bad and rng.random() < errors[seat] else rng.choice(good)
-        played.append(pick)
-        deal.play(pick)
-        if k % 4 == 3:  # after the trick, the winner is on lead
-            winner = int(deal.first)
-            tricks += int(winner % 2 == decl_side)
-    return played, tricks
+PLAYERS, DEALS_PER_ROUND, ROUNDS, SEEDS = 20, 4, 50, 20
+CHECKPOINTS = (2, 5, 10, 15, 25, 35, 50)  # rounds; x4 = boards per player
+CALIBRATION_SEED, CALIBRATION_ROUNDS = 1000, 600
+QUICK = {"players": 16, "rounds": 3, "deals_per_round": 2, "seeds": 2, "checkpoints": (1, 3),
+         "calibration_rounds": 20}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Simulated players: ratings vs known skill.")
-    ap.add_argument("--players", type=int, default=40)
-    ap.add_argument("--rounds", type=int, default=30)
-    ap.add_argument("--deals-per-round", type=int, default=4)
-    ap.add_argument("--quick", action="store_true", help="CI size: 40 players, 6 rounds")
-    ap.add_argument("--seed", type=int, default=2013)
+    ap.add_argument("--seeds", type=int, default=SEEDS, help="seeds 1..N (default 20)")
+    ap.add_argument("--quick", action="store_true", help="test size: 16 players, 3 rounds, 2 seeds")
     ap.add_argument("--work", type=Path, default=Path("/tmp/ddrank-sim"))
-    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON")
     args = ap.parse_args(argv)
+    cfg = {"players": PLAYERS, "rounds": ROUNDS, "deals_per_round": DEALS_PER_ROUND,
+           "seeds": args.seeds, "checkpoints": CHECKPOINTS,
+           "calibration_rounds": CALIBRATION_ROUNDS}  # fmt: skip
     if args.quick:
-        args.rounds = 6
-    if args.players % 4:
-        print("error: --players must be a multiple of 4", file=sys.stderr)
-        return 2
-    return run(args)
+        cfg.update(QUICK)
+        if "--seeds" in (argv if argv is not None else sys.argv[1:]):
+            cfg["seeds"] = args.seeds
+    result = run(cfg, args.work)
+    print(json.dumps(result, indent=1) if args.json else report(result))
+    return 0
 
 
-def run(args: argparse.Namespace) -> int:
-    from ddrank.valet import parse_hands, parse_scores, round_of_hands_file
+def _source_hash() -> str:
+    h = hashlib.sha1()
+    for p in sorted((ROOT / "bench/simulation").glob("*.py")):
+        h.update(p.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def calibration(cfg: dict, work: Path) -> dict:
+    """The IMP value of each skill unit, cached per generator source and size."""
+    path = work / f"calibration-{_source_hash()}-{cfg['calibration_rounds']}.json"
+    if path.is_file():
+        return json.loads(path.read_text())
+    cal = gen.calibrate(PLAYERS, cfg["calibration_rounds"], DEALS_PER_ROUND, CALIBRATION_SEED)
+    cal = {k: round(v, 4) if isinstance(v, float) else v for k, v in cal.items()}
+    path.write_text(json.dumps(cal))
+    return cal
+
+
+def run(cfg: dict, work: Path) -> dict:
+    from flows.server import prefect_api
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
-    rng = random.Random(args.seed)
-    errors = sorted(rng.uniform(0.01, 0.20) for _ in range(args.players))
-    names = [f"Player {i + 1:02d}" for i in range(args.players)]
-    rng.shuffle(names)
-    truth = dict(zip(names, errors, strict=True))
-
-    hands = {}
-    for f in sorted((BB / "hands").glob("*.pbn")):
-        rnd = round_of_hands_file(f.name)
-        if rnd is not None:
-            hands.update({(h.round, h.board): h for h in parse_hands(f.read_text(), rnd)[0]})
-    scores, _ = parse_scores((BB / "scores.txt").read_text())
-    contract_of = {}
-    for s in scores:
-        c = s.contract.upper()
-        if (s.round, s.board) not in contract_of and not c.startswith("P") and s.declarer:
-            contract_of[s.round, s.board] = (c, s.declarer.upper())
-    deals = [k for k in sorted(hands) if k in contract_of]
-
-    args.work.mkdir(parents=True, exist_ok=True)
-    solver = Solver(args.work / "solve_board_cache.pkl")
-    pbn_path = args.work / f"sim-{args.players}p-{args.rounds}r-seed{args.seed}.pbn"
-    lines: list[str] = []
-    t0 = time.perf_counter()
-    d_iter = 0
-    for rnd in range(1, args.rounds + 1):
-        seats = names[:]
-        rng.shuffle(seats)
-        tables = [seats[i : i + 4] for i in range(0, len(seats), 4)]  # N, E, S, W
-        for b in range(args.deals_per_round):
-            key = deals[d_iter % len(deals)]
-            d_iter += 1
-            h = hands[key]
-            contract, declarer = contract_of[key]
-            strain = contract.rstrip("X")[1:][:1]
-            for t, four in enumerate(tables):
-                errs = {SEATS[i]: truth[p] for i, p in enumerate(four)}
-                played, tricks = play_board(h.deal.to_pbn(), strain, declarer, errs, rng, solver)
-                leader = (SEATS.index(declarer) + 1) % 4
-                lines += [
-                    f'[Event "Simulation round {rnd:03d}"]',
-                    '[Date "2026.01.01"]',
-                    f'[Board "{b + 1}"]',
-                    f'[North "{four[0]}"]',
-                    f'[East "{four[1]}"]',
-                    f'[South "{four[2]}"]',
-                    f'[West "{four[3]}"]',
-                    f'[Room "table {t + 1}"]',
-                    f'[Dealer "{h.dealer.letter if h.dealer is not None else "N"}"]',
-                    f'[Vulnerable "{_vul(h)}"]',
-                    f'[Deal "{h.deal.to_pbn()}"]',
-                    f'[Declarer "{declarer}"]',
-                    f'[Contract "{contract}"]',
-                    f'[Result "{tricks}"]',
-                    f'[Play "{SEATS[leader]}"]',
-                    *_play_lines(played, leader, h.deal),
-                    "*",
-                    "",
-                ]
-        log(f"round {rnd}: {len(tables) * args.deals_per_round} boards played, "
-            f"{solver.calls} solver calls, {solver.hits} cached, {time.perf_counter() - t0:.0f} s")  # fmt: skip
-        if rnd % 5 == 0:
-            solver.save()
-    solver.save()
-    pbn_path.write_text("\n".join(lines))
-    play_seconds = time.perf_counter() - t0
-    result = measure(pbn_path, args, truth, log)
-    result["play_seconds"] = round(play_seconds, 1)
-    result["solver_calls"], result["solver_cached"] = solver.calls, solver.hits
-    if args.json:
-        print(json.dumps(result, indent=1))
-    else:
-        print(report(result))
-    return 0
-
-
-def _vul(h) -> str:
-    ns, ew = h.ns_vulnerable, h.ew_vulnerable
-    return "All" if ns and ew else "NS" if ns else "EW" if ew else "None"
-
-
-def _play_lines(played: list[str], leader: int, deal) -> list[str]:
-    """PBN play section: one trick a line, cards in seat order from the opening leader."""
-    from ddrank.types import Card
-
-    holder = {}
-    for s in range(4):
-        for c in deal.hands[s].cards:
-            holder[str(c)] = s
-    out = []
-    for k in range(0, 52, 4):
-        by_seat = {holder[str(Card.parse(c))]: str(Card.parse(c)) for c in played[k : k + 4]}
-        out.append(" ".join(by_seat[(leader + i) % 4] for i in range(4)))
+    t_start = time.perf_counter()
+    work.mkdir(parents=True, exist_ok=True)
+    cal = calibration(cfg, work)
+    log(f"calibration: {cal}")
+    deals = gen.load_deals()
+    table_cache = work / "dd_tables_cache.json"
+    checkpoints = [k for k in cfg["checkpoints"] if k <= cfg["rounds"]]
+    per_seed = []
+    seconds = {"generate": 0.0, "pipeline": 0.0, "ratings": 0.0}
+    with prefect_api():
+        for seed in range(1, cfg["seeds"] + 1):
+            t0 = time.perf_counter()
+            rng = random.Random(seed)
+            players = gen.make_players(cfg["players"], rng)
+            recs = gen.simulate(players, cfg["rounds"], cfg["deals_per_round"], deals, rng)
+            pbn = work / f"sim-seed{seed}.pbn"
+            pbn.write_text(gen.to_pbn(recs))
+            t1 = time.perf_counter()
+            db = work / f"sim-seed{seed}.duckdb"
+            dd = measure.run_pipeline(pbn, db, table_cache)
+            t2 = time.perf_counter()
+            names = [p.name for p in players]
+            truth = [gen.true_value(p, cal) for p in players]
+            comps = {"bidding": [p.bidding for p in players], "play": [p.play for p in players]}
+            prefixes = measure.rate_prefixes(db, names, checkpoints)
+            curve = measure.seed_curve(prefixes, truth, comps)
+            t3 = time.perf_counter()
+            for p in (db, Path(f"{db}.wal"), pbn):
+                p.unlink(missing_ok=True)
+            seconds["generate"] += t1 - t0
+            seconds["pipeline"] += t2 - t1
+            seconds["ratings"] += t3 - t2
+            per_seed.append({"seed": seed, "table_results": len(recs), "curve": curve,
+                             "dd_tables_computed": dd.get("tables_computed"),
+                             "play_traces_computed": dd.get("traces_computed"),
+                             "quarantined": len(dd.get("quarantined") or []),
+                             "invalid_plays": dd.get("invalid_plays")})  # fmt: skip
+            last = curve[-1]
+            log(f"seed {seed}: {len(recs)} tables, generate {t1 - t0:.1f} s, pipeline "
+                f"{t2 - t1:.1f} s, ratings {t3 - t2:.1f} s; at {last['rounds']} rounds "
+                + ", ".join(f"{m} {last[m]:.3f}" for m in measure.MEASURES))  # fmt: skip
+    out = {
+        "parameters": {**cfg, "checkpoints": checkpoints,
+                       "boards_per_player_at_checkpoints":
+                           [k * cfg["deals_per_round"] for k in checkpoints],
+                       "skills": "bidding, play ~ independent U(0, 1)",
+                       "forgetting": "none: ddrank drift_sd=0, Lehman history_weight=1",
+                       "interval": "mean over seeds; t95 = 95% t-interval of the mean; "
+                                   "p2_5/p97_5 = percentiles of the per-seed values"},
+        "calibration": cal,
+        "true_value": "imps_per_bidding_unit * bidding + imps_per_play_unit * play",
+        **measure.summarise(per_seed, cfg["deals_per_round"]),
+        "seconds": {k: round(v, 1) for k, v in seconds.items()},
+        "wall_seconds": round(time.perf_counter() - t_start, 1),
+        "per_seed": per_seed,
+    }  # fmt: skip
     return out
 
 
-def measure(pbn: Path, args: argparse.Namespace, truth: dict[str, float], log) -> dict:
-    """Ingest -> clean -> DD analysis in a fresh store, then the three measures per prefix."""
-    from scipy.stats import spearmanr
-
-    from flows.dd_analysis import dd_analysis
-    from flows.server import prefect_api
-    from store.store import open_connection as connect
-    from tasks.clean import clean_task
-    from tasks.ingest import ingest_task
-
-    db = args.work / f"{pbn.stem}.duckdb"
-    for p in (db, Path(f"{db}.wal")):
-        if p.exists():
-            p.unlink()
-    t0 = time.perf_counter()
-    with prefect_api():
-        ingest_task(str(db), [str(pbn)], 500)
-        clean_task(str(db), 1)
-        dd = dd_analysis(db=str(db), workers=1, runner="thread", dds_threads=1)
-    log(f"pipeline (ingest, clean, DD analysis) in {time.perf_counter() - t0:.0f} s: {dd}")
-
-    from ddrank.ratings import lehman
-    from ddrank.ratings import skill as sk
-    from ddrank.scoring.tournament import score_field
-    from stages.field import read_db_boards
-    from stages.skill import db_skill_rows, rate_rows
-
-    rows = db_skill_rows(db)
-    loaded = read_db_boards(db)
-    scored = score_field(loaded.boards)
-    con = connect(db, read_only=True)
-    try:
-        stats = con.sql(
-            """select raw_name, record_id,
-                      weighted_play_mistakes_as_declarer + weighted_play_mistakes_as_defender
-                          + weighted_lead_mistakes as cost,
-                      cards_played_as_declarer + cards_played_as_defender + leads as cards
-               from player_board_stats"""
-        ).fetchall()
-    finally:
-        con.close()
-    periods = sorted({r.period for r in rows})
-    names = sorted(truth)
-    true_skill = np.array([-truth[n] for n in names])
-    curve = []
-    steps = sorted({max(1, round(len(periods) * f)) for f in (0.1, 0.2, 0.35, 0.5, 0.75, 1.0)})
-    for k in steps:
-        keep = set(periods[:k])
-        sub = [r for r in rows if r.period in keep]
-        states, _, params = rate_rows(sub)
-        # Only card play differs between simulated players (every table plays the real
-        # contract), so the ddrank measure compared is its card-play part.
-        ddrank_score = np.array([sk.overall(states, n, params, bidding=False) for n in names])
-        lp = lehman.boards_by_period([s for s in scored if s.result.period in keep], "imps")
-        lstates, _ = lehman.rate_periods(lp)
-        lehman_score = np.array([lstates[n].rating if n in lstates else 50.0 for n in names])
-        cost: dict[str, list[float]] = {n: [0.0, 0.0] for n in names}
-        tables = {r.result.table for r in sub}
-        for name, record_id, c, cards in stats:
-            if record_id in tables and name in cost:
-                cost[name][0] += c
-                cost[name][1] += cards
-        dd_score = np.array([-cost[n][0] / max(cost[n][1], 1.0) for n in names])
-        boards_pp = 4 * len(sub) / len(names)
-        point = {"rounds": k, "boards_per_player": round(boards_pp, 1)}
-        for label, score in (("ddrank", ddrank_score), ("lehman", lehman_score),
-                             ("dd-mistake-rate", dd_score)):  # fmt: skip
-            point[label] = float(spearmanr(true_skill, score).statistic)
-        curve.append(point)
-        log(f"{k} rounds, {boards_pp:.0f} boards/player: {point}")
-    need = {}
-    from scipy.optimize import curve_fit
-
-    for label in ("ddrank", "lehman", "dd-mistake-rate"):
-        n = np.array([p["boards_per_player"] for p in curve])
-        rho = np.array([p[label] for p in curve])
-        # Spearman-Brown: an average of n noisy boards has reliability n / (n + c), and its
-        # correlation with the truth is the square root of that.
-        try:
-            if not np.all(np.isfinite(rho)):
-                raise RuntimeError("no finite Spearman values to fit")
-            (c,), _ = curve_fit(lambda x, c: np.sqrt(x / (x + c)), n, rho, p0=[n.mean()],
-                                bounds=(1e-6, 1e9))  # fmt: skip
-        except RuntimeError:
-            c = float("inf")
-        first = next((p["boards_per_player"] for p in curve if p[label] >= 0.9), None)
-        need[label] = {"boards_for_0.9_fit": round(float(c) * 0.81 / 0.19, 1),
-                       "reached_in_simulation": first is not None,
-                       "first_reached_at": first}  # fmt: skip
-    return {"players": len(names), "rounds": len(periods), "table_results": len(rows),
-            "curve": curve, "boards_for_0.9": need}  # fmt: skip
+def _cell(iv: dict) -> str:
+    return f"{iv['mean']:.3f} [{iv['t95_low']:.3f}, {iv['t95_high']:.3f}]"
 
 
 def report(res: dict) -> str:
-    lines = [f"{res['players']} simulated players, {res['rounds']} rounds, "
-             f"{res['table_results']} table results "
-             f"(play {res['play_seconds']} s; solver {res['solver_calls']} calls, "
-             f"{res['solver_cached']} cached)", "",
-             f"{'boards/player':>13} {'ddrank':>8} {'lehman':>8} {'dd-rate':>8}"]  # fmt: skip
-    for p in res["curve"]:
-        lines.append(f"{p['boards_per_player']:13.0f} {p['ddrank']:8.3f} {p['lehman']:8.3f} "
-                     f"{p['dd-mistake-rate']:8.3f}")  # fmt: skip
-    lines.append("\nboards per player for Spearman 0.9 (Spearman-Brown fit; * = extrapolated):")
-    for k, v in res["boards_for_0.9"].items():
-        mark = "" if v["reached_in_simulation"] else " *"
-        lines.append(f"  {k:16} {v['boards_for_0.9_fit']:8.0f}{mark}")
+    p, cal = res["parameters"], res["calibration"]
+    lines = [
+        f"{p['players']} players, {p['rounds']} rounds of {p['deals_per_round']} deals, "
+        f"{p['seeds']} seeds; wall {res['wall_seconds']} s",
+        f"true value = {cal['imps_per_bidding_unit']:.3f} (se {cal['se_bidding']:.3f}) x bidding"
+        f" + {cal['imps_per_play_unit']:.3f} (se {cal['se_play']:.3f}) x play  (IMPs/board)",
+        "Spearman with the true value: mean over seeds [95% t-interval of the mean]",
+        f"{'boards':>7} " + " ".join(f"{m:>22}" for m in measure.MEASURES),
+    ]
+    for pt in res["curve"]:
+        lines.append(f"{pt['boards_per_player']:7d} "
+                     + " ".join(f"{_cell(pt[m]):>22}" for m in measure.MEASURES))  # fmt: skip
+    variants = [m for m in measure.VARIANTS if m in res["curve"][0]]
+    if variants:
+        lines.append("variant, the product's default forgetting (ddrank drift 0.02, Lehman 0.9):")
+        for pt in res["curve"]:
+            lines.append(f"{pt['boards_per_player']:7d} "
+                         + " ".join(f"{_cell(pt[m]):>22}" for m in variants))  # fmt: skip
+    lines.append("paired differences over seeds, mean [95% t-interval]:")
+    for pt in res["paired_differences"]:
+        lines.append(
+            f"{pt['boards_per_player']:7d} "
+            + "  ".join(
+                f"{k.replace('_minus_', ' - ')} {_cell(v)}" for k, v in pt.items() if "_minus_" in k
+            )
+        )
+    lines.append("Spearman 0.9 (mean over seeds), within the simulated range only:")
+    for m, v in res["spearman_0.9"].items():
+        at = v["mean_reaches_0.9_at_boards"]
+        lines.append(f"  {m:9} " + (f"reached at {at} boards per player" if at is not None else
+                     f"NOT reached within {v['max_boards_simulated']} boards per player"))  # fmt: skip
     return "\n".join(lines)
 
 
