@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import tempfile
 
+import pytest
+
 _worker = os.environ.get("PYTEST_XDIST_WORKER")
 if _worker and "DDRANK_TEST_PREFECT_HOME" not in os.environ:
     os.environ["DDRANK_TEST_PREFECT_HOME"] = tempfile.mkdtemp(prefix=f"prefect-home-{_worker}-")
@@ -31,3 +33,30 @@ def pytest_collection_modifyitems(items: list) -> None:
     """Long files first (a stable sort: the order within each file is kept)."""
     rank = {name: k for k, name in enumerate(LONG_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))
+
+
+# The rating benchmark's real slices (tests/test_predict.py, tests/test_rating_variants.py): the
+# bundled 2021 online qualifier, and the first six rounds of the Bermuda Bowl 2013 with its DD facts.
+def _rating_stream(name: str):  # noqa: ANN202 - bench's Stream, imported lazily
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from ratingbench import protocol
+    from ratingbench.data import load_stream
+
+    return load_stream(next(s for s in protocol.load().streams if s["name"] == name))
+
+
+@pytest.fixture(scope="module")
+def oq():  # noqa: ANN201
+    return _rating_stream("OQ2021")
+
+
+@pytest.fixture(scope="module")
+def bb6():  # noqa: ANN201
+    from ratingbench.data import Stream
+
+    st = _rating_stream("BB2013")
+    rows = [r for r in st.rows if r.period <= 6]
+    return Stream(st.name, rows, st.has_dd, {"BB2013": ([1, 2, 3], [4, 5], [6])})

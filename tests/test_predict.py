@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from ratingbench import evaluate as ev  # noqa: E402
 from ratingbench import protocol  # noqa: E402
-from ratingbench.data import Stream, load_stream  # noqa: E402
+from ratingbench.data import Stream  # noqa: E402
 from ratingbench.methods import run  # noqa: E402
 from ratingbench.run import score  # noqa: E402
 
@@ -25,22 +25,6 @@ pytest.importorskip("glicko2")
 pytest.importorskip("openskill")
 
 PROTO = protocol.load()
-
-
-def _spec(name: str) -> dict:
-    return next(s for s in PROTO.streams if s["name"] == name)
-
-
-@pytest.fixture(scope="module")
-def oq() -> Stream:
-    return load_stream(_spec("OQ2021"))
-
-
-@pytest.fixture(scope="module")
-def bb6() -> Stream:
-    st = load_stream(_spec("BB2013"))
-    rows = [r for r in st.rows if r.period <= 6]
-    return Stream(st.name, rows, st.has_dd, {"BB2013": ([1, 2, 3], [4, 5], [6])})
 
 
 def _perturbed_after(st: Stream, P: int) -> Stream:

@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from ratingbench import evaluate as ev  # noqa: E402
 from ratingbench import protocol  # noqa: E402
-from ratingbench.data import Stream, load_stream  # noqa: E402
 from ratingbench.methods import DDRANK_VARIANTS, run  # noqa: E402
+from test_predict import _perturbed_after  # noqa: E402 - the same perturbation
 
 from ddrank.ratings import skill as sk  # noqa: E402
 from ddrank.ratings.difficulty import FieldRef, field_refs  # noqa: E402
@@ -50,22 +50,6 @@ def _one_blas_thread():
     # bench/predict.py runs on one BLAS thread; a threaded inverse differs in the last bits.
     with threadpool_limits(1):
         yield
-
-
-def _spec(name: str) -> dict:
-    return next(s for s in PROTO.streams if s["name"] == name)
-
-
-@pytest.fixture(scope="module")
-def oq() -> Stream:
-    return load_stream(_spec("OQ2021"))
-
-
-@pytest.fixture(scope="module")
-def bb6() -> Stream:
-    st = load_stream(_spec("BB2013"))
-    rows = [r for r in st.rows if r.period <= 6]
-    return Stream(st.name, rows, st.has_dd, {"BB2013": ([1, 2, 3], [4, 5], [6])})
 
 
 def _digest(values) -> str:
@@ -160,19 +144,6 @@ def test_variant_changes_the_predictions(variant: str, bb6) -> None:
     assert len(grid) >= 4
     for s in grid:
         assert not np.array_equal(run(variant, bb6, s, 4), run("ddrank", bb6, _v1_of(s), 4)), s
-
-
-def _perturbed_after(st: Stream, P: int) -> Stream:
-    """Every result after period P changed: scores, IMPs and DD facts."""
-    rows = []
-    for r in st.rows:
-        if r.period > P:
-            s = replace(r.skill, result_imps=-r.skill.result_imps + 3.0,
-                        play_tricks=None if r.skill.play_tricks is None else r.skill.play_tricks + 2,
-                        lead_cost=None if r.skill.lead_cost is None else r.skill.lead_cost + 1)  # fmt: skip
-            r = replace(r, imps=-r.imps + 3.0, ns_score=-r.ns_score + 50, skill=s)
-        rows.append(r)
-    return Stream(st.name, rows, st.has_dd, st.splits)
 
 
 @pytest.mark.parametrize("variant", DDRANK_VARIANTS)

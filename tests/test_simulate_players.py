@@ -102,36 +102,28 @@ def test_pbn_holds_every_table_with_its_play(deals: list[generate.SimDeal]) -> N
     assert text.count('[Play "') == 4 and text.count("\n*\n") == 4
 
 
+def _mean_tricks(deals: list[generate.SimDeal], declarer: float, defence: float) -> float:
+    """Declarer's mean tricks over the same 200 deals and contracts, with the given skills."""
+    total = 0
+    for i, d in enumerate(deals[:200]):
+        hands = play.parse_deal(d.pbn)
+        contract, decl = bidding.auction(hands, [0.5] * 4, (False, False), random.Random(i))
+        skills = [defence] * 4
+        skills["NESW".index(decl)] = declarer
+        total += play.play_board(d.pbn, contract[1], decl, skills, random.Random(1000 + i))[1]
+    return total / 200
+
+
 def test_a_more_skilled_declarer_takes_more_tricks(deals: list[generate.SimDeal]) -> None:
     """Same deals, same contracts, same average defenders: only the declarer's skill differs."""
-    taken = {}
-    for skill in (0.0, 1.0):
-        total = 0
-        for i, d in enumerate(deals[:200]):
-            hands = play.parse_deal(d.pbn)
-            contract, decl = bidding.auction(hands, [0.5] * 4, (False, False), random.Random(i))
-            skills = [0.5] * 4
-            skills["NESW".index(decl)] = skill
-            total += play.play_board(d.pbn, contract[1], decl, skills, random.Random(1000 + i))[1]
-        taken[skill] = total / 200
-    assert taken[1.0] > taken[0.0] + 0.2, taken
+    low, high = _mean_tricks(deals, 0.0, 0.5), _mean_tricks(deals, 1.0, 0.5)
+    assert high > low + 0.2, (low, high)
 
 
 def test_a_more_skilled_defence_holds_declarer_to_fewer_tricks(
     deals: list[generate.SimDeal],
 ) -> None:
-    taken = {}
-    for skill in (0.0, 1.0):
-        total = 0
-        for i, d in enumerate(deals[:200]):
-            hands = play.parse_deal(d.pbn)
-            contract, decl = bidding.auction(hands, [0.5] * 4, (False, False), random.Random(i))
-            seat = "NESW".index(decl)
-            skills = [skill] * 4
-            skills[seat] = 0.5
-            total += play.play_board(d.pbn, contract[1], decl, skills, random.Random(1000 + i))[1]
-        taken[skill] = total / 200
-    assert taken[1.0] < taken[0.0], taken
+    assert _mean_tricks(deals, 0.5, 1.0) < _mean_tricks(deals, 0.5, 0.0)
 
 
 def test_bidding_noise_shrinks_with_skill() -> None:
