@@ -113,6 +113,8 @@ def main() -> None:
         signal.signal(sig, _note_stop)
     try:
         app()
+    except KeyboardInterrupt:  # a stop that reached here unconverted (before typer's own handling)
+        _stopped_exit()
     except SystemExit as exc:
         from ddrank.extras import MissingExtra
 
@@ -120,9 +122,19 @@ def main() -> None:
             sys.stderr.write(f"{exc.code}\n")
             raise SystemExit(2) from None
         if _received and exc.code == 130:
-            sys.stderr.write(f"stopped by {_received[0]}: whatever had finished is kept; run the "
-                             "same command again to go on.\n")  # fmt: skip
+            _stopped_exit()
         raise
+
+
+def _stopped_exit() -> None:
+    """One line, then exit 130 at once. The stack has unwound (store closed, lock released, the
+    temporary Prefect server stopped); what is left are exit hooks, and a stop signal arriving
+    during them made Python report the interrupt as a kill by SIGINT (status -2) instead."""
+    sys.stderr.write(f"stopped by {_received[0] if _received else 'SIGINT'}: whatever had "
+                     "finished is kept; run the same command again to go on.\n")  # fmt: skip
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(130)
 
 
 if __name__ == "__main__":

@@ -13,12 +13,18 @@ import typer
 
 from publish.console import audit_table, console, err_console, print_audit, tagged
 
-__all__ = ["audit_table", "console", "emit_json", "err_console", "friendly_errors",
-           "print_audit", "tagged"]  # fmt: skip
+__all__ = ["a_stop_is_under_way", "audit_table", "console", "emit_json", "err_console",
+           "friendly_errors", "print_audit", "tagged"]  # fmt: skip
 
 
 def emit_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, default=str) + "\n")
+
+
+def a_stop_is_under_way() -> bool:
+    """Has SIGINT or SIGTERM reached this command (`cli.main`'s handler, or the pipeline's)?"""
+    main, interrupts = sys.modules.get("cli.main"), sys.modules.get("flows.interrupts")
+    return bool(getattr(main, "_received", None)) or bool(interrupts and interrupts.stopping())
 
 
 @contextmanager
@@ -30,9 +36,13 @@ def friendly_errors() -> Iterator[None]:
     try:
         yield
     except (FileNotFoundError, StoreLockedError, ValueError) as exc:
+        if a_stop_is_under_way():  # an interrupt a library wrapped in its own error
+            raise KeyboardInterrupt from exc
         err_console.print(tagged("error:", "bold red", exc), soft_wrap=True)
         raise typer.Exit(2) from None
     except Exception as exc:  # a full disk or a damaged store: one line, not a traceback
+        if a_stop_is_under_way():
+            raise KeyboardInterrupt from exc
         message = describe_failure(exc)
         if message is None:
             raise

@@ -88,9 +88,12 @@ def run(
             with stage_progress(disable=json):
                 result = run_pipeline(settings)
         except BaseException as exc:
+            from cli.render import a_stop_is_under_way
             from flows.interrupts import is_stop
 
-            if is_stop(exc):
+            # a library may wrap the interrupt in its own error (pydantic: "Error calling
+            # function `_ser_model`: KeyboardInterrupt"): once a stop signal came, it is the stop
+            if is_stop(exc) or a_stop_is_under_way():
                 stopped(settings)
             raise
     if json:
