@@ -18,7 +18,11 @@ from stages.scoring import load_files, score_events
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "events"
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data/events is absent")
+needs_shared = pytest.mark.skipif(
+    not SHARED.is_dir(),
+    reason="../shared/data/events is absent; these files may not be bundled: no licence allows it "
+    "(SOURCES.md)",
+)
 WELWYN = SHARED / "usebio" / "welwyn-2025-04-09.usebio.xml"
 REALBRIDGE = SHARED / "usebio" / "realbridge-club-2025-04-07.usebio.xml"
 BRIDGEMATE = [SHARED / "bridgemate-acbl" / "LBC-2026-01-26.bws",

@@ -15,7 +15,10 @@ ROOT = Path(__file__).resolve().parent.parent
 WELWYN = ROOT.parent / "shared" / "data" / "events" / "usebio" / "welwyn-2025-04-09.usebio.xml"
 
 
-@pytest.mark.skipif(not WELWYN.is_file(), reason="../shared/data/events is absent")
+@pytest.mark.skipif(
+    not WELWYN.is_file(),
+    reason="../shared/data/events is absent; the Welwyn USEBIO file may not be bundled (SOURCES.md)",
+)
 def test_results_on_welwyn_prints_the_ranking_and_reproduces_the_published_values(
     tmp_path: Path,
 ) -> None:
