@@ -51,7 +51,7 @@ def test_point_a_board_reproduces_board_points_match_scores_and_places() -> None
     sc, checks = scored(SAMPLES / "point-a-board.usebio.xml")
     # 'IMPs per line' here are the file's NS_CROSS_IMP_POINTS: cross-IMPs of each board's whole
     # field (per comparison), which we reproduce; the teams are scored on board points only
-    assert checks == {"matchpoints per line": (336, 336), "IMPs per line": (336, 336),
+    assert checks == {"board points per line": (336, 336), "IMPs per line": (336, 336),
                       "place": (8, 8), "team total": (8, 8), "match points": (56, 56)}  # fmt: skip
     assert sc.info.scoring == "BAM"
     assert (sc.method, sc.method_reason) == ("point-a-board", PAB_RULE)

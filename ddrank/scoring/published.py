@@ -63,7 +63,9 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
         Check("percentage per line"),
         Check("IMPs per line"),
     )
+    points = Check("board points per line")  # point-a-board: 2, 1 or 0 a board
     for ev, sc in scores.items():
+        per_line = points if sc.info.scoring == "BAM" else mp
         for s in sc.results:
             r = s.result
             where = f"{ev} s{r.session or '-'} {r.section} board {r.board} NS {r.ns_pair or r.ns_players}"
@@ -71,8 +73,8 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                 ok = _close(s.ns_mp, r.published_ns_mp) and (
                     r.published_ew_mp is None or _close(s.ew_mp, r.published_ew_mp)
                 )
-                mp.add(ok, f"{where}: ours {s.ns_mp}/{s.ew_mp}, published "
-                           f"{r.published_ns_mp}/{r.published_ew_mp}")  # fmt: skip
+                per_line.add(ok, f"{where}: ours {s.ns_mp}/{s.ew_mp}, published "
+                                 f"{r.published_ns_mp}/{r.published_ew_mp}")  # fmt: skip
             if r.published_ns_pct is not None:
                 pct.add(_close(s.ns_pct, r.published_ns_pct),
                         f"{where}: ours {s.ns_pct}, published {r.published_ns_pct}")  # fmt: skip
@@ -102,7 +104,7 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                       f"{who}: ours {line.rank if line else 'not found'}, published "
                       f"{st.get('published_place')}")  # fmt: skip
     matches = match_checks(scores, standings)
-    return [c for c in (mp, pct, imp, final_pct, place, total, *matches) if c.compared]
+    return [c for c in (mp, points, pct, imp, final_pct, place, total, *matches) if c.compared]
 
 
 def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
