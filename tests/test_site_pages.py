@@ -214,3 +214,39 @@ def test_a_par_score_published_without_its_contract_renders() -> None:
 
     assert str(suited(None)) == ""
     assert "&#9829;" in str(suited("4H")) or "♥" in str(suited("4H"))
+
+
+# ------------------------------------------------------------------ teams event pages
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "total", "boards", "first"),
+    [("multiple-teams.usebio.xml", "Teams: IMPs and VPs", "VPs", 30, ("10", "119.00")),
+     ("point-a-board.usebio.xml", "Point-a-board", "Board points", 42, ("5", "55.00"))],
+)  # fmt: skip
+def test_a_teams_event_page_puts_the_ranking_first_in_its_own_units(
+    tmp_path, name: str, kind: str, total: str, boards: int, first: tuple[str, str]
+) -> None:
+    """The EBU's teams samples: the scoring named, the ranking before the 40 or 28 matches, the
+    team totals in VPs or board points (the published TOTAL_SCORE), teams in number order."""
+    path = WELWYN[0].parent / "ebu-samples" / name
+    if not path.is_file():
+        pytest.skip(
+            "../shared/data/events is absent; the EBU samples may not be bundled (SOURCES.md)"
+        )
+    build(tmp_path / "store.duckdb", tmp_path / "out", [path], dd=False)
+    (event,) = sorted((tmp_path / "out" / "site" / "events").glob("*.html"))
+    page = event.read_text(encoding="utf-8")
+    facts = text(re.search(r'<p class="facts">(.*?)</p>', page, re.S).group(1))
+    assert f"· {kind} ·" in facts and f"{boards} boards" in facts, facts
+    heading = '<h2 class="ranking-heading">Teams</h2>'
+    assert page.index(heading) < page.index("<h2>Matches</h2>")
+    teams = page[page.index(heading) : page.index('<h2 class="ranking-heading">Pairs')]
+    assert f"<th>{total}</th>" in teams.replace(' class="n"', "")
+    cells = [text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", teams, re.S)]
+    assert (cells[1], cells[3]) == first  # place 1: the team and its published total
+    matches = page[page.index('id="matches"') :]
+    teams_in_order = [text(c) for c in re.findall(r"<tr><td>(.*?)</td>", matches, re.S)]
+    numbers = [int(t) for t in teams_in_order]
+    assert numbers == sorted(numbers)  # 1, 2, ..., 10, not 1, 10, 2
+    assert ('<th class="n">IMPs</th>' in matches) == (total == "VPs")

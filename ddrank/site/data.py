@@ -60,6 +60,7 @@ class Event:
     year: int
     scoring: str  # "IMP" or "MP"
     results: list[Row] = field(default_factory=list)
+    kind: str = ""  # the source's own word: MP, IMP, TEAMS, BAM (point-a-board), ...
     date: str = ""
     organiser: str = ""
     sources: set[str] = field(default_factory=set)
@@ -75,8 +76,14 @@ class Event:
         return {p for r in self.results for p in r["players"] if p}
 
     @property
+    def team_label(self) -> str:
+        """What a team's total is counted in: board points at point-a-board, else VPs."""
+        return "Board points" if self.kind == "BAM" else "VPs"
+
+    @property
     def deals(self) -> int:
-        return len({r["deal_id"] for r in self.results})
+        """Distinct deals; a scoring-only result (no hand record) counts by its board number."""
+        return len({r.get("deal_id") or f"board-{r.get('board_no') or '?'}" for r in self.results})
 
 
 def seat_players(seats: Iterable[Row]) -> tuple[dict[str, list[str | None]], dict]:
@@ -107,6 +114,7 @@ def build_events(data: SiteData) -> list[Event]:
                 scoring="MP" if is_mp(scoring) else "IMP",
                 date=str(m.get("date_start") or r.get("date") or ""),
                 organiser=str(m.get("organiser") or ""),
+                kind=str(scoring).strip().upper(),
             )
             events[eid] = ev
         names = (r.get("northname"), r.get("eastname"), r.get("southname"), r.get("westname"))

@@ -186,13 +186,21 @@ def mistakes_cell(r: Row) -> str:
             f'({cost:.0f} pts)</a>')  # fmt: skip
 
 
+def _natural(label: Any) -> tuple[int, int | str]:
+    """Team 2 before team 10; names after numbers, in their own order."""
+    text = str(label or "")
+    return (0, int(text)) if text.isdigit() else (1, text)
+
+
 def event_pages(ev: Event, data: Any, players: Any, render: Any, boards: list[BoardPage],
                 team_matches: list[Row]) -> Iterator[tuple[str, str]]:  # fmt: skip
     """The event page, then one page per board."""
     rankings = rankings_of(ev.event_id, data.optional.get("rankings", []),
                            data.optional.get("published_standings", []), ev.scoring == "MP",
-                           ev.model_ids, (ev.name, ev.date))  # fmt: skip
-    matches = [m for m in team_matches if str(m.get("event") or "") == ev.event_id]
+                           ev.model_ids, (ev.name, ev.date), ev.team_label)  # fmt: skip
+    matches = sorted((m for m in team_matches if str(m.get("event") or "") == ev.event_id),
+                     key=lambda m: (str(m.get("session") or ""), _natural(m.get("team")),
+                                    _natural(m.get("opponent"))))  # fmt: skip
     yield render(ev.page, "event.html", ev=ev, rankings=rankings, boards=boards,
                  matches=matches, split=pair_split(ev) if ev.scoring == "IMP" else [],
                  players=players, board_dir=ev.page[: -len(".html")].split("/")[-1])  # fmt: skip

@@ -109,12 +109,14 @@ def rankings_of(
     mp: bool,
     model_ids: set[str] | frozenset[str] = frozenset(),
     name_date: tuple[str, str] = ("", ""),
+    team_label: str = "VPs",
 ) -> list[Ranking]:
     """The event's rankings, one per kind, session, section and direction, in that order.
 
     `rankings` name the event as the scoring stage does (`event_id`); `published_standings` by
     the event model's ids (`model_ids`), or, where those differ (a standing read with another
-    event id), by the event's name and date (`name_date`)."""
+    event id), by the event's name and date (`name_date`). A teams ranking is in `team_label`
+    (VPs; a point-a-board event's board points)."""
     groups: dict[tuple, list[Row]] = defaultdict(list)
     for r in rankings:
         if str(r.get("event") or r.get("event_id") or "") == event_id:
@@ -136,7 +138,7 @@ def rankings_of(
                                            -(number(r.get("score")) or 0)))  # fmt: skip
         by = [number(r.get("pct")) if number(r.get("pct")) is not None else number(r.get("score"))
               for r in rows]  # fmt: skip
-        label = "VPs" if kind == "teams" else "IMPs" if kind == "butler" or not mp else "MPs"
+        label = team_label if kind == "teams" else "IMPs" if kind == "butler" or not mp else "MPs"
         rk = Ranking(heading(kind, session, section, direction), kind, label)
         for r, place in zip(rows, shared_places(by), strict=True):
             pair = str(r.get("pair") or "").strip()

@@ -199,7 +199,7 @@ class SitePages:
         standings = data.optional.get("published_standings", [])
         front = [(ev, rankings_of(ev.event_id, data.optional.get("rankings", []), standings,
                                   ev.scoring == "MP", ev.model_ids,
-                                  (ev.name, ev.date)))
+                                  (ev.name, ev.date), ev.team_label))
                  for ev in events[:FRONT_EVENTS]]  # fmt: skip
         yield self.render("index.html", "index.html", events=events, players=players, data=data,
                           front=front, min_boards=MIN_BOARDS_LISTED)  # fmt: skip
