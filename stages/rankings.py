@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from ddrank.scoring.published import Check, checks_from_rows
+from ddrank.scoring.published import Check
 from store import Store
 
 Row = dict[str, Any]
@@ -35,16 +35,14 @@ def ranking_summary(store: Store, events: Sequence[str] | None = None) -> list[R
 
 
 def stored_checks(store: Store, events: Sequence[str] | None = None) -> list[Check]:
-    """The published-value checks scoring kept with the events (summed per kind over them); a
-    store scored before they were kept is checked again in SQL (query `published_checks`)."""
+    """The published-value checks scoring kept with the events, summed per kind over them (an
+    event scored before checks were kept has none until it is scored again)."""
     import json
 
     rows = store.rows("scored_event_checks", events=None if events is None else list(events))
-    if not rows or any(r["checks"] is None for r in rows):
-        return checks_from_rows(store.rows("published_checks", events=events))
     merged: dict[str, Check] = {}
     for r in rows:
-        for c in json.loads(r["checks"]):
+        for c in json.loads(r["checks"] or "[]"):
             kept = merged.setdefault(c["what"], Check(c["what"]))
             kept.compared += c["compared"]
             kept.agree += c["agree"]

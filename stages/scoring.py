@@ -30,8 +30,10 @@ from store import Store
 from store.inputs.read import read_parsed
 
 Row = dict[str, Any]
-#: Bumped when the stored model gains columns, so a store scored before is rescored once.
-MODEL_VERSION = "3"
+#: Bumped when the stored model gains columns or a scoring rule changes, so a store scored before
+#: is rescored once and no cached session score (Prefect's `score-session`) of the old code is
+#: reused. 4: IMP totals factored for sit-outs, teams VP scales and point-a-board, kept checks.
+MODEL_VERSION = "4"
 
 
 @dataclass
@@ -158,10 +160,10 @@ def chosen(results: list[EventResult], info: EventInfo, standings: Sequence[Row]
 
 def with_choice(sc: EventScores, choice: MethodChoice, standings: Sequence[Row]) -> EventScores:
     """The scores with how they were scored and how many published values they reproduce."""
-    compared, agree = agreement(compare_published({sc.info.event: sc},
-                                                  event_standings(sc.info.event, standings)))  # fmt: skip
+    checks = compare_published({sc.info.event: sc}, event_standings(sc.info.event, standings))
+    compared, agree = agreement(checks)
     return replace(sc, method=choice.method, method_reason=choice.reason,
-                   published_compared=compared, published_agree=agree)  # fmt: skip
+                   published_compared=compared, published_agree=agree, checks=checks)  # fmt: skip
 
 
 def method_rows(scores: Mapping[str, EventScores]) -> list[Row]:
@@ -265,7 +267,7 @@ def save_scores(store: Store, scores: Mapping[str, EventScores], hashes: Mapping
     _insert(store, "scored_events", [{**m, "date": scores[m["event"]].info.date,
                                       "content_hash": hashes[m["event"]],
                                       "results": len(scores[m["event"]].results),
-                                      "checks": checks_json(m["event"], scores, standings)}
+                                      "checks": checks_json(scores[m["event"]])}
                                      for m in method_rows(scores)], SCORED_EVENTS_COLUMNS)  # fmt: skip
 
 
@@ -274,14 +276,12 @@ SCORED_EVENTS_COLUMNS = ["event", "date", "scoring", "content_hash", "results", 
                          "checks"]  # fmt: skip
 
 
-def checks_json(event: str, scores: Mapping[str, EventScores], standings: Sequence[Row]) -> str:
+def checks_json(sc: EventScores) -> str:
     """The event's published-value checks, kept so that every later reader shows these counts."""
     import json
 
-    own = event_standings(event, standings)
     return json.dumps([{"what": c.what, "compared": c.compared, "agree": c.agree,
-                        "disagree": c.disagree}
-                       for c in compare_published({event: scores[event]}, own)])  # fmt: skip
+                        "disagree": c.disagree} for c in sc.checks])  # fmt: skip
 
 
 def _insert(store: Store, table: str, rows: Sequence[Row], columns: Sequence[str]) -> None:

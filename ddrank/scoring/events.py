@@ -303,6 +303,8 @@ class EventScores:
     method_reason: str = ""
     published_compared: int = 0
     published_agree: int = 0
+    #: each kind of published value against ours (ddrank.scoring.published.Check), made once
+    checks: list = field(default_factory=list)
 
 
 def infer_scoring(results: Sequence[EventResult], hint: str = "") -> str:

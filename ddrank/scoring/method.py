@@ -168,7 +168,8 @@ def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
         return MethodChoice("point-a-board", top, PAB_RULE, compared, agree)
     table = published_matches(own)
     wbf = score_event(results, replace(info, vp_scale=()))
-    compared, agree = agreement(compare_published({info.event: wbf}, own))
+    w_checks = compare_published({info.event: wbf}, own)
+    compared, agree = agreement(w_checks)
     if not table:
         why = "WBF continuous 20-VP scale: the source published no match VPs"
         return MethodChoice(WBF, top, why, compared, agree)
@@ -178,8 +179,9 @@ def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
                f"({'; '.join(fs.conflicts[:3]) or 'no match read'})")  # fmt: skip
         return MethodChoice(WBF, top, why, compared, agree)
     own_sc = score_event(results, replace(info, vp_scale=fs.scale))
-    f_compared, f_agree = agreement(compare_published({info.event: own_sc}, own))
-    w_vps, f_vps = _match_vps(wbf, own), _match_vps(own_sc, own)
+    f_checks = compare_published({info.event: own_sc}, own)
+    f_compared, f_agree = agreement(f_checks)
+    w_vps, f_vps = _match_vps(w_checks), _match_vps(f_checks)
     read = f"the file's scale read from its {fs.matches} published matches ({fs.words()})"
     if f_agree > agree:
         why = (f"{read} is consistent and reproduces {f_vps[1]} of {f_vps[0]} match VPs, WBF "
@@ -190,6 +192,5 @@ def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
     return MethodChoice(WBF, top, why, compared, agree)
 
 
-def _match_vps(sc: Any, own: Sequence[Mapping[str, Any]]) -> tuple[int, int]:
-    checks = [c for c in compare_published({sc.info.event: sc}, own) if c.what == "match VPs"]
-    return agreement(checks)
+def _match_vps(checks: Sequence[Any]) -> tuple[int, int]:
+    return agreement([c for c in checks if c.what == "match VPs"])

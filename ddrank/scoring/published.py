@@ -162,11 +162,3 @@ def match_standings(
                  if x.session == session or (single and (not session or not x.session))]  # fmt: skip
         out.append((st, cands[0] if len(cands) == 1 else None))
     return out
-
-
-def checks_from_rows(rows: Sequence[Row]) -> list[Check]:
-    """The checks from the store's per-value rows (query `published_checks`), in its order."""
-    by: dict[str, Check] = {}
-    for r in sorted(rows, key=lambda x: x["k"]):
-        by.setdefault(r["what"], Check(r["what"])).add(bool(r["ok"]), str(r["detail"]))
-    return list(by.values())

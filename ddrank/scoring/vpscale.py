@@ -107,15 +107,3 @@ def file_scale(
         if b1 == b2 and v2 < v1:
             conflicts.append(f"{b1} boards: margin {m2} gets {v2:g}, less than {m1} ({v1:g})")
     return FileScale(scale, len(read), not conflicts and bool(scale), tuple(conflicts))
-
-
-def match_agreement(matches: Sequence[TeamMatch], table: Mapping[tuple[str, str, str], float]
-                    ) -> tuple[int, int]:  # fmt: skip
-    """(compared, agree): our match VPs against the published ones."""
-    compared = agree = 0
-    for m in matches:
-        vp = published_vp(table, m)
-        if vp is not None:
-            compared += 1
-            agree += abs(vp - m.vp) <= 0.01 + 1e-9
-    return compared, agree
