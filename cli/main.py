@@ -103,7 +103,10 @@ _received: list[str] = []
 def _note_stop(signum: int, frame: object) -> None:
     """Until a command installs its own stop handling (`ddrank run` does), SIGINT and SIGTERM
     interrupt it like Ctrl-C, and `main` says so."""
+    from ddrank.processes import note_stop
+
     _received.append(signal.Signals(signum).name)
+    note_stop(_received[-1])
     raise KeyboardInterrupt
 
 

@@ -23,8 +23,9 @@ def emit_json(data: Any) -> None:
 
 def a_stop_is_under_way() -> bool:
     """Has SIGINT or SIGTERM reached this command (`cli.main`'s handler, or the pipeline's)?"""
-    main, interrupts = sys.modules.get("cli.main"), sys.modules.get("flows.interrupts")
-    return bool(getattr(main, "_received", None)) or bool(interrupts and interrupts.stopping())
+    from ddrank.processes import stop_requested
+
+    return stop_requested() is not None
 
 
 @contextmanager

@@ -22,7 +22,7 @@ from rich.progress import (
 
 from cli.inputs import require_readable
 from cli.options import store_folder
-from cli.render import console, emit_json, friendly_errors
+from cli.render import a_stop_is_under_way, console, emit_json, friendly_errors
 from cli.run_options import with_settings_options
 
 #: Labels of the pipeline's stages on the console; a stage not listed shows its own name.
@@ -84,11 +84,13 @@ def run(
             os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
         from flows.pipeline import run_pipeline
 
+        if a_stop_is_under_way():  # a Ctrl-C during that import, swallowed by some library
+            stopped(settings)
+
         try:
             with stage_progress(disable=json):
                 result = run_pipeline(settings)
         except BaseException as exc:
-            from cli.render import a_stop_is_under_way
             from flows.interrupts import is_stop
 
             # a library may wrap the interrupt in its own error (pydantic: "Error calling

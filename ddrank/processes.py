@@ -16,6 +16,22 @@ from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1
 
+#: The stop signal this command received (SIGINT, SIGTERM), kept besides the KeyboardInterrupt
+#: its handler raises: a library can swallow that exception (an optional import guarded by a
+#: bare `except`, seen once as a Ctrl-C at 3 s that the run ignored), so the next progress
+#: report raises it again (`stages.progress`).
+STOPS: list[str] = []
+
+
+def note_stop(name: str) -> None:
+    """Record that SIGINT or SIGTERM has asked this command to stop."""
+    STOPS.append(name)
+
+
+def stop_requested() -> str | None:
+    """The first stop signal received, or None."""
+    return STOPS[0] if STOPS else None
+
 
 def _libc() -> ctypes.CDLL | None:
     try:

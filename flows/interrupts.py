@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from ddrank.processes import kill_workers
+from ddrank.processes import kill_workers, note_stop
 from store.store import release_held_locks
 
 #: Exit status of a command stopped by a signal (the shell's 128 + SIGINT).
@@ -45,6 +45,7 @@ def _handler(signum: int, frame: FrameType | None) -> None:
     first = not _received
     if first:
         _received.append(signal.Signals(signum).name)
+        note_stop(_received[0])
     kill_workers()
     if first:
         raise KeyboardInterrupt(_received[0])

@@ -8,8 +8,11 @@ Without a hook, reporting costs nothing. Pure Python: no Prefect, importable by 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+from ddrank.processes import stop_requested
 
 #: hook(stage, done, total): total 0 means "size unknown" (a spinner), done == total "finished".
 Progress = Callable[[str, int, int], None]
@@ -27,6 +30,10 @@ def reporting(hook: Progress) -> Iterator[None]:
 
 
 def report(stage: str, done: int, total: int) -> None:
+    """Tell the hooks; first, stop here if a stop signal came and its interrupt was lost."""
+    stop = stop_requested()
+    if stop and sys.exc_info()[1] is None:  # not while an exception (the stop itself) unwinds
+        raise KeyboardInterrupt(stop)
     for hook in list(_hooks):
         hook(stage, done, total)
 
