@@ -82,3 +82,7 @@ CREATE TABLE IF NOT EXISTS dd_card_alternatives (
     tricks      TINYINT NOT NULL,
     PRIMARY KEY (record_id, card_index)
 );
+
+-- Every legal card at that point with the tricks the side to play takes after it ('SA:4 S2:3'),
+-- for the board page's replay (NULL in rows stored before it was kept).
+ALTER TABLE dd_card_alternatives ADD COLUMN IF NOT EXISTS card_values VARCHAR;

@@ -87,3 +87,11 @@ CREATE TABLE IF NOT EXISTS deals (
     par_contract  VARCHAR,
     dd_tricks     VARCHAR                  -- DoubleDummyTricks tag, 20 hex digits, as written
 );
+
+-- DD tables as the files publish them (PBN `DoubleDummyTricks`, or an `OptimumResultTable` turned
+-- into its 20 hex digits), one row per deal: the site shows them without running DDS.
+CREATE TABLE IF NOT EXISTS published_dd (
+    deal_id       VARCHAR PRIMARY KEY,     -- boards.deal_id: ddrank.types.deal_id_of
+    dd_tricks     VARCHAR NOT NULL,        -- 20 hex digits: declarers N S E W, strains NT S H D C
+    source_file   VARCHAR
+);

@@ -77,9 +77,10 @@ def fill_card_alternatives(store: Store, budget: float = DEFAULT_BUDGET) -> dict
                 {"record_id": [a.record_id for a in answers],
                  "card_index": [a.index for a in answers],
                  "best_cards": [" ".join(a.best) for a in answers],
-                 "tricks": [a.tricks for a in answers]},
+                 "tricks": [a.tricks for a in answers],
+                 "card_values": [" ".join(f"{c}:{t}" for c, t in a.values) for a in answers]},
                 schema={"record_id": pl.String, "card_index": pl.Int16,
-                        "best_cards": pl.String, "tricks": pl.Int8},
+                        "best_cards": pl.String, "tricks": pl.Int8, "card_values": pl.String},
             ))  # fmt: skip
             solved += len(answers)
     return {"solved": solved, "pending": len(pending) - solved, "failed": failed}

@@ -17,6 +17,7 @@ import polars as pl
 
 from ddrank.events import event_id_of, iso_date
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding
+from ddrank.types import Deal, DomainError
 from store import Store
 
 EVENT_COLUMNS = ("event_id", "name", "organiser", "date_start", "date_end", "scoring",
@@ -29,6 +30,7 @@ STANDING_COLUMNS = ("standing_id", "event_id", "source_file", "source_line", "ev
 DEAL_COLUMNS = ("deal_key", "event_id", "source_file", "source_line", "session", "section",
                 "board_no", "deal", "dealer", "vulnerable", "par_score", "par_contract",
                 "dd_tricks")  # fmt: skip
+PUBLISHED_DD_COLUMNS = ("deal_id", "dd_tricks", "source_file")
 _TYPED = {"source_line": pl.Int64, "across_field": pl.Boolean, "phantom": pl.Boolean}
 
 
@@ -67,6 +69,9 @@ class EventRows:
     events: dict[str, dict[str, object]] = field(default_factory=dict)
     standings: dict[str, dict[str, object]] = field(default_factory=dict)
     deals: dict[str, dict[str, object]] = field(default_factory=dict)
+    #: deal_id -> the DD table a file publishes for it (`published_dd`)
+    published_dd: dict[str, dict[str, object]] = field(default_factory=dict)
+    _dd_seen: set[tuple[str, str]] = field(default_factory=set)
 
     def add(self, parsed: ParsedFile) -> None:
         """A file's events, rankings and hand-record deals (`parsed.deals`)."""
@@ -88,6 +93,7 @@ class EventRows:
         for rec in records:
             if rec.parse_error:
                 continue
+            self._published_dd(rec)
             key = (rec.event, rec.date, rec.organiser, rec.scoring)
             if key == last:  # consecutive records of one event: the common case, kept cheap
                 continue
@@ -119,7 +125,23 @@ class EventRows:
         row["standing_id"] = content_hash(*content)
         self.standings.setdefault(str(row["standing_id"]), row)
 
+    def _published_dd(self, rec: RawRecord) -> None:
+        """The DD table the record's file publishes for its deal, once per deal."""
+        dd = str(getattr(rec, "dd_tricks", "") or "").strip().lower()
+        if not dd or not rec.deal or (rec.deal, dd) in self._dd_seen:
+            return
+        self._dd_seen.add((rec.deal, dd))
+        if len(dd) != 20 or any(c not in "0123456789abcd" for c in dd):
+            return  # not 20 trick counts of 0-13: not a DD table
+        try:
+            deal_id = Deal.from_pbn(rec.deal).deal_id
+        except DomainError:
+            return  # the deal itself is unreadable: cleaning says why
+        self.published_dd.setdefault(deal_id, {"deal_id": deal_id, "dd_tricks": dd,
+                                               "source_file": rec.source_file})  # fmt: skip
+
     def _deal(self, rec: RawRecord) -> None:
+        self._published_dd(rec)
         eid = event_id_of(rec.event, rec.date, rec.organiser)
         row = {
             "deal_key": content_hash(eid, rec.session, rec.section, rec.board_no, rec.deal),
@@ -140,6 +162,7 @@ class EventRows:
             ("published_standings", "insert_published_standings", STANDING_COLUMNS,
              self.standings),
             ("deals", "insert_deals", DEAL_COLUMNS, self.deals),
+            ("published_dd", "insert_published_dd", PUBLISHED_DD_COLUMNS, self.published_dd),
         ):  # fmt: skip
             if not rows:
                 counts.append(0)

@@ -20,6 +20,7 @@ import polars as pl
 from ddrank.scoring.duplicate import duplicate_score
 from ddrank.scoring.records import event_label, split_name_id
 from ddrank.site.data import SiteData
+from ddrank.site.handrecord import dd_cells
 from ddrank.types import Contract, DomainError, Seat
 from publish.site import write_site
 from stages.audit import audit_tables
@@ -118,11 +119,29 @@ def read_optional(store: Store) -> dict[str, list[Row]]:
     }
 
 
-def read_alternatives(store: Store, tables: set[str]) -> dict[tuple[str, int], str]:
-    """(record_id, card index) -> the DD-best cards there, when the store has them."""
+def read_alternatives(store: Store, tables: set[str]) -> tuple[dict[tuple[str, int], str],
+                                                                dict[tuple[str, int], str]]:  # fmt: skip
+    """(record_id, card index) -> the DD-best cards there, and -> every legal card's DD tricks
+    ('SA:4 S2:3'), when the store has them."""
     if "dd_card_alternatives" not in tables:
-        return {}
-    return {(rid, int(k)): best for rid, k, best in store.tuples("site_card_alternatives")}
+        return {}, {}
+    best, values = {}, {}
+    for r in store.rows("site_card_alternatives"):
+        key = (r["record_id"], int(r["card_index"]))
+        best[key] = r["best_cards"]
+        if r.get("card_values"):
+            values[key] = r["card_values"]
+    return best, values
+
+
+def read_published_dd(store: Store, tables: set[str]) -> dict[str, dict[tuple[str, str], int]]:
+    """deal_id -> the DD table a file published for it (hand records' too, by their deal)."""
+    out: dict[str, dict[tuple[str, str], int]] = {}
+    if "published_dd" in tables:
+        for deal_id, digits in store.tuples("site_published_dd"):
+            if cells := dd_cells(digits):
+                out[deal_id] = cells
+    return out
 
 
 def read_regression(out_dir: Path) -> Row | None:
@@ -144,6 +163,7 @@ def load_site_data(store: Store, out_dir: Path, audit: dict[str, Any]) -> SiteDa
     t0 = time.perf_counter()
     labels = read_who(store)
     tables = {name for (name,) in store.tuples("site_table_names")}
+    alternatives, card_values = read_alternatives(store, tables)
     data = SiteData(
         audit=audit,
         sources=store.rows("site_sources"),
@@ -155,7 +175,10 @@ def load_site_data(store: Store, out_dir: Path, audit: dict[str, Any]) -> SiteDa
         regression=read_regression(out_dir),
         regression_dir=out_dir / "regression",
         labels=labels,
-        alternatives=read_alternatives(store, tables),
+        alternatives=alternatives,
+        card_values=card_values,
+        published_dd=read_published_dd(store, tables),
+        hand_deals=store.rows("site_hand_deals") if "deals" in tables else [],
     )
     data.seconds_read = time.perf_counter() - t0
     return data

@@ -85,14 +85,14 @@ def test_hand_diagram_and_par_text() -> None:
 def test_traveller_line_escapes_names_and_teams_once() -> None:
     from types import SimpleNamespace
 
-    from ddrank.site.pages import result_row
+    from ddrank.site.traveller import Columns, result_row
 
     players = SimpleNamespace(page=lambda p: "players/x.html", label=lambda p: p)
     row = {"record_id": "r1", "players": ['O\'Brien "<b>"', None, None, None],
            "home_team": "T<1>", "visit_team": "U&V", "room": "Open", "contract": "4SX",
            "declarer": "E", "opening_leader": "S", "result": 9, "dd_tricks": 10,
            "ns_points": 100, "mistakes": [None] * 4}  # fmt: skip
-    html = str(result_row(row, SimpleNamespace(scoring="IMP"), players, "../", False))
+    html = str(result_row(row, SimpleNamespace(scoring="IMP"), players, "../", Columns(mp=False)))
     assert '<span class="black">♠</span>' in html  # 4SX with its suit symbol
     assert "T&lt;1&gt; v U&amp;V" in html
     assert "O&#39;Brien &#34;&lt;b&gt;&#34;" in html and "<b>" not in html

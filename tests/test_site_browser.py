@@ -285,7 +285,7 @@ def test_board_page_shows_auction_play_and_marked_mistakes(site: dict, browser) 
     board = next(p for p in event.with_suffix("").glob("board-*.html")
                  if f'id="r-{rid}"' in p.read_text())  # fmt: skip
     page, errors = open_page(browser, board.as_uri())
-    key = page.locator(f"#r-{rid} td.tbl a").get_attribute("href").removeprefix("#")
+    key = page.locator(f"#r-{rid} td.c-tbl a").get_attribute("href").removeprefix("#")
     section = page.locator(f"section#{key}")
     auction, play_len = q(site["db"], "SELECT auction, len(play) FROM boards WHERE record_id = ?",
                           [rid])[0]  # fmt: skip

@@ -67,7 +67,8 @@ def test_welwyn_event_page_has_one_ranking_and_no_research(welwyn: dict) -> None
                      "/work/", "Bid / play", "Butler", "Cammarata", "DD mistakes"):  # fmt: skip
         assert research not in page, research
     stored = query(welwyn["db"], "SELECT pair, score, pct FROM rankings ORDER BY rank")
-    rows = re.findall(r'<td class="n place">([^<]*)</td><td class="pair">([^<]*)</td>.*?'
+    rows = re.findall(r'<td class="n place">(?:<a [^>]*>)?([^<]*)(?:</a>)?</td>'
+                      r'<td class="pair">(?:<a [^>]*>)?([^<]*)(?:</a>)?</td>.*?'
                       r'<td class="n score">([^<]*)</td><td class="n pct">([^<]*)</td>', page)  # fmt: skip
     assert len(rows) == len(stored) == 13
     for (_place, pair, score, pct), (s_pair, s_score, s_pct) in zip(rows, stored, strict=True):
@@ -90,7 +91,10 @@ def test_welwyn_index_opens_with_the_event_and_hides_empty_research(welwyn: dict
 
 def test_welwyn_traveller_has_numbers_and_the_lead_card(welwyn: dict) -> None:
     board1 = (welwyn["event"].with_suffix("") / "board-1.html").read_text()
-    rows = {rid: cells for rid, cells in re.findall(r'<tr id="r-(\w+)">(.*?)</tr>', board1)}
+    rows = {
+        rid: cells
+        for rid, cells in re.findall(r'<tr id="r-(\w+)" class="line[^"]*">(.*?)</tr>', board1)
+    }
     stored = query(welwyn["db"],
                    "SELECT b.record_id, b.lead_card, s.ns_mp, s.ew_mp, b.published_ns_mp, "
                    "b.published_ew_mp FROM boards b JOIN scored_results s USING (record_id) "
@@ -112,7 +116,11 @@ def test_welwyn_traveller_has_numbers_and_the_lead_card(welwyn: dict) -> None:
 
 def board_marks(page: str) -> dict[str, list[tuple[str, str, str, float]]]:
     """record_id -> [(anchor, kind, seats, points)] of one board page."""
-    keys = dict(re.findall(r'<tr id="r-(\w+)"><td class="tbl"><a href="#([^"]+)">', page))
+    keys = dict(
+        re.findall(
+            r'<tr id="r-(\w+)" class="line[^"]*"><td class="c-tbl"><a href="#([^"]+)">', page
+        )
+    )
     marks: dict[str, list] = defaultdict(list)
     for anchor, kind, seats, points in re.findall(
         r'<tr id="([^"]+)-note" class="mark-(\w+)"><td>.*?</td><td>([NESW]+)</td>.*?'
@@ -178,8 +186,10 @@ def test_board_page_shows_the_auction_grid_and_every_trick(lin: dict) -> None:
     rows = query(lin["db"], "SELECT record_id, auction, bidstart, len(play) FROM boards")
     pages = {p: p.read_text() for p in lin["boards"]}
     for rid, auction, bidstart, cards in rows:
-        page = next(t for t in pages.values() if f'<tr id="r-{rid}">' in t)
-        key = re.search(rf'<tr id="r-{rid}"><td class="tbl"><a href="#([^"]+)">', page).group(1)
+        page = next(t for t in pages.values() if f'<tr id="r-{rid}" ' in t)
+        key = re.search(
+            rf'<tr id="r-{rid}" class="line[^"]*"><td class="c-tbl"><a href="#([^"]+)">', page
+        ).group(1)
         section = re.search(rf'<section class="table-play" id="{key}">.*?</section>', page,
                             re.S).group()  # fmt: skip
         calls = auction.split()

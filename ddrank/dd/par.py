@@ -11,7 +11,10 @@ first (counting from the dealer) gets it; a sacrifice is doubled and shown with 
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from dataclasses import dataclass
+from types import ModuleType
 
 from ddrank.dd.tables import TrickTable
 from ddrank.types import DomainError, Seat
@@ -63,7 +66,7 @@ def par_from_table(
     table: TrickTable, dealer: Seat, ns_vulnerable: bool, ew_vulnerable: bool
 ) -> Par:
     """Dealer par of a deal whose DD table is `table` (no DD solve happens here)."""
-    import endplay._dds as _dds
+    _dds = dds_bindings()
 
     res = _dds.ddTableResults()
     for dds_denom, row in enumerate(table.to_dds_rows()):
@@ -80,6 +83,34 @@ def par_from_table(
         c = out.contracts[k]
         contracts.append(_contract_text(c.level, c.denom, c.seats, c.underTricks, c.overTricks))
     return Par(int(out.score), tuple(contracts))
+
+
+def dds_bindings() -> ModuleType:
+    """endplay's ctypes bindings of DDS (`endplay._dds`) without the rest of endplay.
+
+    `import endplay._dds` runs endplay's package `__init__`, which imports its dealer scripts and
+    so matplotlib: about 4 s on a loaded 2-core machine, for a par that takes microseconds. The
+    bindings module is self-contained (ctypes and the bundled libdds), so it is loaded by itself,
+    under its own name: a later `import endplay` finds it and uses the same module."""
+    loaded = sys.modules.get("endplay._dds")
+    if loaded is not None:
+        return loaded
+    package = importlib.util.find_spec("endplay")  # a top-level spec imports nothing
+    if package is None or not package.submodule_search_locations:
+        raise DomainError("endplay is not installed: no DDS for par")
+    folder = f"{list(package.submodule_search_locations)[0]}/_dds"
+    spec = importlib.util.spec_from_file_location(
+        "endplay._dds", f"{folder}/__init__.py", submodule_search_locations=[folder]
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["endplay._dds"] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules["endplay._dds"]
+        raise
+    return module
 
 
 def parse_optimum_score(text: str) -> int:

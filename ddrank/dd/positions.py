@@ -37,6 +37,8 @@ class PositionAnswer:
     index: int
     best: tuple[str, ...]  # every card keeping the most tricks, e.g. ('SA', 'SK')
     tricks: int  # tricks the side to play takes from here on (this trick included) with them
+    #: every legal card with the tricks the side to play takes after it, e.g. (('SA', 4), ...)
+    values: tuple[tuple[str, int], ...] = ()
 
 
 def solve_positions(
@@ -60,7 +62,8 @@ def solve_positions(
             cards = [(str(card), int(tricks)) for card, tricks in board]
             top = max((t for _, t in cards), default=0)
             best = tuple(sorted({_text(c) for c, t in cards if t == top}))
-            out.append(PositionAnswer(req.record_id, req.index, best, top))
+            values = tuple(sorted({(_text(c), t) for c, t in cards}))
+            out.append(PositionAnswer(req.record_id, req.index, best, top, values))
     return out
 
 

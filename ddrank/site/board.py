@@ -87,6 +87,10 @@ class Mark:
     tricks: int | None
     points: float
     kind: str  # lead, declarer, defence, auction, claim
+    index: int | None = None  # the card's 0-based index in the play (card mistakes)
+    #: the DD value of every legal card there: (card, declarer's tricks), best for the player first
+    values: list[tuple[str, int]] = field(default_factory=list)
+    card: str = ""  # the card played ('SK'), for a card mistake
 
 
 @dataclass
@@ -154,8 +158,10 @@ def _contract(r: Row) -> Contract | None:
 
 
 def table_view(r: Row, key: str, dd: dict[tuple[str, str], int] | None,
-               alternatives: dict[tuple[str, int], str]) -> TableView:  # fmt: skip
-    """The auction, the play and the marked mistakes of one table result."""
+               alternatives: dict[tuple[str, int], str],
+               card_values: dict[tuple[str, int], str] | None = None) -> TableView:  # fmt: skip
+    """The auction, the play and the marked mistakes of one table result; `card_values` gives,
+    where it was computed, each legal card's DD tricks for the side to play ('SA:9 S2:8')."""
     view = TableView(key, table_label(r), str(r["record_id"]))
     contract = _contract(r)
     vul_ns, vul_ew = bool(r.get("ns_vulnerable")), bool(r.get("ew_vulnerable"))
@@ -191,6 +197,11 @@ def table_view(r: Row, key: str, dd: dict[tuple[str, str], int] | None,
             vul = vul_ns if declarer.is_ns else vul_ew
             for m in card_mistakes(contract, declarer, cards, who, tuple(trace), vul, year):
                 mark = _card_mark(key, m, alternatives.get((view.record_id, m.index)))
+                mark.values = legal_values(
+                    (card_values or {}).get((view.record_id, m.index)),
+                    m.dd_before,
+                    m.seat in (declarer, declarer.partner),
+                )
                 view.marks.append(mark)
                 by_index[m.index] = mark
             claimed = r.get("claim_tricks")
@@ -240,7 +251,24 @@ def _card_mark(key: str, m: CardMistake, best: str | None) -> Mark:
                if best else Markup('<span class="muted">not computed yet</span>'))  # fmt: skip
     return Mark(f"{key}-trick-{m.trick}-card-{m.position}", f"Trick {m.trick}, card {m.position}",
                 (int(m.charged),), Markup(escape(who + " played ")) + suited(str(m.card)),
-                instead, m.tricks, m.points, m.kind)  # fmt: skip
+                instead, m.tricks, m.points, m.kind, m.index, card=str(m.card))  # fmt: skip
+
+
+def legal_values(text: str | None, dd_before: int, declaring: bool) -> list[tuple[str, int]]:
+    """'SA:4 S2:3' (tricks the side to play takes from there with each legal card) as each
+    card's declarer tricks, the best for the side to play first; [] where not computed.
+
+    `dd_before` is the declaring side's DD tricks before the card, i.e. with the best card."""
+    pairs = []
+    for item in (text or "").split():
+        card, _, tricks = item.partition(":")
+        if tricks.isdigit():
+            pairs.append((card, int(tricks)))
+    if not pairs:
+        return []
+    top = max(t for _, t in pairs)
+    out = [(c, dd_before - (top - t) if declaring else dd_before + (top - t)) for c, t in pairs]
+    return sorted(out, key=lambda ct: (-ct[1] if declaring else ct[1], ct[0]))
 
 
 def _tricks(key: str, cards: list[Card], who: list[Seat], contract: Contract, declarer: Seat,

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ddrank.scoring.matchpoints import matchpoints, percentages
+from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.scoring.results import TableResult, make_result, pair_label
 from ddrank.split import aggregate_splits, split_board
 
@@ -39,6 +40,12 @@ class SiteData:
     labels: dict[str, str] = field(default_factory=dict)  # player key -> name shown
     #: (record_id, card index) -> the DD-best cards there ('SA SK'), from dd_card_alternatives
     alternatives: dict[tuple[str, int], str] = field(default_factory=dict)
+    #: (record_id, card index) -> every legal card's DD tricks for the side to play ('SA:4 S2:3')
+    card_values: dict[tuple[str, int], str] = field(default_factory=dict)
+    #: deal_id -> the DD table its file published ({(strain, declarer): tricks})
+    published_dd: dict[str, dict[tuple[str, str], int]] = field(default_factory=dict)
+    #: hand-record deals (`deals`): the boards of events published without results
+    hand_deals: list[Row] = field(default_factory=list)
 
     def label(self, player: str | None) -> str:
         return self.labels.get(player, player) if player else ""
@@ -66,6 +73,8 @@ class Event:
     sources: set[str] = field(default_factory=set)
     #: the event model's ids of its results (`events`, `published_standings` use them)
     model_ids: set[str] = field(default_factory=set)
+    #: a hand-record event's boards (deal, dealer, vulnerability, par): no results
+    hands: list[Row] = field(default_factory=list)
 
     @property
     def page(self) -> str:
@@ -83,6 +92,8 @@ class Event:
     @property
     def deals(self) -> int:
         """Distinct deals; a scoring-only result (no hand record) counts by its board number."""
+        if self.hands:
+            return len(self.hands)
         return len({r.get("deal_id") or f"board-{r.get('board_no') or '?'}" for r in self.results})
 
 
@@ -128,8 +139,17 @@ def build_events(data: SiteData) -> list[Event]:
             ev.model_ids.add(str(r["model_event_id"]))
         ev.results.append(r)
     for ev in events.values():
+        scored = [r["scored"] for r in ev.results if r.get("scored")]
+        if scored and ev.kind not in TEAM_SCORINGS:  # matchpoints where scoring gave them
+            ev.scoring = "MP" if any(s.get("ns_mp") is not None for s in scored) else "IMP"
         score_event(ev)
-    return sorted(events.values(), key=lambda e: (-e.year, e.name))
+    return list(events.values())
+
+
+def date_order(events: Iterable[Event]) -> list[Event]:
+    """The latest event first (by date, else year), then by name; undated events last."""
+    by_name = sorted(events, key=lambda e: e.name.casefold())
+    return sorted(by_name, key=lambda e: e.date or (str(e.year) if e.year else ""), reverse=True)
 
 
 def boards_of(ev: Event) -> list[tuple[str, str, list[Row]]]:

@@ -43,6 +43,8 @@ class Ranking:
     agree_pct: int = 0
     compared_place: int = 0
     agree_place: int = 0
+    #: (kind, session, section, direction) as the store's `rankings` key the lines
+    key: tuple[str, str, str, str] = ("", "", "", "")
 
     @property
     def numbered(self) -> bool:
@@ -139,7 +141,12 @@ def rankings_of(
         by = [number(r.get("pct")) if number(r.get("pct")) is not None else number(r.get("score"))
               for r in rows]  # fmt: skip
         label = team_label if kind == "teams" else "IMPs" if kind == "butler" or not mp else "MPs"
-        rk = Ranking(heading(kind, session, section, direction), kind, label)
+        rk = Ranking(
+            heading(kind, session, section, direction),
+            kind,
+            label,
+            key=(kind, session, section, direction),
+        )
         for r, place in zip(rows, shared_places(by), strict=True):
             pair = str(r.get("pair") or "").strip()
             pub = published.get((session, section, direction, pair), {})

@@ -9,6 +9,7 @@ any static server, with nothing fetched from the internet.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter, defaultdict
@@ -19,14 +20,30 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from ddrank.site.board import suited
-from ddrank.site.data import SEATS, Event, Row, SiteData, build_events, fmt_num, slug
+from ddrank.site.data import (
+    SEATS,
+    Event,
+    Row,
+    SiteData,
+    build_events,
+    date_order,
+    fmt_num,
+    fmt_short,
+    slug,
+)
+from ddrank.site.handrecord import fill_from_published, hand_record_events
+from ddrank.site.matches import is_knockout, knockouts, matches_of
 from ddrank.site.pages import board_pages, event_pages
 from ddrank.site.profile import CATEGORIES, field_rates, profile
-from ddrank.site.ranking import rankings_of
+from ddrank.site.ranking import Ranking, rankings_of
+from ddrank.site.scorecard import Scorecard, scorecards
 from ddrank.site.stats import regression_verdict
+from ddrank.text import SPECIAL_LETTERS, search_key
 
-#: Events whose rankings the index shows in full (the latest first); the others are linked.
+#: Events whose leaders the index shows (the latest first); the others are linked.
 FRONT_EVENTS = 3
+#: Lines of each of their rankings the index shows (the whole ranking is on the event's page).
+FRONT_LINES = 3
 #: Players with at least this many boards are listed first and get a rating chart...
 MIN_BOARDS_LISTED = 30
 #: ... when they were rated in at least this many periods (one period is a point, shown as text).
@@ -51,6 +68,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["num"] = fmt_num
+    env.filters["short"] = fmt_short
     env.filters["signed"] = lambda v, d=0: "" if v is None else f"{v:+.{d}f}"
     env.filters["pct"] = lambda v: (
         "" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.0f}"
@@ -59,6 +77,9 @@ def environment() -> Environment:
     env.filters["par"] = par_text
     env.filters["tally"] = count_text
     env.globals["SUITS"] = SUIT_SYMBOLS
+    env.globals["search_key"] = search_key
+    letters = json.dumps(SPECIAL_LETTERS, ensure_ascii=True)
+    env.globals["search_letters"] = Markup(letters.replace("<", "\\u003c"))
     env.filters["suited"] = suited
     return env
 
@@ -172,8 +193,32 @@ class SitePages:
         self.data = data
         self.copied = copied
         self.env = environment()
-        self.events = build_events(data)
+        fill_from_published(data.results, data.dd_tables, data.published_dd)
+        events = build_events(data)
+        with_results = {m for ev in events for m in ev.model_ids}
+        meta = {str(e.get("event_id")): e for e in data.optional.get("events", [])}
+        events += hand_record_events(data.hand_deals, data.published_dd, data.dd_tables, meta,
+                                     with_results, {str(r.get("deal_id")) for r in data.results})  # fmt: skip
+        self.events = date_order(events)
         self.players = Players(data, self.events)
+        standings = data.optional.get("published_standings", [])
+        team_matches = data.optional.get("team_matches", [])
+        #: per event: its rankings, its pairs' scorecards and its matches
+        self.rankings: dict[str, list[Ranking]] = {}
+        self.cards: dict[str, list[Scorecard]] = {}
+        self.matches: dict[str, dict[str, Any]] = {}
+        for ev in self.events:
+            rks = rankings_of(ev.event_id, data.optional.get("rankings", []), standings,
+                              ev.scoring == "MP", ev.model_ids, (ev.name, ev.date),
+                              ev.team_label)  # fmt: skip
+            pages = {r["record_id"]: b.page for b in self.players.board_pages[ev.event_id]
+                     for r in b.rows}  # fmt: skip
+            self.cards[ev.event_id] = scorecards(ev, rks, pages)
+            found = matches_of(ev, team_matches)
+            ko = is_knockout(ev, found)
+            self.rankings[ev.event_id] = [rk for rk in rks if not (ko and rk.kind == "teams")]
+            self.matches[ev.event_id] = {"matches": [] if ko else found,
+                                         "knockouts": knockouts(found) if ko else []}  # fmt: skip
         self.verdict = regression_verdict(data.regression)
         self.ranked = ratings_table(data, self.players)
         self.charts: list[tuple[str, list[Row], str]] = []
@@ -190,23 +235,27 @@ class SitePages:
         self.common = {"verdict": self.verdict, "has": set(data.optional), "label": data.label,
                        "period_name": period_name, "show": self.show}  # fmt: skip
 
+    @property
+    def card_page(self) -> dict[tuple[str, ...], str]:
+        """(kind, session, section, direction, pair) -> its scorecard page, every event's."""
+        return {(*c.ranking.key, c.line.pair): c.page for cards in self.cards.values()
+                for c in cards}  # fmt: skip
+
     def render(self, rel: str, template: str, **ctx: Any) -> tuple[str, str]:
         root = "../" * rel.count("/")
         return rel, self.env.get_template(template).render(root=root, **self.common, **ctx)
 
     def __iter__(self) -> Iterator[tuple[str, str]]:
         data, players, events = self.data, self.players, self.events
-        standings = data.optional.get("published_standings", [])
-        front = [(ev, rankings_of(ev.event_id, data.optional.get("rankings", []), standings,
-                                  ev.scoring == "MP", ev.model_ids,
-                                  (ev.name, ev.date), ev.team_label))
+        front = [(ev, self.rankings[ev.event_id], self.matches[ev.event_id])
                  for ev in events[:FRONT_EVENTS]]  # fmt: skip
         yield self.render("index.html", "index.html", events=events, players=players, data=data,
-                          front=front, min_boards=MIN_BOARDS_LISTED)  # fmt: skip
-        matches = data.optional.get("team_matches", [])
+                          front=front, min_boards=MIN_BOARDS_LISTED, front_lines=FRONT_LINES,
+                          card_page=self.card_page)  # fmt: skip
         for ev in events:
             for page in event_pages(ev, data, players, self.render,
-                                    players.board_pages[ev.event_id], matches):  # fmt: skip
+                                    players.board_pages[ev.event_id], self.rankings[ev.event_id],
+                                    self.cards[ev.event_id], self.matches[ev.event_id]):  # fmt: skip
                 self.event_pages += 1  # the event page and its board pages
                 yield page
         for name in players.names:

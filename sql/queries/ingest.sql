@@ -70,6 +70,11 @@ select deal_key, event_id, source_file, source_line, session, section, board_no,
 from new_rows
 on conflict (deal_key) do nothing;
 
+-- name: insert_published_dd!
+insert into published_dd (deal_id, dd_tricks, source_file)
+select deal_id, dd_tricks, source_file from new_rows
+on conflict (deal_id) do nothing;
+
 -- name: base_tables
 -- The store's tables (not views), for the row counts the run manifest keeps.
 select table_name from information_schema.tables

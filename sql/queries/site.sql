@@ -133,4 +133,15 @@ from source_files order by path;
 
 -- name: site_card_alternatives
 -- The DD-best cards at each costly card (stages/dd_explain.py), for the board pages.
-select record_id, card_index, best_cards from dd_card_alternatives;
+-- (`select *`: a store written before `card_values` existed is read as it is.)
+select * from dd_card_alternatives;
+
+-- name: site_published_dd
+-- The DD tables the files publish (PBN DoubleDummyTricks), by deal: shown where DDS has none.
+select deal_id, dd_tricks from published_dd;
+
+-- name: site_hand_deals
+-- Hand-record deals (a file's deals without results): a hand-record site shows them.
+select event_id, source_file, session, section, board_no, deal, dealer, vulnerable, par_score,
+       par_contract, dd_tricks
+from deals;

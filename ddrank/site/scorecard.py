@@ -1,0 +1,193 @@
+"""A pair's personal scorecard (a player's in an individual event): every board it played, with
+the opponents, the contract, the lead, the score and the matchpoints or IMPs it got.
+
+The lines are the scoring stage's own (`scored_results`, on each result as `r["scored"]`), taken
+the way the scoring stage builds its rankings (`ddrank.scoring.events.pair_rankings`,
+`ddrank.scoring.teams.butler_rankings`): a ranking line's boards are the results where its pair
+sat in its session, section and direction. So the scorecard's total is the ranking's total (an
+IMP total of a pair that sat out is factored up as the ranking is, and the page says so).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ddrank.scoring.model import ScoringError, _identity, parse_adjusted
+from ddrank.site.data import Event, Row, slug
+from ddrank.site.ranking import Ranking, RankingLine, number
+
+SIDES = (("NS", 0, 2), ("EW", 1, 3))
+
+
+@dataclass
+class CardLine:
+    """One board of a scorecard, from the pair's side of the table."""
+
+    result: Row
+    board: str  # label
+    board_page: str  # path relative to the site
+    direction: str  # NS / EW
+    seats: tuple[int, int]  # the pair's seats
+    score: int | None  # the pair's points (its side's sign)
+    value: float | None  # matchpoints or IMPs for the pair
+    pct: float | None  # the pair's percentage on the board (matchpoints)
+    top: float = 0.0  # the board's matchpoint top (0 at IMPs)
+
+
+@dataclass
+class Scorecard:
+    """One ranking line's boards; `total` is what the ranking shows."""
+
+    ranking: Ranking
+    line: RankingLine
+    page: str  # path relative to the site
+    lines: list[CardLine] = field(default_factory=list)
+    factor: float = 1.0  # IMP total factored for a sit-out (most boards / boards played)
+
+    @property
+    def sum(self) -> float:
+        return sum(c.value or 0.0 for c in self.lines)
+
+    @property
+    def total(self) -> float:
+        return self.sum * self.factor
+
+    @property
+    def pct(self) -> float | None:
+        top = sum(c.top for c in self.lines)
+        return 100.0 * self.sum / top if top else None
+
+
+def _side(st: Row, direction: str) -> tuple[str, str]:
+    key = direction.lower()
+    return str(st.get(f"{key}_pair") or "").strip(), str(st.get(f"{key}_players") or "").strip()
+
+
+def _value(st: Row, direction: str, mp: bool) -> tuple[float | None, float | None, float]:
+    """(matchpoints or IMPs, percentage, board top) of one side, as the scoring stage adds it."""
+    ns = direction == "NS"
+    if mp:
+        own = number(st.get("ns_mp" if ns else "ew_mp"))
+        other = number(st.get("ew_mp" if ns else "ns_mp"))
+        pct = number(st.get("ns_pct" if ns else "ew_pct"))
+        if own is None:
+            return None, None, 0.0
+        # a 60/60 split: the top is not own + other
+        top = own * 100.0 / pct if st.get("adjusted") and pct else own + (other or 0.0)
+        return own, pct, top
+    if st.get("adjusted") and st.get("ns_mp") is None:  # each side's own adjustment
+        try:
+            adj = parse_adjusted(str(st["adjusted"]))
+        except ScoringError:
+            return None, None, 0.0
+        return (adj[0 if ns else 1] - 50.0) * 0.3, None, 0.0
+    imps = number(st.get("imps"))
+    return (None if imps is None else (imps if ns else -imps)), None, 0.0
+
+
+def _butler(st: Row, direction: str) -> float | None:
+    b = number(st.get("butler"))
+    return None if b is None else (b if direction == "NS" else -b)
+
+
+Entry = tuple[Row, str]  # a result and one side of its table (NS / EW)
+
+
+def _index(scored: list[Row]) -> tuple[dict[tuple[str, str, str], list[Entry]],
+                                        dict[str, list[Entry]]]:  # fmt: skip
+    """Each side of each scored result under the keys the scoring stage ranks it by: (session,
+    section, pair) and, scored across the field, (session, '', section + pair); and by its
+    players (a multi-session total, a Butler ranking)."""
+    by_key: dict[tuple[str, str, str], list[Entry]] = defaultdict(list)
+    by_players: dict[str, list[Entry]] = defaultdict(list)
+    for r in scored:
+        st = r["scored"]
+        session, section = str(st.get("session") or ""), str(st.get("section") or "")
+        for direction, _a, _b in SIDES:
+            pair, players = _side(st, direction)
+            label = pair or players
+            if label:
+                by_key[(session, section, label)].append((r, direction))
+                if section:
+                    by_key[(session, "", section + label)].append((r, direction))
+            if players:
+                by_players[_identity(players)].append((r, direction))
+    return by_key, by_players
+
+
+def scorecards(
+    ev: Event, rankings: Iterable[Ranking], board_page: dict[str, str]
+) -> list[Scorecard]:
+    """A scorecard for each line of the event's pair (butler, individual) rankings.
+
+    `board_page` maps a result's record_id to its board page."""
+    mp = ev.scoring == "MP"
+    scored = [r for r in ev.results if r.get("scored")]
+    sessions = {str(r["scored"].get("session") or "") for r in scored}
+    by_key, by_players = _index(scored)
+    base = ev.page[: -len(".html")]
+    out = []
+    for rk in rankings:
+        if rk.kind == "teams":
+            continue
+        _kind, session, section, line_dir = rk.key
+        totals = session == "" and len(sessions) > 1 and rk.kind != "butler"
+        group: list[Scorecard] = []
+        for ln in rk.lines:
+            card = Scorecard(rk, ln, f"{base}/{slug('|'.join((*rk.key, ln.pair)), 'card')}.html")
+            if rk.kind == "butler":
+                entries = by_players.get(ln.pair, [])
+            elif totals:
+                entries = by_players.get(_identity(ln.players), []) if ln.players else [
+                    e for k, v in by_key.items() if k[2] == ln.pair for e in v]  # fmt: skip
+            else:
+                entries = by_key.get((session, section, ln.pair), [])
+            for r, direction in entries:
+                if line_dir and direction != line_dir:
+                    continue
+                st = r["scored"]
+                if rk.kind == "butler":
+                    value, pct, top = _butler(st, direction), None, 0.0
+                else:
+                    value, pct, top = _value(st, direction, mp)
+                a, b = (0, 2) if direction == "NS" else (1, 3)
+                pts = r.get("ns_points")
+                card.lines.append(CardLine(
+                    r, str(r.get("board_no") or "?"), board_page.get(r["record_id"], ""),
+                    direction, (a, b), None if pts is None else (pts if a == 0 else -pts),
+                    value, pct, top))  # fmt: skip
+            group.append(card)
+        if not mp:
+            _factor(group, rk)
+        out += group
+    return out
+
+
+def _factor(group: list[Scorecard], rk: Ranking) -> None:
+    """IMP totals factored up to the most boards played in the ranking (a sit-out), as scored."""
+    if rk.kind == "butler":
+        return  # ranked per board, not factored
+    most = max((len(c.lines) for c in group), default=0)
+    for c in group:
+        if 0 < len(c.lines) < most:
+            c.factor = most / len(c.lines)
+
+
+def opponents(line: CardLine, label: Any) -> tuple[str, list[str]]:
+    """The other side's pair number and players' keys."""
+    r = line.result
+    other = "EW" if line.direction == "NS" else "NS"
+    st = r.get("scored") or {}
+    pair = str(st.get(f"{other.lower()}_pair") or r.get(f"{other.lower()}_pair") or "")
+    seats = (1, 3) if other == "EW" else (0, 2)
+    return pair, [p for p in (r["players"][k] for k in seats) if p]
+
+
+def agrees(card: Scorecard) -> bool:
+    """The scorecard's total is the ranking's (to the hundredth it is printed to)."""
+    score = card.line.score
+    return score is not None and math.isclose(card.total, score, abs_tol=0.005)
