@@ -60,3 +60,19 @@ def bb6():  # noqa: ANN201
     st = _rating_stream("BB2013")
     rows = [r for r in st.rows if r.period <= 6]
     return Stream(st.name, rows, st.has_dd, {"BB2013": ([1, 2, 3], [4, 5], [6])})
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Debian chromium through Playwright (tests/site_browser.py), or a skip saying how
+    to install it."""
+    from site_browser import ensure_chromium
+
+    path = ensure_chromium()  # skips, saying why, before Playwright is imported
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, headless=True,
+                              args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
+        yield b
+        b.close()

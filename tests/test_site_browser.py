@@ -16,27 +16,15 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from site_browser import open_page, shot
 
 REPO = Path(__file__).resolve().parents[1]
 LIN = REPO / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
-CHROMIUM = "/usr/bin/chromium"
 #: The renamed player: quotes, an apostrophe and a tag-like '<' that must show as text.
 ODD_NAME = 'Jeff "Meck" O\'Meckstroth <b>&amp;'
 RENAMED = "Meckstroth"
 
 pytestmark = pytest.mark.flow
-
-
-def ensure_chromium() -> str:
-    """Debian's chromium, or a skip saying how to get it (a test never installs anything;
-    .ci/run installs it, so CI never skips these tests)."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"{CHROMIUM} is absent: `apt-get update && apt-get install -y chromium`")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        pytest.skip("playwright is not installed (pip install playwright; no browser download)")
-    return CHROMIUM
 
 
 def ddrank(*args: str) -> subprocess.CompletedProcess:
@@ -65,30 +53,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict:
     con.close()
     ddrank("report", "--db", str(db), "--out", str(out))
     return {"db": db, "site": out / "site", "tmp": tmp}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    path = ensure_chromium()
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, headless=True,
-                              args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
-        yield b
-        b.close()
-
-
-def open_page(browser, url: str, width: int = 1280):
-    """A page at `url`, with every console error and uncaught exception collected."""
-    page = browser.new_page(viewport={"width": width, "height": 1600})
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning") else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("requestfailed", lambda r: errors.append(f"failed: {r.url}"))
-    page.goto(url)
-    page.wait_for_load_state("load")
-    return page, errors
 
 
 def q(db: Path, sql: str, params: list | None = None) -> list:
@@ -219,14 +183,6 @@ def test_site_pages_load_nothing_from_another_host(site: dict) -> None:
         text = html.read_text()
         for attr in ('src="http', 'src="//', 'href="http', 'href="//'):
             assert attr not in text, f"{html}: {attr}"
-
-
-def shot(page, name: str) -> None:
-    """A full-page screenshot into $DDRANK_SCREENSHOTS (docs/img/ for the README) when set."""
-    folder = os.environ.get("DDRANK_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / name), full_page=True)
 
 
 @pytest.fixture(scope="module")

@@ -57,7 +57,7 @@ def solve_positions(
             for card in req.played:
                 deal.play(card)
             deals.append(deal)
-        solved = solve_all_boards(deals, SolveMode.OptimalAll)
+        solved = solve_all_boards(deals, SolveMode.Default)  # every legal card, scored
         for req, board in zip(chunk, solved, strict=True):
             cards = [(str(card), int(tricks)) for card, tricks in board]
             top = max((t for _, t in cards), default=0)

@@ -293,6 +293,7 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
         rec.contract = contract
         rec.declarer = declarer
         rec.result = tricks_of(row.get("result", ""), contract)
+        rec.lead_card = row.get("lead", "")  # PBN 2.1's ScoreTable column: the card led
         side = _SIDE_OF.get(declarer.strip().upper()[:1], "")
         if row.get("score_ns"):
             rec.ns_score = ns_value(row["score_ns"], "NS")

@@ -17,7 +17,14 @@ from ddrank.site.frequency import frequencies
 from ddrank.site.ranking import Ranking
 from ddrank.site.replay import replays
 from ddrank.site.scorecard import Scorecard, opponents
-from ddrank.site.traveller import Columns, lead_html, published_differs, result_row, status
+from ddrank.site.traveller import (
+    Columns,
+    lead_html,
+    published_differs,
+    result_row,
+    status,
+    status_html,
+)
 
 
 @dataclass
@@ -130,4 +137,5 @@ def event_pages(ev: Event, data: Any, players: Any, render: Any, boards: list[Bo
                                         cols=cols, cards=links))  # fmt: skip
     for card in cards:
         yield render(card.page, "scorecard.html", ev=ev, card=card, players=players,
-                     opponents=opponents, lead_html=lead_html, status=status)  # fmt: skip
+                     opponents=opponents, lead_html=lead_html, status=status,
+                     status_html=status_html)  # fmt: skip

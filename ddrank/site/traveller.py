@@ -37,7 +37,7 @@ class Columns:
     @property
     def count(self) -> int:
         """Cells of a line as a phone shows it (for the second row's colspan)."""
-        return 5 + (2 if self.numbered else 0) + (2 if self.mp else 1) + int(self.published)
+        return 5 + (2 if self.numbered else 0) + (2 if self.mp else 1)
 
 
 def lead_html(r: Row) -> Markup:
@@ -99,6 +99,15 @@ def status(r: Row) -> tuple[str, str]:
     return "not-played", "Not played"
 
 
+def status_html(r: Row, kind: str, words: str) -> str:
+    """The words, and on a phone a short form ('Adj. 60/40', 'Assigned 420')."""
+    short = {"adjusted": f"Adj. {r.get('adjusted')}", "assigned": f"Assigned {r.get('ns_score')}"}
+    if kind not in short:
+        return str(escape(words))
+    return (f'<span class="long">{escape(words)}</span>'
+            f'<span class="short" title="{escape(words)}">{escape(short[kind])}</span>')  # fmt: skip
+
+
 def _pct(v: float) -> str:
     word = ADJUSTED_WORDS.get(v)
     return f"{v:g}%" + (f" ({word})" if word else "")
@@ -135,7 +144,8 @@ def result_row(r: Row, ev: Event, players: Any, root: str, cols: Columns,
         return f'<td class="{cls}">{escape("" if value is None else value)}</td>'
 
     view: TableView | None = r.get("view")
-    table = str(escape(view.label if view else (r.get("table_no") or r.get("room") or "")))
+    # the table's number alone under the Table heading; a room by its name
+    table = str(escape(r.get("table_no") or (view.label if view else r.get("room") or "")))
     if view and (view.has_play or view.calls):
         table = f'<a href="#{escape(r.get("table_key") or "")}">{table}</a>'
     if r.get("home_team"):
@@ -152,7 +162,7 @@ def result_row(r: Row, ev: Event, players: Any, root: str, cols: Columns,
         cells += [f'<td class="c-no n">{ns_no}</td>', f'<td class="c-no n">{ew_no}</td>']
     cells += [f'<td class="c-name">{ns}</td>', f'<td class="c-name">{ew}</td>']
     if kind:
-        cells.append(f'<td colspan="4" class="status {kind}">{escape(words)}</td>')
+        cells.append(f'<td colspan="4" class="status {kind}">{status_html(r, kind, words)}</td>')
     else:
         contract = r.get("contract")
         cells += [f"<td>{suited(contract) if contract != 'P' else 'Pass'}</td>",
@@ -166,8 +176,9 @@ def result_row(r: Row, ev: Event, players: Any, root: str, cols: Columns,
         split = r.get("split")
         cells += [td(fmt_short(a)), td(fmt_short(split.bid) if split else "", "n c-split"),
                   td(fmt_short(split.play) if split else "", "n c-split")]  # fmt: skip
+    published = published_differs(r, mp) if cols.published else ""
     if cols.published:
-        cells.append(td(published_differs(r, mp), "n pub"))
+        cells.append(td(published, "n pub c-pub"))
     cells.append(f'<td class="n nowrap c-dd">{dd_cell}</td>')
     mistakes = mistakes_cell(r) if cols.analysis else ""
     if cols.analysis:
@@ -176,8 +187,10 @@ def result_row(r: Row, ev: Event, players: Any, root: str, cols: Columns,
     line = f'<tr id="r-{rid}" class="line{" " + kind if kind else ""}">' + "".join(cells) + "</tr>"
     sub = [f"NS {ns_names.replace('<br>', ' – ')}" if ns_names else "",
            f"EW {ew_names.replace('<br>', ' – ')}" if ew_names else "",
-           f"{table.replace('<br>', ' ')}" if cols.table and table else "",
-           f"DD {dd_cell}" if dd_cell else "", mistakes]  # fmt: skip
+           ("Table " if r.get("table_no") else "") + table.replace("<br>", " ")
+           if cols.table and table else "",
+           f"DD {dd_cell}" if dd_cell else "", mistakes,
+           f'<span class="pub">published {escape(published)}</span>' if published else ""]  # fmt: skip
     sub_html = " · ".join(x for x in sub if x)
     return Markup(line + f'<tr class="sub"><td colspan="{cols.count}">{sub_html}</td></tr>')
 

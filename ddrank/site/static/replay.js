@@ -39,10 +39,10 @@
   Replay.prototype.build = function () {
     var self = this;
     var controls = el("div", "controls");
-    var buttons = [["\u23ee", "Start", function () { self.go(0); }],
-      ["\u25c0", "Previous card", function () { self.go(self.k - 1); }],
-      ["\u25b6", "Next card", function () { self.go(self.k + 1); }],
-      ["\u23ed", "End", function () { self.go(self.d.cards.length); }]];
+    var buttons = [["\u00ab", "Start", function () { self.go(0); }],
+      ["\u2039", "Previous card", function () { self.go(self.k - 1); }],
+      ["\u203a", "Next card", function () { self.go(self.k + 1); }],
+      ["\u00bb", "End", function () { self.go(self.d.cards.length); }]];
     buttons.forEach(function (b) {
       var btn = el("button", "", b[0]);
       btn.type = "button";
