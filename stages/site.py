@@ -166,16 +166,24 @@ def read_site_data(db: str | Path, out: str | Path, fill_par: bool = False) -> t
     their par first (stores built before par existed). With `fill_par` the DD-best cards at each
     costly card are found first too (within `stages.dd_explain.DEFAULT_BUDGET` seconds)."""
     with Store(db, read_only=not fill_par) as store:
-        par_rows = compute_par(store) if fill_par else 0
-        if fill_par:
-            fill_card_alternatives(store)
-        return load_site_data(store, Path(out), audit_tables(store)), par_rows
+        return site_data_of(store, out, fill_par)
 
 
-def build_site(db: str | Path, out: str | Path, fill_par: bool = True) -> Row:
-    """The stage's entry point: write `out/site/` from the store `db`; return where it went and
-    what it holds."""
-    data, par_rows = read_site_data(db, out, fill_par)
+def site_data_of(store: Store, out: str | Path, fill_par: bool = False) -> tuple[SiteData, int]:
+    """`read_site_data` from an open store (a pipeline run's)."""
+    par_rows = compute_par(store) if fill_par else 0
+    if fill_par:
+        fill_card_alternatives(store)
+    return load_site_data(store, Path(out), audit_tables(store)), par_rows
+
+
+def build_site(db: str | Path | Store, out: str | Path, fill_par: bool = True) -> Row:
+    """The stage's entry point: write `out/site/` from the store (a run's open `Store`, or the
+    file `db`); return where it went and what it holds."""
+    if isinstance(db, Store):
+        data, par_rows = site_data_of(db, out, fill_par)
+    else:
+        data, par_rows = read_site_data(db, out, fill_par)
     summary = write_site(data, Path(out) / "site")
     summary["par_filled"] = par_rows
     summary["seconds_read"] = round(data.seconds_read, 3)
