@@ -26,6 +26,7 @@ from stages.dd_explain import fill_card_alternatives
 from stages.mistakes import cost_mistakes
 from stages.seats import read_who
 from store import Store
+from store.store import StoreNotWritableError
 
 Row = dict[str, Any]
 #: Tables other stages write, shown when present.
@@ -140,13 +141,19 @@ def read_site_data(db: str | Path, out: str | Path, fill_par: bool = False) -> t
     """The site's data from the store `db` (read-only unless `fill_par`), and how many deals got
     their par first (stores built before par existed). With `fill_par` the DD-best cards at each
     costly card are found first too (within `stages.dd_explain.DEFAULT_BUDGET` seconds), and the
-    mistakes' costs in the events' units (`stages.mistakes`)."""
-    with Store(db, read_only=not fill_par) as store:
-        par_rows = compute_par(store) if fill_par else 0
-        if fill_par:
-            fill_card_alternatives(store)
-            cost_mistakes(store)  # what each mistake cost, for the player pages
-        return load_site_data(store, Path(out), audit_tables(store)), par_rows
+    mistakes' costs in the events' units (`stages.mistakes`). A store that cannot be written is
+    read as it is: par, DD-best cards and costs it lacks stay missing, and the pages say so."""
+    if fill_par:
+        try:
+            with Store(db) as store:
+                par_rows = compute_par(store)
+                fill_card_alternatives(store)
+                cost_mistakes(store)  # what each mistake cost, for the player pages
+                return load_site_data(store, Path(out), audit_tables(store)), par_rows
+        except StoreNotWritableError:
+            pass
+    with Store(db, read_only=True) as store:
+        return load_site_data(store, Path(out), audit_tables(store)), 0
 
 
 def build_site(db: str | Path, out: str | Path, fill_par: bool = True) -> Row:
