@@ -138,7 +138,7 @@ def show_player(found: dict[str, Any], as_json: bool) -> None:
                          "percentile_interval": [ln.percentile_low, ln.percentile_high],
                          "too_few": ln.too_few} for ln in lines],
             "partners": found["partners"],
-            "costliest": [{k: m[k] for k in MISTAKE_FIELDS} for m in found["costliest"]],
+            "costliest": [{k: m[k] for k in MISTAKE_FIELDS} for m in found["costliest"] or []],
         })  # fmt: skip
         return
     head = f"{found['name']}: {found['boards']:,} boards in {len(found['events'])} event(s)"
@@ -180,13 +180,17 @@ MISTAKE_FIELDS = ("rank", "event", "board", "seat", "kind", "trick", "position",
                   "what", "instead", "tricks", "dd_points", "cost", "unit", "basis")  # fmt: skip
 
 
-def show_costliest(rows: list[dict[str, Any]], names: dict[str, str]) -> None:
+def show_costliest(rows: list[dict[str, Any]] | None, names: dict[str, str]) -> None:
     """The costliest mistakes: where (trick and card, or call), what, what DD would have done,
     and the cost in the event's units; hypothetical costs labelled, after the real ones."""
     from rich.table import Table
 
     from publish.mistakes import cost_words, where_words
 
+    if rows is None:
+        console.print("Costliest mistakes: not valued yet in this store (`ddrank report` values "
+                      "them)", markup=False)  # fmt: skip
+        return
     if not rows:
         console.print("Costliest mistakes: none analysed (the double-dummy analysis of this "
                       "player's boards has not run: `ddrank run`)", markup=False)  # fmt: skip

@@ -92,13 +92,15 @@ def player_profile(store: Store, who: str, seats: Seating, top: int = 5) -> Row:
                     partners[at[(k + 2) % 4]] += 1
     totals = {r["player"]: r for r in store.rows("site_player_totals") if r.get("player")}
     rating = store.rows("lookup_rating", player=who)
+    tables = {name for (name,) in store.tuples("site_table_names")}  # a store from before costs
     return {
         "player": who, "name": seats.labels.get(who, who), "boards": sum(events.values()),
         "events": {seats.names.get(ev, ev): n for ev, n in events.most_common()},
         "partners": [(seats.labels.get(p, p), n) for p, n in partners.most_common(10)],
         "totals": totals.get(who, {}), "field": field_rates(totals),
         "rating": rating[0] if rating else None,
-        "costliest": store.rows("player_mistakes", player=who, top=top),
+        "costliest": (store.rows("player_mistakes", player=who, top=top)
+                      if "ranked_mistakes" in tables else None),
         "names": seats.names,
     }  # fmt: skip
 
