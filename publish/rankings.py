@@ -28,7 +28,7 @@ def method_words(ev: Row) -> str:
     agree' for a matchpoint event; the scoring alone for others."""
     scoring = str(ev.get("scoring") or "")
     agree = agreement_words(ev)
-    if scoring in ("TEAMS", "BAM"):  # the VP scale (or point-a-board rule) and why
+    if scoring in ("TEAMS", "BAM", "IMP", "BUTLER"):  # the VP scale, PAB or IMP rule, and why
         how = (
             f"{ev.get('mp_method') or '?'} ({ev['method_reason']})"
             if ev.get("method_reason")
