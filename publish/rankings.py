@@ -28,7 +28,10 @@ def method_words(ev: Row) -> str:
     agree' for a matchpoint event; the scoring alone for others."""
     scoring = str(ev.get("scoring") or "")
     agree = agreement_words(ev)
-    if scoring in ("TEAMS", "BAM", "IMP", "BUTLER"):  # the VP scale, PAB or IMP rule, and why
+    if scoring in ("IMP", "BUTLER"):  # the IMP rule, which names itself
+        why = str(ev.get("method_reason") or "")
+        return f"{scoring} scoring; {'; '.join(x for x in (why, agree) if x)}".rstrip("; ")
+    if scoring in ("TEAMS", "BAM"):  # the VP scale (or point-a-board rule) and why
         how = (
             f"{ev.get('mp_method') or '?'} ({ev['method_reason']})"
             if ev.get("method_reason")

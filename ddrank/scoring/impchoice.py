@@ -100,8 +100,7 @@ def choose_imp_rule(
         c, a = tally(cand)
         if a > agree:
             rule, compared, agree = cand, c, a
-    why = (f"{rule.words()} ({said}; reproduces {agree} of {compared} published values, best of "
-           f"{tried} readings, ties kept as declared)")  # fmt: skip
+    why = f"{rule.words()} ({said}; the best of {tried} readings at the published values)"
     return rule, why, compared, agree
 
 
