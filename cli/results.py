@@ -25,7 +25,6 @@ def results(
         list[Path],
         typer.Argument(
             help="Event files or folders (USEBIO, Bridgemate .bws, PBN, LIN).",
-            exists=True,
             show_default=False,
         ),
     ],  # fmt: skip
@@ -96,7 +95,7 @@ def results(
             if not result.get("nothing_new"):
                 if not verbose:
                     os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
-                from cli.run import stage_progress
+                from cli.progress import stage_progress
                 from flows.pipeline import run_pipeline
 
                 with stage_progress(disable=json):
@@ -123,7 +122,7 @@ def stored_rankings(db: str) -> list[dict[str, Any]]:
     from stages.rankings import ranking_summary
     from store import Store
 
-    with Store(db) as store:
+    with Store(db, read_only=True) as store:
         return ranking_summary(store)
 
 
