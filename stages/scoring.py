@@ -18,6 +18,7 @@ from typing import Any
 
 from ddrank.ratings.lehman import LehmanParams, sortable_date
 from ddrank.raw import ParsedFile
+from ddrank.scoring.acbl import pair_inputs
 from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
 from ddrank.scoring.method import AUTO, MethodChoice, agreement, choose_method, event_standings
 from ddrank.scoring.published import as_float, compare_published, match_standings
@@ -33,7 +34,7 @@ Row = dict[str, Any]
 #: Bumped when the stored model gains columns or a scoring rule changes, so a store scored before
 #: is rescored once and no cached session score (Prefect's `score-session`) of the old code is
 #: reused. 4: IMP totals factored for sit-outs, teams VP scales and point-a-board, kept checks.
-MODEL_VERSION = "4"
+MODEL_VERSION = "5"
 
 
 @dataclass
@@ -154,6 +155,9 @@ def chosen(results: list[EventResult], info: EventInfo, standings: Sequence[Row]
            method: str = AUTO, mp_top: float | None = None) -> tuple[EventInfo, MethodChoice]:  # fmt: skip
     """The event's facts with the top it is scored on, and the method choice (as the scorer did,
     unless the options say; ddrank.scoring.method)."""
+    inputs = pair_inputs(event_standings(info.event, standings))
+    if inputs:  # what the director applied to pairs' totals (ACBLscore)
+        info = replace(info, pair_inputs=inputs)
     choice = choose_method(results, info, standings, method, mp_top)
     return replace(info, mp_top=choice.mp_top, vp_scale=choice.vp_scale), choice
 

@@ -20,11 +20,11 @@ Nothing here reads files: `EventResult` carries what any reader or the store giv
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from ddrank.scoring import crossimps, matchpoints
+from ddrank.scoring import acbl, crossimps, matchpoints
 from ddrank.scoring.model import (  # noqa: F401 - the model is imported from here too
     ADJUSTED_CODES,
     TEAM_SCORINGS,
@@ -60,8 +60,23 @@ def board_key(r: EventResult) -> tuple[str, str, str, str]:
     return r.event, r.session, r.section, r.board
 
 
-def field_key(r: EventResult, across_field: bool) -> tuple[str, str, str, str]:
-    """The results a board's result is compared with: its section, or every section."""
+def section_groups(spec: str) -> dict[str, str]:
+    """'A+B;C' (sections joined into one field or ranking) -> {'A': 'A+B', 'B': 'A+B', 'C': 'C'}."""
+    out: dict[str, str] = {}
+    for group in spec.split(";"):
+        label = group.strip()
+        for section in label.split("+"):
+            if section.strip():
+                out[section.strip()] = label
+    return out
+
+
+def field_key(r: EventResult, across_field: bool, groups: Mapping[str, str] | None = None
+              ) -> tuple[str, str, str, str]:  # fmt: skip
+    """The results a board's result is compared with: its section, every section, or the
+    sections joined with it (`groups`, from `section_groups(info.fields)`)."""
+    if groups:
+        return r.event, r.session, groups.get(r.section, r.section), r.board
     return r.event, r.session, "*" if across_field else r.section, r.board
 
 
@@ -70,13 +85,13 @@ def _field_of_board(key: tuple[str, str, str, str]) -> tuple[str, str, str]:
 
 
 def field_sizes(
-    results: Iterable[EventResult], across_field: bool
+    results: Iterable[EventResult], across_field: bool, groups: Mapping[str, str] | None = None
 ) -> dict[tuple[str, str, str], int]:
     """N per field (event, session, section or '*'): the most results any of its boards has."""
     per_board: dict[tuple[str, str, str, str], int] = defaultdict(int)
     for r in results:
         if r.is_result:
-            per_board[field_key(r, across_field)] += 1
+            per_board[field_key(r, across_field, groups)] += 1
     out: dict[tuple[str, str, str], int] = defaultdict(int)
     for key, n in per_board.items():
         f = _field_of_board(key)
@@ -174,16 +189,19 @@ def score_pairs_event(
     method: MpMethod = "neuberg",
 ) -> list[ScoredResult]:
     """Every board of a pairs event: matchpoints (MP) or IMPs (IMP, BUTLER) on its field."""
+    groups = section_groups(info.fields)
     fields: dict[tuple[str, str, str, str], list[EventResult]] = defaultdict(list)
     for r in results:
-        fields[field_key(r, info.across_field)].append(r)
-    sizes = field_sizes(results, info.across_field)
+        fields[field_key(r, info.across_field, groups)].append(r)
+    sizes = field_sizes(results, info.across_field, groups)
     top = info.mp_top or 2.0
     out: list[ScoredResult] = []
     for key in sorted(fields):
         rs = fields[key]
         if info.scoring in ("IMP", "BUTLER"):
             out += score_imp_board(rs, info.scoring)  # type: ignore[arg-type]
+        elif method == "acbl":
+            out += acbl.score_board(rs, sizes.get(_field_of_board(key)))
         else:
             out += score_mp_board(rs, sizes.get(_field_of_board(key)), top, method)
     return out
@@ -227,7 +245,7 @@ def _side_lines(s: ScoredResult, movement: str) -> list[tuple[str, str, str, flo
         ("NS", r.ns_pair, r.ns_players, s.ns_mp, 1.0),
         ("EW", r.ew_pair, r.ew_players, s.ew_mp, -1.0),
     ):
-        if r.phantom == direction:
+        if r.phantom == direction or r.repeat == direction:  # no pair's, or not this pair's
             continue
         score = mp if mp is not None else (sign * (s.imps or 0.0))
         if r.adjusted is not None and mp is None:  # IMP events: each side's own adjustment
@@ -237,14 +255,18 @@ def _side_lines(s: ScoredResult, movement: str) -> list[tuple[str, str, str, flo
     return out
 
 
-def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo) -> list[PairLine]:
+def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo,
+                  method: MpMethod | str = "neuberg") -> list[PairLine]:  # fmt: skip
     """Per session (and section, unless across the field) and over the whole event, ranked.
 
     One ranking for a Howell; North-South and East-West ones for a two-winner Mitchell. The event
     total is the sum of matchpoints over the sum of tops (= the mean of the session percentages
     when the sessions have equal tops); pairs are the same pair across sessions by their players
     (or, without names, by pair number). IMP totals of a pair that sat out are factored up.
+    Sections ranked together (`info.rankings`, else `across_field`) are one ranking, their pairs
+    labelled section and number ('A11'); ACBLscore's totals follow its own rule (`acbl`).
     """
+    ranked_with = section_groups(info.rankings)
     by_section: dict[tuple[str, str, str], list[ScoredResult]] = defaultdict(list)
     for s in scored:
         by_section[(s.result.event, s.result.session, s.result.section)].append(s)
@@ -258,10 +280,13 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo) -> list[PairL
     for key, items in by_section.items():
         event, session, section = key
         mv = movements[key]
-        rank_section = "" if info.across_field else section
+        if ranked_with:
+            rank_section = ranked_with.get(section, section)
+        else:
+            rank_section = "" if info.across_field else section
         for s in items:
             for direction, pair, players, score, top in _side_lines(s, mv):
-                label = f"{section}{pair}" if info.across_field and section else pair
+                label = f"{section}{pair}" if rank_section != section and section else pair
                 k = (event, session, rank_section, direction, label)
                 line = lines.get(k) or PairLine(event, session, rank_section, direction, label,
                                                 players)  # fmt: skip
@@ -283,6 +308,8 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo) -> list[PairL
         dirs = total_dirs[k]
         t.direction = next(iter(dirs)) if len(dirs) == 1 else ""
     out = list(lines.values()) + list(totals.values())
+    if method == "acbl":
+        acbl.factor_totals(list(lines.values()), info.max_score, info.pair_inputs)
     factor_imp_totals(out)
     assign_ranks(out)
     return sorted(out, key=lambda x: (x.event, x.session == "", x.session, x.section, x.direction,
@@ -342,17 +369,19 @@ def score_session(
     sessions score independently; `assemble_event` then ranks the whole event."""
     if info.scoring in TEAM_SCORINGS:
         scored, matches = score_teams_event(results, info.vp_scale, info.scoring == "BAM")
-        return EventScores(info, scored, matches=matches)
-    return EventScores(info, score_pairs_event(results, info, method))
+        return EventScores(info, scored, matches=matches, method=method)
+    return EventScores(info, score_pairs_event(results, info, method), method=method)
 
 
 def assemble_event(info: EventInfo, sessions: Sequence[EventScores]) -> EventScores:
-    """Rankings per session and over the event from the sessions' table scores."""
+    """Rankings per session and over the event from the sessions' table scores (totals by the
+    method the sessions were scored with: ACBLscore's have their own rule)."""
     scored = [s for part in sessions for s in part.results]
     if info.scoring in TEAM_SCORINGS:
         matches = [m for part in sessions for m in part.matches]
         return EventScores(info, scored, team_rankings(matches), matches, butler_rankings(scored))
-    return EventScores(info, scored, pair_rankings(scored, info))
+    method = next((p.method for p in sessions if p.method), "neuberg")
+    return EventScores(info, scored, pair_rankings(scored, info, method))
 
 
 def score_event(

@@ -38,6 +38,8 @@ AUTO = "auto"
 METHODS = ("neuberg", "none", "mitchell1", "mitchell1_bis", "ascherman")
 #: Scoring programs that score each board on its own top (no lift to the field's top).
 OWN_TOP_SCORERS = ("brian",)
+#: Scoring programs with their own arithmetic rule (`ddrank.scoring.acbl`), tried first.
+PRODUCER_RULES = {"acblscore": "acbl"}
 #: Matchpoints per result beaten by federation; every other federation uses 2.
 FEDERATION_TOPS = {"ACBL": 1.0}
 DEFAULT_TOP = 2.0
@@ -70,6 +72,9 @@ def source_default(info: EventInfo) -> tuple[str, float, str]:
     if scorer and scorer.lower().startswith(OWN_TOP_SCORERS):
         method = "none"
         why.append(f"scorer {scorer} scores each board on its own top")
+    elif scorer.lower() in PRODUCER_RULES:
+        method = PRODUCER_RULES[scorer.lower()]
+        why.append(f"scorer {scorer}'s own arithmetic")
     if info.mp_top:
         top = float(info.mp_top)
         why.append(f"published matchpoints are {top:g} per result beaten")

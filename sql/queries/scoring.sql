@@ -9,7 +9,8 @@ select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
        b.northname, b.eastname, b.southname, b.westname, b.ns_vulnerable, b.ew_vulnerable,
        b.contract, b.declarer, b.result, b.dealer, b.home_team, b.visit_team, b.room,
        b.event_id, b.session, b.section, b.ns_pair, b.ew_pair,
-       b.north_id, b.east_id, b.south_id, b.west_id, b.ns_score, b.adjusted, b.phantom,
+       b.north_id, b.east_id, b.south_id, b.west_id, b.ns_score, b.ew_score, b.adjusted, b.phantom,
+       b.repeat,
        b.published_ns_mp, b.published_ew_mp, b.published_ns_pct, b.published_ew_pct,
        b.published_imps, coalesce(nullif(b.date, ''), r.date) as date
 from boards b left join raw_records r using (record_id)
