@@ -105,6 +105,9 @@ class RawRecord:
     # LeadCard): shown on the site. Not part of the record id (a file read before it was kept
     # keeps its ids).
     lead_card: str = ""
+    # The Butler datum a scorer published for the board (Ruter `ButlerDatum`, USEBIO
+    # `BOARD_AVERAGE`), compared with ours; not part of the record id.
+    published_datum: str = ""
     # East-West's own score (their side, e.g. "980") where it is not the negative of ns_score: a
     # director's split score (ACBLscore). With `adjusted` also set, North-South's side is the
     # artificial one and East-West's the score.

@@ -39,6 +39,9 @@ ALTER TABLE boards ADD COLUMN IF NOT EXISTS ew_score INTEGER;
 -- 'NS'/'EW': that side's pair played the board a second time (ACBLscore): not its result.
 ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS repeat VARCHAR;
 ALTER TABLE boards ADD COLUMN IF NOT EXISTS repeat VARCHAR;
+-- The Butler datum the scorer published for the board (Ruter ButlerDatum, USEBIO BOARD_AVERAGE).
+ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS published_datum VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS published_datum DOUBLE;
 
 -- What a source says about an event as a whole (ddrank.raw.RawEvent). One row per event_id;
 -- a later file about the same event fills in what an earlier one left empty.

@@ -101,6 +101,7 @@ class CleanBoard:
     lead_card: str | None = None  # 'SJ': the lead a source gives without the play
     ew_score: int | None = None  # East-West's own score where a director split the result
     repeat: str | None = None  # "NS"/"EW": that pair's second play of the board (ACBLscore)
+    published_datum: float | None = None  # the Butler datum the scorer published
 
 
 # Event-model text fields copied from the raw record as they are ("" becomes NULL).
@@ -111,7 +112,7 @@ EVENT_TEXT_FIELDS = (
 )  # fmt: skip
 EVENT_NUMBER_FIELDS = (
     "published_ns_mp", "published_ew_mp", "published_ns_pct", "published_ew_pct",
-    "published_imps",
+    "published_imps", "published_datum",
 )  # fmt: skip
 
 
