@@ -13,7 +13,8 @@ The rule, in this order:
 2. where the source published matchpoints, percentages or places, every candidate (method x top)
    is tried and the one that reproduces most of them is taken (ties: the source's own default,
    then the order of `METHODS`), so the choice is deterministic;
-3. otherwise what the source says: its scoring program (BriAn: each board on its own top), its
+3. otherwise what the source says: its scoring program (BriAn: each board on its own top;
+   ACBLscore: its own arithmetic, `ddrank.scoring.acbl`, also tried first in step 2), its
    federation (ACBL: 1 per result beaten), the top read off its published matchpoints;
 4. otherwise Neuberg on a top of 2 (EBU).
 
