@@ -63,7 +63,9 @@ def _heading(group: Row, teams: bool = False) -> str:
     section, direction = group.get("section") or "", group.get("direction") or ""
     parts = [f"section {section}" if section else "", {"NS": "North-South", "EW": "East-West"}.get(
         direction, direction)]  # fmt: skip
-    return " · ".join(p for p in parts if p) or ("all teams" if teams else "all pairs")
+    players = any(x.get("kind") == "individual" for x in group.get("lines", []))
+    whole = "all teams" if teams else "all players" if players else "all pairs"
+    return " · ".join(p for p in parts if p) or whole
 
 
 def _line(x: Row) -> str:

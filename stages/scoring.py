@@ -33,7 +33,8 @@ Row = dict[str, Any]
 #: Bumped when the stored model gains columns or a scoring rule changes, so a store scored before
 #: is rescored once and no cached session score (Prefect's `score-session`) of the old code is
 #: reused. 4: IMP totals factored for sit-outs, teams VP scales and point-a-board, kept checks.
-MODEL_VERSION = "4"
+#: 5: IMP pairs rules as the scorer declared/published them, individual events (player_results).
+MODEL_VERSION = "5"
 
 
 @dataclass
@@ -253,7 +254,7 @@ def save_scores(store: Store, scores: Mapping[str, EventScores], hashes: Mapping
     if not events:
         return
     for name in ("delete_scored_results", "delete_rankings", "delete_team_matches",
-                 "delete_scored_events"):  # fmt: skip
+                 "delete_scored_events", "delete_player_results"):  # fmt: skip
         store.run(name, events=events)
     res = [{**r, "content_hash": hashes[r["event"]]} for r in publish.results_rows(scores)]
     rank = publish.ranking_rows(scores) + publish.butler_rows(scores)
@@ -266,6 +267,7 @@ def save_scores(store: Store, scores: Mapping[str, EventScores], hashes: Mapping
     _insert(store, "scored_results", res, publish.SCORED_RESULTS_COLUMNS)
     _insert(store, "rankings", rank, publish.RANKINGS_TABLE_COLUMNS)
     _insert(store, "team_matches", publish.team_rows(scores), publish.TEAMS_COLUMNS)
+    _insert(store, "player_results", publish.player_rows(scores), publish.PLAYER_RESULTS_COLUMNS)
     _insert(store, "scored_events", [{**m, "date": scores[m["event"]].info.date,
                                       "content_hash": hashes[m["event"]],
                                       "results": len(scores[m["event"]].results),

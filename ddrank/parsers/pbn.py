@@ -171,7 +171,8 @@ def iter_pbn(
         for row in rows:
             unnamed_ns = row.ns_pair and not (row.northname or row.southname)
             unnamed_ew = row.ew_pair and not (row.eastname or row.westname)
-            if not row.parse_error and (unnamed_ns or unnamed_ew):
+            unnamed = row.player_numbers and not (row.northname or row.eastname)
+            if not row.parse_error and (unnamed_ns or unnamed_ew or unnamed):
                 waiting.append(row)
             else:
                 yield row
@@ -307,14 +308,20 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
             rec.ns_score = ns_value(row["score_ew"], "EW")
         elif row.get("score"):
             rec.ns_score = ns_value(row["score"], side)
-    rec.published_ns_mp = row.get("mp_ns", "")
-    rec.published_ew_mp = row.get("mp_ew", "")
-    rec.published_ns_pct = row.get("percentage_ns", "")
-    rec.published_ew_pct = row.get("percentage_ew", "")
+    # an individual publishes each seat's own (North's and South's are the same on a board)
+    rec.published_ns_mp = row.get("mp_ns", "") or row.get("mp_north", "")
+    rec.published_ew_mp = row.get("mp_ew", "") or row.get("mp_east", "")
+    rec.published_ns_pct = row.get("percentage_ns", "") or row.get("percentage_north", "")
+    rec.published_ew_pct = row.get("percentage_ew", "") or row.get("percentage_east", "")
     _published_imps(rec, row)
+    numbers = [row.get(f"playerid_{key}", "") for key, _ in _SEAT_NAMES]
+    individual = all(numbers) and not (rec.ns_pair or rec.ew_pair)
+    if individual:  # an individual event: each seat is a player, numbered in the event
+        rec.player_numbers = "|".join(numbers)
     for key, attr in _SEAT_NAMES:
         setattr(rec, attr, row.get(key, ""))
-        setattr(rec, f"{key}_id", row.get(f"playerid_{key}", ""))
+        if not individual:
+            setattr(rec, f"{key}_id", row.get(f"playerid_{key}", ""))
     if row.get("names_ns"):
         rec.northname, rec.southname = split_names(row["names_ns"])
     if row.get("names_ew"):
@@ -360,7 +367,7 @@ def _standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
         source_file=base.source_file, source_line=line, event=base.event, date=base.date,
         session=base.session, section=first("section"),
         direction=_DIRECTIONS.get(first("direction", "line").upper(), first("direction", "line")),
-        pair=first("pairid", "pairid_ns", "pairid_ew", "teamid", "pair", "team"),
+        pair=first("pairid", "pairid_ns", "pairid_ew", "teamid", "playerid", "pair", "team"),
         team_name=first("teamname", "team_name"), players=players,
         player_ids=first("playerids", "memberid"),
         published_mp=first("totalscoremp", "mp", "totalmp"),
@@ -381,7 +388,16 @@ def _names_from_standings(records: list[RawRecord], standings: list[RawStanding]
             for key in ((st.section, direction, st.pair), (st.section, "", st.pair),
                         ("", "", st.pair)):  # fmt: skip
                 by_pair.setdefault(key, st.players)
+    players = {st.pair: (st.players, st.player_ids) for st in standings if st.pair and st.players}
     for rec in records:
+        if rec.player_numbers:  # an individual: each seat's player by number
+            for number, (name, attr) in zip(rec.player_numbers.split("|"), _SEAT_NAMES,
+                                            strict=False):  # fmt: skip
+                name_id = players.get(number)
+                if name_id and not getattr(rec, attr):
+                    setattr(rec, attr, name_id[0])
+                    setattr(rec, f"{name}_id", name_id[1])
+            continue
         for pair, direction, seats in ((rec.ns_pair, "NS", ("northname", "southname")),
                                        (rec.ew_pair, "EW", ("eastname", "westname"))):  # fmt: skip
             if not pair or getattr(rec, seats[0]) or getattr(rec, seats[1]):
