@@ -83,7 +83,8 @@ def ranking_rows(scores: Mapping[str, EventScores]) -> list[Row]:
         kind = ("teams" if sc.info.scoring in ("TEAMS", "BAM") else
                 "individual" if sc.info.individual else "pairs")  # fmt: skip
         for x in sc.rankings:
-            out.append({"event": ev, "kind": kind, "session": x.session, "section": x.section,
+            out.append({"event": ev, "kind": x.kind or kind, "session": x.session,
+                        "section": x.section,
                         "direction": x.direction, "pair": x.pair, "players": x.players,
                         "boards": x.boards, "mp": x.mp, "score": x.mp, "pct": x.pct,
                         "rank": x.rank})  # fmt: skip

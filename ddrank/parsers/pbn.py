@@ -162,12 +162,14 @@ def iter_pbn(
         )  # fmt: skip
         _event_model(rec, tags)
         rows: list[RawRecord] = []
+        ranked = len(standings)
         if tables and game.tables:
             dd = _tables(game, tags, rec, rows, standings)
             if dd and not getattr(rec, "dd_tricks", ""):
                 rec.dd_tricks = dd  # type: ignore[attr-defined]
-        if not (rows and _only_tables(rec)):  # a game that only carries its board's tables is
-            yield rec  # no table result (Ruter: no deal, no names, no contract; rows are results)
+        carried = rows or len(standings) > ranked  # its tables gave results or a ranking
+        if not (carried and _only_tables(rec)):  # a game that only carries its tables is no
+            yield rec  # table result (Ruter: no deal, names or contract; the rows are results)
         for row in rows:
             unnamed_ns = row.ns_pair and not (row.northname or row.southname)
             unnamed_ew = row.ew_pair and not (row.eastname or row.westname)
@@ -253,7 +255,10 @@ def _tables(
         for err in table.errors:
             out.append(RawRecord(source, int(err.split(":")[0].split()[1]), "pbn",
                                  parse_error=f"{name}: {err}"))  # fmt: skip
-        if name == "ScoreTable":
+        if name == "ScoreTable" and "teamid_home" in (c.casefold() for c in table.columns):
+            for row_line, row in table.dicts():  # a teams event's matches, not table results
+                standings.extend(_match_standings(base, row_line, row))
+        elif name == "ScoreTable":
             for row_line, row in table.dicts():
                 copies = row.get("multiplicity", "")
                 for _ in range(int(copies) if copies.isdigit() and 0 < int(copies) < 10_000 else 1):
@@ -349,6 +354,24 @@ def _published_imps(rec: RawRecord, row: dict[str, str]) -> None:
         rec.published_imps = _negate(row["imp_ew"])
 
 
+def _match_standings(base: RawRecord, line: int, row: dict[str, str]) -> list[RawStanding]:
+    """A Ruter teams ScoreTable row (`Round;Table;TeamId_Home;TeamId_Away;MatchDetails;VP_Home;
+    VP_Away`) as each team's published match result: its IMPs (`MatchDetails` "200,25,8": the
+    last two are home's and away's IMPs) and VPs against the other team, the round its session."""
+    home, away = row.get("teamid_home", ""), row.get("teamid_away", "")
+    details = [d.strip() for d in row.get("matchdetails", "").split(",")]
+    imps = details[-2:] if len(details) >= 2 else ["", ""]
+    out = []
+    for team, other, vp, imp in ((home, away, row.get("vp_home", ""), imps[0]),
+                                 (away, home, row.get("vp_away", ""), imps[1])):  # fmt: skip
+        if team and other:
+            out.append(RawStanding(source_file=base.source_file, source_line=line,
+                                   event=base.event, date=base.date,
+                                   session=row.get("round", "") or base.session, pair=team,
+                                   published_vp=vp, published_imps=imp, opponent=other))  # fmt: skip
+    return out
+
+
 #: A ranking line's direction as written ("N-S", Ruter) as the event model keeps it ("NS").
 _DIRECTIONS = {"N-S": "NS", "NS": "NS", "E-W": "EW", "EW": "EW"}
 
@@ -359,7 +382,7 @@ def _standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
     def first(*keys: str) -> str:
         return next((row[k] for k in keys if row.get(k)), "")
 
-    names = first("names", "name", "teamname")
+    names = first("names", "name", "roster", "teamname")
     players = (
         " - ".join(p.strip() for p in names.split(";") if p.strip()) if ";" in names else names
     )
@@ -370,7 +393,9 @@ def _standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
         pair=first("pairid", "pairid_ns", "pairid_ew", "teamid", "playerid", "pair", "team"),
         team_name=first("teamname", "team_name"), players=players,
         player_ids=first("playerids", "memberid"),
-        published_mp=first("totalscoremp", "mp", "totalmp"),
+        # a teams ranking's bare `MP` is masterpoints (Ruter), a pairs ranking's its matchpoints
+        published_mp=first("totalscoremp", "totalmp") or ("" if "totalscorevp" in row else
+                                                          first("mp")),  # fmt: skip
         published_pct=first("totalpercentage", "percentage"),
         published_imps=first("totalscoreimp", "imp", "totalimp"),
         published_vp=first("totalscorevp", "vp", "totalvp"),

@@ -184,6 +184,7 @@ class PairLine:
     top: float = 0.0  # the sum of the tops of the boards played (matchpoint events)
     rank: int = 0
     factor: float = 1.0  # IMP totals: what the pair's sum was multiplied by (a sit-out)
+    kind: str = ""  # "" = the event's own kind; "knockout": a team's line in a knockout match
 
     @property
     def pct(self) -> float | None:
