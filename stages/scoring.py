@@ -204,7 +204,9 @@ def score_events(
 def matches_only(loaded: Loaded) -> dict[str, EventInfo]:
     """Teams events the files publish as their matches' IMPs only (no table result)."""
     events = matches_only_events(loaded.standings, {r.event for r in loaded.results})
-    return {ev: EventInfo(ev, scoring="TEAMS", date=loaded.dates.get(ev, "")) for ev in sorted(events)}
+    return {
+        ev: EventInfo(ev, scoring="TEAMS", date=loaded.dates.get(ev, "")) for ev in sorted(events)
+    }
 
 
 def score_one(results: list[EventResult], info: EventInfo, standings: Sequence[Row],

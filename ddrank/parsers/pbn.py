@@ -15,6 +15,7 @@ from functools import lru_cache
 from ddrank.parsers.adjusted import adjusted_split, sides_split
 from ddrank.parsers.pbn_blocks import _games
 from ddrank.parsers.pbn_lines import _BOARD_TAGS, _EVENT_TAGS, _SEATS, _Game, _LineReader
+from ddrank.parsers.pbn_rankings import SEAT_NAMES, match_standings, names_from_standings, standing
 from ddrank.parsers.pbn_tables import (
     Table,
     add_row,
@@ -178,7 +179,7 @@ def iter_pbn(
                 waiting.append(row)
             else:
                 yield row
-    _names_from_standings(waiting, standings)
+    names_from_standings(waiting, standings)
     yield from waiting
 
 
@@ -257,21 +258,17 @@ def _tables(
                                  parse_error=f"{name}: {err}"))  # fmt: skip
         if name == "ScoreTable" and "teamid_home" in (c.casefold() for c in table.columns):
             for row_line, row in table.dicts():  # a teams event's matches, not table results
-                standings.extend(_match_standings(base, row_line, row))
+                standings.extend(match_standings(base, row_line, row))
         elif name == "ScoreTable":
             for row_line, row in table.dicts():
                 copies = row.get("multiplicity", "")
                 for _ in range(int(copies) if copies.isdigit() and 0 < int(copies) < 10_000 else 1):
                     out.append(_score_row(base, row_line, row))
         elif name == "TotalScoreTable":
-            standings.extend(_standing(base, row_line, row) for row_line, row in table.dicts())
+            standings.extend(standing(base, row_line, row) for row_line, row in table.dicts())
         elif name == "OptimumResultTable" and "DoubleDummyTricks" not in tags:
             dd = dd_hex(table.dicts())
     return dd
-
-
-_SEAT_NAMES = (("north", "northname"), ("east", "eastname"), ("south", "southname"),
-               ("west", "westname"))  # fmt: skip
 
 
 def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
@@ -319,11 +316,11 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
     rec.published_ns_pct = row.get("percentage_ns", "") or row.get("percentage_north", "")
     rec.published_ew_pct = row.get("percentage_ew", "") or row.get("percentage_east", "")
     _published_imps(rec, row)
-    numbers = [row.get(f"playerid_{key}", "") for key, _ in _SEAT_NAMES]
+    numbers = [row.get(f"playerid_{key}", "") for key, _ in SEAT_NAMES]
     individual = all(numbers) and not (rec.ns_pair or rec.ew_pair)
     if individual:  # an individual event: each seat is a player, numbered in the event
         rec.player_numbers = "|".join(numbers)
-    for key, attr in _SEAT_NAMES:
+    for key, attr in SEAT_NAMES:
         setattr(rec, attr, row.get(key, ""))
         if not individual:
             setattr(rec, f"{key}_id", row.get(f"playerid_{key}", ""))
@@ -352,90 +349,6 @@ def _published_imps(rec: RawRecord, row: dict[str, str]) -> None:
         rec.published_imps = _plain(row["imp_ns"])
     elif row.get("imp_ew"):
         rec.published_imps = _negate(row["imp_ew"])
-
-
-def _match_standings(base: RawRecord, line: int, row: dict[str, str]) -> list[RawStanding]:
-    """A Ruter teams ScoreTable row (`Round;Table;TeamId_Home;TeamId_Away;MatchDetails;VP_Home;
-    VP_Away`) as each team's published match result: its IMPs (`MatchDetails` "200,25,8": the
-    last two are home's and away's IMPs) and VPs against the other team, the round its session."""
-    home, away = row.get("teamid_home", ""), row.get("teamid_away", "")
-    details = [d.strip() for d in row.get("matchdetails", "").split(",")]
-    imps = details[-2:] if len(details) >= 2 else ["", ""]
-    out = []
-    for team, other, vp, imp in ((home, away, row.get("vp_home", ""), imps[0]),
-                                 (away, home, row.get("vp_away", ""), imps[1])):  # fmt: skip
-        if team and other:
-            out.append(RawStanding(source_file=base.source_file, source_line=line,
-                                   event=base.event, date=base.date,
-                                   session=row.get("round", "") or base.session, pair=team,
-                                   published_vp=vp, published_imps=imp, opponent=other))  # fmt: skip
-    return out
-
-
-#: A ranking line's direction as written ("N-S", Ruter) as the event model keeps it ("NS").
-_DIRECTIONS = {"N-S": "NS", "NS": "NS", "E-W": "EW", "EW": "EW"}
-
-
-def _standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
-    """One TotalScoreTable row as a published ranking line."""
-
-    def first(*keys: str) -> str:
-        return next((row[k] for k in keys if row.get(k)), "")
-
-    names = first("names", "name", "roster", "teamname")
-    players = (
-        " - ".join(p.strip() for p in names.split(";") if p.strip()) if ";" in names else names
-    )
-    return RawStanding(
-        source_file=base.source_file, source_line=line, event=base.event, date=base.date,
-        session=base.session, section=first("section"),
-        direction=_DIRECTIONS.get(first("direction", "line").upper(), first("direction", "line")),
-        pair=first("pairid", "pairid_ns", "pairid_ew", "teamid", "playerid", "pair", "team"),
-        team_name=first("teamname", "team_name"), players=players,
-        player_ids=first("playerids", "memberid"),
-        # a teams ranking's bare `MP` is masterpoints (Ruter), a pairs ranking's its matchpoints
-        published_mp=first("totalscoremp", "totalmp") or ("" if "totalscorevp" in row else
-                                                          first("mp")),  # fmt: skip
-        published_pct=first("totalpercentage", "percentage"),
-        published_imps=first("totalscoreimp", "imp", "totalimp"),
-        published_vp=first("totalscorevp", "vp", "totalvp"),
-        published_place=first("rank"),
-    )  # fmt: skip
-
-
-def _names_from_standings(records: list[RawRecord], standings: list[RawStanding]) -> None:
-    """ScoreTable rows without names take them from the TotalScoreTable (by pair number)."""
-    # a Mitchell numbers NS and EW pairs separately: match the direction when the ranking has it
-    by_pair: dict[tuple[str, str, str], str] = {}
-    for st in standings:
-        if st.pair and st.players:
-            direction = st.direction.upper().replace("-", "")
-            for key in ((st.section, direction, st.pair), (st.section, "", st.pair),
-                        ("", "", st.pair)):  # fmt: skip
-                by_pair.setdefault(key, st.players)
-    players = {st.pair: (st.players, st.player_ids) for st in standings if st.pair and st.players}
-    for rec in records:
-        if rec.player_numbers:  # an individual: each seat's player by number
-            for number, (name, attr) in zip(rec.player_numbers.split("|"), _SEAT_NAMES,
-                                            strict=False):  # fmt: skip
-                name_id = players.get(number)
-                if name_id and not getattr(rec, attr):
-                    setattr(rec, attr, name_id[0])
-                    setattr(rec, f"{name}_id", name_id[1])
-            continue
-        for pair, direction, seats in ((rec.ns_pair, "NS", ("northname", "southname")),
-                                       (rec.ew_pair, "EW", ("eastname", "westname"))):  # fmt: skip
-            if not pair or getattr(rec, seats[0]) or getattr(rec, seats[1]):
-                continue
-            names = (
-                by_pair.get((rec.section, direction, pair))
-                or by_pair.get((rec.section, "", pair))
-                or by_pair.get(("", "", pair))
-            )
-            if names:
-                a, b = split_names(names)
-                setattr(rec, seats[0], a)
-                setattr(rec, seats[1], b)
 
 
 def _event_model(rec: RawRecord, tags: dict[str, str]) -> None:

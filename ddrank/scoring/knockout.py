@@ -62,7 +62,9 @@ def knockout_stages(matches: Iterable[TeamMatch]) -> set[tuple[str, str]]:
         if any(len(v) != 1 for (e, s, _), v in opponents.items() if (e, s) == (event, stage)):
             continue
         played = [v for (e, s, _), v in segments.items() if (e, s) == (event, stage)]
-        if declared[(event, stage)] or any(len({k for k in v if k is not None}) > 1 for v in played):
+        if declared[(event, stage)] or any(
+            len({k for k in v if k is not None}) > 1 for v in played
+        ):
             out.add((event, stage))
     return out
 

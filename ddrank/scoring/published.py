@@ -117,7 +117,11 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
         pub_place = _place(st.get("published_place"))
         if pub_place is not None:
             # a tie the scorer broke (places 23 and 24 for two equal totals) is no disagreement
-            width = tied.get((ev, line.session, line.section, line.direction, line.rank), 1) if line else 1
+            width = (
+                tied.get((ev, line.session, line.section, line.direction, line.rank), 1)
+                if line
+                else 1
+            )
             place.add(line is not None and line.rank <= pub_place < line.rank + width,
                       f"{who}: ours {line.rank if line else 'not found'}, published "
                       f"{st.get('published_place')}")  # fmt: skip
