@@ -102,12 +102,14 @@ class CleanBoard:
     ew_score: int | None = None  # East-West's own score where a director split the result
     repeat: str | None = None  # "NS"/"EW": that pair's second play of the board (ACBLscore)
     published_datum: float | None = None  # the Butler datum the scorer published
+    player_numbers: str | None = None  # an individual event's players, 'N|E|S|W' numbers
 
 
 # Event-model text fields copied from the raw record as they are ("" becomes NULL).
 EVENT_TEXT_FIELDS = (
     "organiser", "session", "section", "round", "table_no", "ns_pair", "ew_pair",
     "north_id", "east_id", "south_id", "west_id", "adjusted", "phantom", "par_contract",
+    "player_numbers",
     "repeat",
 )  # fmt: skip
 EVENT_NUMBER_FIELDS = (
