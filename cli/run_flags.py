@@ -112,11 +112,11 @@ FLAGS = [
     },
     {
         "name": "mp_method",
-        "kind": ["auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"],
+        "kind": ["auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none", "acbl"],
         "help": "How a board played fewer times than the field reaches the field's top: `auto` "
         "scores as the event's scorer did (the method that reproduces the published values, "
-        "else the source's program: `none` for BriAn), or one method for every event "
-        "(`none`: each board on its own top). Default: auto.",
+        "else the source's program: `none` for BriAn, `acbl` for ACBLscore), or one method for "
+        "every event (`none`: each board on its own top). Default: auto.",
         "panel": "Scoring",
     },
     {

@@ -73,7 +73,7 @@ def register(app: typer.Typer) -> None:
         json: JsonOpt = False,
     ) -> None:
         """One player's profile from the store: boards, rating, DD mistake rates with percentiles, partners, and the costliest mistakes in each event's own units."""
-        from stages.lookup import pick, player_profile, seating
+        from stages.lookup import pick, player_profile, players
         from store import Store
 
         with friendly_errors():
@@ -82,10 +82,9 @@ def register(app: typer.Typer) -> None:
                     f"{db}: no such store (run `ddrank run` first, or pass --db)"
                 )
             with Store(db, read_only=True) as store:
-                seats = seating(store)
-                by_label = seats.by_label()
+                by_label = players(store)
                 who = by_label[pick(name, list(by_label), "player")]
-                found = player_profile(store, who, seats, top)
+                found = player_profile(store, who, by_label, top)
         show_player(found, json)
 
     @app.command()

@@ -9,13 +9,12 @@ stored ranking (`stages.rankings`, as `ddrank results` prints it). Names are fou
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from collections import Counter
 from typing import Any
 
 from ddrank.scoring.records import event_label
 from ddrank.text import search_key
-from stages.seats import read_who, seat_identities
+from stages.seats import read_who
 from store import Store
 
 Row = dict[str, Any]
@@ -40,68 +39,44 @@ def pick(query: str, names: list[str], what: str) -> str:
     raise ValueError(f"{len(hits)} {what}s match {query!r}: {shown}. Be more specific.")
 
 
-@dataclass
-class Seating:
-    """Who sat where in the store: each seat's player, each board's event, the names shown."""
-
-    players: dict[str, list[str | None]]  # record_id -> player at N, E, S, W
-    labels: dict[str, str]  # player -> name shown
-    events: dict[str, str]  # record_id -> event (as scoring names it)
-    names: dict[str, str] = field(default_factory=dict)  # event -> its name
-
-    @property
-    def boards(self) -> Counter:
-        """Boards played per player."""
-        return Counter(p for seats in self.players.values() for p in seats if p)
-
-    def by_label(self) -> dict[str, str]:
-        """Name shown -> player (the player with most boards, where two share a name)."""
-        out: dict[str, str] = {}
-        for player, _ in self.boards.most_common():
-            out.setdefault(self.labels.get(player, player), player)
-        return out
+def players(store: Store) -> dict[str, str]:
+    """Name shown -> player, for every seated player (the one with most boards where two share
+    a name). Makes `site_who` for the queries that follow."""
+    labels = read_who(store)
+    boards = dict(store.tuples("lookup_player_boards"))
+    out: dict[str, str] = {}
+    for player in sorted(boards, key=lambda p: (-boards[p], p)):
+        out.setdefault(labels.get(player, player), player)
+    return out
 
 
-def seating(store: Store) -> Seating:
-    """The store's seats and events; registers `site_who` for the player totals."""
-    read_who(store)
-    seated, labels = seat_identities(store)
-    players: dict[str, list[str | None]] = defaultdict(lambda: [None] * 4)
-    for record_id, seat, player in seated:
-        players[record_id][seat] = player
-    events, names = {}, {}
-    for row in store.rows("lookup_board_events"):
-        ev = event_label(row)
-        events[row["record_id"]] = ev
-        names.setdefault(ev, str(row.get("name") or row.get("event") or ev))
-    return Seating(dict(players), labels, events, names)
-
-
-def player_profile(store: Store, who: str, seats: Seating, top: int = 5) -> Row:
+def player_profile(store: Store, who: str, labels: dict[str, str], top: int = 5) -> Row:
     """One player's numbers: boards per event, partners, the counters and the field's rates,
-    the rating, and the `top` costliest mistakes."""
+    the rating, and the `top` costliest mistakes (after `players`, which makes `site_who`)."""
     from ddrank.site.profile import field_rates
 
+    names = {v: k for k, v in labels.items()}  # player -> name shown
     events: Counter = Counter()
-    partners: Counter = Counter()
-    for record_id, at in seats.players.items():
-        for k, p in enumerate(at):
-            if p == who:
-                events[seats.events.get(record_id, "")] += 1
-                if at[(k + 2) % 4]:
-                    partners[at[(k + 2) % 4]] += 1
+    event_name: dict[str, str] = {}
+    for row in store.rows("lookup_player_events", player=who):
+        ev = event_label(row)
+        events[ev] += 1
+        event_name.setdefault(ev, str(row.get("name") or row.get("event") or ev))
+    partners = [(names.get(p, p), n) for p, n in store.tuples("lookup_partners", player=who)]
     totals = {r["player"]: r for r in store.rows("site_player_totals") if r.get("player")}
     rating = store.rows("lookup_rating", player=who)
     tables = {name for (name,) in store.tuples("site_table_names")}  # a store from before costs
+    costliest = None
+    if "ranked_mistakes" in tables:
+        costliest = store.rows("player_mistakes", player=who, top=top)
+        for ev in {m["event"] for m in costliest} - set(event_name):
+            event_name[ev] = next((r["name"] or ev for r in store.rows(
+                "scored_event_methods", events=[ev])), ev)  # fmt: skip
     return {
-        "player": who, "name": seats.labels.get(who, who), "boards": sum(events.values()),
-        "events": {seats.names.get(ev, ev): n for ev, n in events.most_common()},
-        "partners": [(seats.labels.get(p, p), n) for p, n in partners.most_common(10)],
-        "totals": totals.get(who, {}), "field": field_rates(totals),
-        "rating": rating[0] if rating else None,
-        "costliest": (store.rows("player_mistakes", player=who, top=top)
-                      if "ranked_mistakes" in tables else None),
-        "names": seats.names,
+        "player": who, "name": names.get(who, who), "boards": sum(events.values()),
+        "events": {event_name[ev]: n for ev, n in events.most_common()},
+        "partners": partners[:10], "totals": totals.get(who, {}), "field": field_rates(totals),
+        "rating": rating[0] if rating else None, "costliest": costliest, "names": event_name,
     }  # fmt: skip
 
 

@@ -32,14 +32,13 @@ from stages import ratings, split
 from stages.rankings import ranking_summary
 from stages.scoring import (
     changed_events,
-    chosen,
     event_hash,
     export,
     load_store,
     save_scores,
+    score_one,
     scored_events,
     top_lines,
-    with_choice,
 )
 from store import Store
 
@@ -69,9 +68,9 @@ def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session) 
     groups, infos, hashes, changed = changed_events(loaded, stored, s.mp_method, s.mp_top)
     scores = {}
     for ev in changed:  # as the scorer did, unless the settings say (ddrank.scoring.method)
-        info, choice = chosen(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top)
-        scores[ev] = with_choice(score_event_by_session(ev, groups[ev], info, choice.method,
-                                                        scorer), choice, loaded.standings)  # fmt: skip
+        scores[ev] = score_one(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top,
+                               lambda rs, info, m, ev=ev: score_event_by_session(ev, rs, info, m,
+                                                                                 scorer))  # fmt: skip
     save_scores(store, scores, hashes, loaded.standings)
     summary = export(store, s.out, s.db, loaded.errors)
     summary["ratings"], summary["rating_table"] = {}, []

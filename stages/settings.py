@@ -66,11 +66,12 @@ class PipelineSettings(BaseSettings):
     min_cards_defender: int = Field(1424, description="Regression: cards played as defender.")
     min_auctions: int = Field(392, description="Regression: auctions a player needs.")
     # -- scoring and ratings (stages/scoring.py, ratings.py, split.py, skill.py) --------------
-    mp_method: Literal["auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"] = (
+    mp_method: Literal["auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none",
+                       "acbl"] = (
         Field("auto", description="How a board played fewer times than the field reaches the "
               "field's top: `auto` scores as the event's scorer did (the method that reproduces "
-              "the published values, else the source's program: `none` for BriAn), or one "
-              "method for every event (`none`: each board on its own top).")
+              "the published values, else the source's program: `none` for BriAn, `acbl` for "
+              "ACBLscore), or one method for every event (`none`: each board on its own top).")
     )  # fmt: skip
     mp_top: float | None = Field(None, description="Matchpoints per result beaten, overriding "
                                  "what the events say (default: as the event's scorer did): "

@@ -18,9 +18,19 @@ select count(*) as results,
            as players
 from scored_results where event = $event;
 
--- name: register_site_who!
--- Who sat where, keyed as stages/seats.py keys players, for the queries that join `site_who`.
-create or replace temp table site_who as
-select unnest(cast($record_ids as varchar[])) as record_id,
-       unnest(cast($seats as integer[])) as seat,
-       unnest(cast($players as varchar[])) as player;
+-- name: lookup_player_events
+-- The boards a player sat at, with their event (stages/lookup.py applies event_label).
+select b.record_id, b.event_id, b.event, b.year, b.date, e.name
+from site_who w join boards b using (record_id) left join events e on e.event_id = b.event_id
+where w.player = $player;
+
+-- name: lookup_partners
+-- A player's partners (the seat across the table) and their boards together.
+select p.player, count(*) as boards
+from site_who w join site_who p on p.record_id = w.record_id and p.seat = (w.seat + 2) % 4
+where w.player = $player
+group by p.player order by boards desc, p.player;
+
+-- name: lookup_player_boards
+-- Boards per player.
+select player, count(*) as boards from site_who group by player;
