@@ -13,7 +13,8 @@ The rule, in this order:
 2. where the source published matchpoints, percentages or places, every candidate (method x top)
    is tried and the one that reproduces most of them is taken (ties: the source's own default,
    then the order of `METHODS`), so the choice is deterministic;
-3. otherwise what the source says: its scoring program (BriAn: each board on its own top), its
+3. otherwise what the source says: its scoring program (BriAn: each board on its own top;
+   ACBLscore: its own arithmetic, `ddrank.scoring.acbl`, also tried first in step 2), its
    federation (ACBL: 1 per result beaten), the top read off its published matchpoints;
 4. otherwise Neuberg on a top of 2 (EBU).
 
@@ -29,6 +30,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ddrank.scoring.events import EventInfo, EventResult, event_info_for, score_event
+from ddrank.scoring.impchoice import choose_imp_rule, method_name
+from ddrank.scoring.imprule import ImpRule
 from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.scoring.published import compare_published
 from ddrank.scoring.vpscale import FILE, WBF, VpScale, file_scale, published_matches
@@ -38,6 +41,8 @@ AUTO = "auto"
 METHODS = ("neuberg", "none", "mitchell1", "mitchell1_bis", "ascherman")
 #: Scoring programs that score each board on its own top (no lift to the field's top).
 OWN_TOP_SCORERS = ("brian",)
+#: Scoring programs with their own arithmetic rule (`ddrank.scoring.acbl`), tried first.
+PRODUCER_RULES = {"acblscore": "acbl"}
 #: Matchpoints per result beaten by federation; every other federation uses 2.
 FEDERATION_TOPS = {"ACBL": 1.0}
 DEFAULT_TOP = 2.0
@@ -53,6 +58,7 @@ class MethodChoice:
     compared: int = 0  # published values compared (matchpoints, percentages, places)
     agree: int = 0
     vp_scale: VpScale = ()  # teams: the file's own VP scale, () = WBF continuous
+    imp_rule: ImpRule | None = None  # IMP pairs: the rule (ddrank.scoring.impchoice)
 
     def line(self) -> str:
         """'neuberg, top 2 per result beaten (published values: 144 of 144 agree)'."""
@@ -70,6 +76,9 @@ def source_default(info: EventInfo) -> tuple[str, float, str]:
     if scorer and scorer.lower().startswith(OWN_TOP_SCORERS):
         method = "none"
         why.append(f"scorer {scorer} scores each board on its own top")
+    elif scorer.lower() in PRODUCER_RULES:
+        method = PRODUCER_RULES[scorer.lower()]
+        why.append(f"scorer {scorer}'s own arithmetic")
     if info.mp_top:
         top = float(info.mp_top)
         why.append(f"published matchpoints are {top:g} per result beaten")
@@ -131,6 +140,10 @@ def choose_method(
         return MethodChoice(method, float(mp_top), "as the options say")
     if info.scoring in TEAM_SCORINGS:
         return choose_vp_scale(results, info, own, float(mp_top or first_top))
+    if info.scoring in ("IMP", "BUTLER"):
+        rule, why, compared, agree = choose_imp_rule(results, info, own)
+        return MethodChoice(method_name(rule), float(mp_top or first_top), why, compared, agree,
+                            imp_rule=rule)  # fmt: skip
     if info.scoring != "MP":
         return MethodChoice(first_method if method == AUTO else method,
                             float(mp_top or first_top), f"{info.scoring} scoring: no matchpoints")  # fmt: skip
@@ -158,6 +171,10 @@ PAB_RULE = ("point-a-board: on each board the team whose two tables net more win
             "(any difference, even 10), equal nets 1 each; a match scores its board points")  # fmt: skip
 
 
+KNOCKOUT_RULE = ("knockout: each team meets one opponent over several segments of a stage, and "
+                 "the match is won on total IMPs; no VPs, no round-robin ranking")  # fmt: skip
+
+
 def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
                     own: Sequence[Mapping[str, Any]], top: float) -> MethodChoice:  # fmt: skip
     """A teams event's VP scale: WBF continuous, or the file's own scale where that reproduces
@@ -170,6 +187,8 @@ def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
     wbf = score_event(results, replace(info, vp_scale=()))
     w_checks = compare_published({info.event: wbf}, own)
     compared, agree = agreement(w_checks)
+    if wbf.matches and all(m.vp is None for m in wbf.matches):
+        return MethodChoice("knockout", top, KNOCKOUT_RULE, compared, agree)
     if not table:
         why = "WBF continuous 20-VP scale: the source published no match VPs"
         return MethodChoice(WBF, top, why, compared, agree)

@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from ddrank.scoring.knockout import split_segment
 from ddrank.site.data import Event, Row
 from ddrank.site.ranking import number
 
@@ -46,6 +47,7 @@ class Knockout:
     team: str
     opponent: str
     segments: list[Match] = field(default_factory=list)
+    stage: str = ""  # 'QtrF', 'Final' ('' when the file names none)
 
     @property
     def imps_for(self) -> float:
@@ -58,6 +60,12 @@ class Knockout:
     @property
     def boards(self) -> int:
         return sum(m.boards for m in self.segments)
+
+    @property
+    def complete(self) -> bool:
+        """False when the file holds fewer segments than it says the match has ('4 of 8')."""
+        declared = max((split_segment(m.session)[2] or 0 for m in self.segments), default=0)
+        return len(self.segments) >= declared
 
     @property
     def winner(self) -> str:
@@ -87,19 +95,30 @@ def matches_of(ev: Event, team_matches: list[Row]) -> list[Match]:
 
 
 def is_knockout(ev: Event, matches: list[Match]) -> bool:
+    """The whole event is a knockout: said so by its source, or one match between two teams."""
     teams = {t for m in matches for t in (m.team, m.opponent)}
     return ev.kind in KNOCKOUT_WORDS or (len(teams) == 2 and bool(matches))
 
 
+def split_matches(ev: Event, matches: list[Match]) -> tuple[list[Match], list[Match]]:
+    """(round-robin matches, knockout segments): a segment the scoring stage scored as a knockout
+    carries IMPs and no VPs (`ddrank.scoring.knockout`); a knockout event's matches are all one."""
+    if is_knockout(ev, matches):
+        return [], matches
+    ko = [m for m in matches if m.vp_for is None and m.vp_against is None]
+    return [m for m in matches if m not in ko], ko
+
+
 def knockouts(matches: list[Match]) -> list[Knockout]:
-    """Segments of the same two teams (and section: a bracket's match) as one match."""
-    groups: dict[tuple[str, frozenset[str]], Knockout] = {}
-    order: dict[tuple[str, frozenset[str]], int] = defaultdict(int)
+    """Segments of the same two teams in one stage ('QtrF:1'.. 'QtrF:4') as one match."""
+    groups: dict[tuple[str, str, frozenset[str]], Knockout] = {}
+    order: dict[tuple[str, str, frozenset[str]], int] = defaultdict(int)
     for m in matches:
-        key = (m.section, frozenset((m.team, m.opponent)))
+        stage = split_segment(m.session)[0]
+        key = (stage, m.section, frozenset((m.team, m.opponent)))
         ko = groups.get(key)
         if ko is None:
-            ko = groups[key] = Knockout(m.team, m.opponent)
+            ko = groups[key] = Knockout(m.team, m.opponent, stage=stage)
             order[key] = len(order)
         if m.team != ko.team:  # listed from the other side in this segment
             m = Match(m.session, m.section, m.opponent, m.team, m.boards, m.imps_against,

@@ -16,15 +16,8 @@ from ddrank.site.data import SEATS, Event, Row, boards_of, pair_split
 from ddrank.site.frequency import frequencies
 from ddrank.site.ranking import Ranking
 from ddrank.site.replay import replays
-from ddrank.site.scorecard import Scorecard, opponents
-from ddrank.site.traveller import (
-    Columns,
-    lead_html,
-    published_differs,
-    result_row,
-    status,
-    status_html,
-)
+from ddrank.site.scorecard import Scorecard
+from ddrank.site.traveller import Columns, card_row, published_differs, result_row
 
 
 @dataclass
@@ -137,5 +130,4 @@ def event_pages(ev: Event, data: Any, players: Any, render: Any, boards: list[Bo
                                         cols=cols, cards=links))  # fmt: skip
     for card in cards:
         yield render(card.page, "scorecard.html", ev=ev, card=card, players=players,
-                     opponents=opponents, lead_html=lead_html, status=status,
-                     status_html=status_html)  # fmt: skip
+                     card_row=partial(card_row, players=players, root="../../"))  # fmt: skip

@@ -16,7 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import BytecodeCache, Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from ddrank.site.board import suited
@@ -32,9 +32,9 @@ from ddrank.site.data import (
     slug,
 )
 from ddrank.site.handrecord import fill_from_published, hand_record_events
-from ddrank.site.matches import is_knockout, knockouts, matches_of
+from ddrank.site.matches import knockouts, matches_of, split_matches
 from ddrank.site.pages import board_pages, event_pages
-from ddrank.site.profile import CATEGORIES, field_rates, profile
+from ddrank.site.profile import CATEGORIES, count_text, field_rates, profile
 from ddrank.site.ranking import Ranking, rankings_of
 from ddrank.site.scorecard import Scorecard, scorecards
 from ddrank.site.stats import regression_verdict
@@ -60,9 +60,13 @@ STANDING_COLUMNS = ("published_place", "session", "section", "direction", "pair"
                     "players", "published_mp", "published_pct", "published_imps", "published_vp")  # fmt: skip
 
 
-def environment() -> Environment:
+def environment(bytecode_cache: BytecodeCache | None = None) -> Environment:
+    """The site's jinja environment; `bytecode_cache` (given by `publish.site`, which may write
+    files) keeps the compiled templates between builds: compiling them is most of a small
+    site's build."""
     env = Environment(
         loader=PackageLoader("ddrank.site", "templates"),
+        bytecode_cache=bytecode_cache,
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
@@ -89,13 +93,6 @@ def par_text(par: str | None) -> str:
     if not par:
         return ""
     return re.sub(r"([1-7])([SHDCN])", lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], par)
-
-
-def count_text(v: float | None) -> str:
-    """A mistake count: whole numbers plainly, fractional ones (tied auction mistakes) to 0.1."""
-    if v is None:
-        return ""
-    return f"{v:.0f}" if abs(v - round(v)) < 1e-9 else f"{v:.1f}"
 
 
 def contract_html(contract: str | None) -> str:
@@ -189,10 +186,11 @@ class SitePages:
     `copied` lists the regression report's files placed next to the model page.
     """
 
-    def __init__(self, data: SiteData, copied: list[str]) -> None:
+    def __init__(self, data: SiteData, copied: list[str],
+                 bytecode_cache: BytecodeCache | None = None) -> None:  # fmt: skip
         self.data = data
         self.copied = copied
-        self.env = environment()
+        self.env = environment(bytecode_cache)
         fill_from_published(data.results, data.dd_tables, data.published_dd)
         events = build_events(data)
         with_results = {m for ev in events for m in ev.model_ids}
@@ -213,12 +211,14 @@ class SitePages:
                               ev.team_label)  # fmt: skip
             pages = {r["record_id"]: b.page for b in self.players.board_pages[ev.event_id]
                      for r in b.rows}  # fmt: skip
-            self.cards[ev.event_id] = scorecards(ev, rks, pages)
-            found = matches_of(ev, team_matches)
-            ko = is_knockout(ev, found)
-            self.rankings[ev.event_id] = [rk for rk in rks if not (ko and rk.kind == "teams")]
-            self.matches[ev.event_id] = {"matches": [] if ko else found,
-                                         "knockouts": knockouts(found) if ko else []}  # fmt: skip
+            self.cards[ev.event_id] = scorecards(
+                ev, rks, pages, data.optional.get("player_results", [])
+            )
+            rr, ko = split_matches(ev, matches_of(ev, team_matches))
+            # knockout matches are shown as matches: not ranked on VPs, nor as a ranking of two
+            self.rankings[ev.event_id] = [rk for rk in rks if rk.kind != "knockout" and
+                                          not (rk.kind == "teams" and ko and not rr)]  # fmt: skip
+            self.matches[ev.event_id] = {"matches": rr, "knockouts": knockouts(ko)}
         self.verdict = regression_verdict(data.regression)
         self.ranked = ratings_table(data, self.players)
         self.charts: list[tuple[str, list[Row], str]] = []

@@ -14,7 +14,6 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from ddrank.scoring.model import ScoringError, _identity, parse_adjusted
 from ddrank.site.data import Event, Row, slug
@@ -119,20 +118,62 @@ def _index(scored: list[Row]) -> tuple[dict[tuple[str, str, str], list[Entry]],
     return by_key, by_players
 
 
-def scorecards(
-    ev: Event, rankings: Iterable[Ranking], board_page: dict[str, str]
-) -> list[Scorecard]:
+def _individual(ev: Event, player_results: list[Row]) -> dict[tuple[str, str, str], list]:
+    """(session, section, player number) -> [(result, seat, score, pct, top)] of an individual
+    event, from the scoring stage's `player_results` (a player's own score on each board)."""
+    by_id = {r["record_id"]: r for r in ev.results}
+    tops: dict[str, float] = {}
+    rows = [p for p in player_results if p.get("record_id") in by_id]
+    for p in rows:
+        score, pct = number(p.get("score")), number(p.get("pct"))
+        if score is not None and pct:
+            tops.setdefault(p["record_id"], score * 100.0 / pct)
+    out: dict[tuple[str, str, str], list] = defaultdict(list)
+    for p in rows:
+        key = (str(p.get("session") or ""), str(p.get("section") or ""),
+               str(p.get("player_number") or ""))  # fmt: skip
+        pct = number(p.get("pct"))
+        top = tops.get(p["record_id"], 0.0) if pct is not None else 0.0
+        out[key].append((by_id[p["record_id"]], str(p.get("seat") or "N"),
+                         number(p.get("score")), pct, top))  # fmt: skip
+    return out
+
+
+def _individual_card(card: Scorecard, entries: list, board_page: dict[str, str]) -> None:
+    """A player's boards in an individual event: their own seat's score on each."""
+    for r, seat, score, pct, top in entries:
+        k = "NESW".index(seat)
+        pts = r.get("ns_points")
+        card.lines.append(CardLine(
+            r, str(r.get("board_no") or "?"), board_page.get(r["record_id"], ""),
+            "NS" if k % 2 == 0 else "EW", (k, (k + 2) % 4),
+            None if pts is None else (pts if k % 2 == 0 else -pts), score, pct, top))  # fmt: skip
+
+
+def scorecards(ev: Event, rankings: Iterable[Ranking], board_page: dict[str, str],
+               player_results: list[Row] | None = None) -> list[Scorecard]:  # fmt: skip
     """A scorecard for each line of the event's pair (butler, individual) rankings.
 
-    `board_page` maps a result's record_id to its board page."""
+    `board_page` maps a result's record_id to its board page; an individual event's players'
+    own scores come from `player_results`."""
     mp = ev.scoring == "MP"
     scored = [r for r in ev.results if r.get("scored")]
     sessions = {str(r["scored"].get("session") or "") for r in scored}
     by_key, by_players = _index(scored)
+    players = None
     base = ev.page[: -len(".html")]
     out = []
     for rk in rankings:
-        if rk.kind == "teams":
+        if rk.kind in ("teams", "knockout"):
+            continue
+        if rk.kind == "individual":
+            players = players or _individual(ev, player_results or [])
+            for ln in rk.lines:
+                page = f"{base}/{slug('|'.join((*rk.key, ln.pair)), 'card')}.html"
+                card = Scorecard(rk, ln, page)
+                _individual_card(card, players.get((rk.key[1], rk.key[2], ln.pair), []),
+                                 board_page)  # fmt: skip
+                out.append(card)
             continue
         _kind, session, section, line_dir = rk.key
         totals = session == "" and len(sessions) > 1 and rk.kind != "butler"
@@ -175,16 +216,6 @@ def _factor(group: list[Scorecard], rk: Ranking) -> None:
     for c in group:
         if 0 < len(c.lines) < most:
             c.factor = most / len(c.lines)
-
-
-def opponents(line: CardLine, label: Any) -> tuple[str, list[str]]:
-    """The other side's pair number and players' keys."""
-    r = line.result
-    other = "EW" if line.direction == "NS" else "NS"
-    st = r.get("scored") or {}
-    pair = str(st.get(f"{other.lower()}_pair") or r.get(f"{other.lower()}_pair") or "")
-    seats = (1, 3) if other == "EW" else (0, 2)
-    return pair, [p for p in (r["players"][k] for k in seats) if p]
 
 
 def agrees(card: Scorecard) -> bool:

@@ -218,3 +218,30 @@ def mistakes_cell(r: Row) -> str:
     cost = sum(m.points for m in view.marks)
     return (f'<a href="#{escape(view.key)}" class="mistake">{len(view.marks)} DD mistake'
             f'{"s" if len(view.marks) != 1 else ""} ({cost:.0f} pts)</a>')  # fmt: skip
+
+
+def card_row(c: Any, players: Any, root: str, mp: bool) -> Markup:
+    """One line of a scorecard (`ddrank.site.scorecard.CardLine`) as HTML."""
+    r = c.result
+    rid = escape(r["record_id"])
+    other = "ew" if c.direction == "NS" else "ns"
+    opp_pair = (r.get("scored") or {}).get(f"{other}_pair") or r.get(f"{other}_pair") or ""
+    names = " – ".join(_names(r, (1, 3) if other == "ew" else (0, 2), players, root).split("<br>"))
+    opp = (f'<span class="pairno">{escape(opp_pair)}</span> ' if opp_pair else "") + (
+        f'<span class="nm">{names}</span>')  # fmt: skip
+    kind, words = status(r)
+    if kind:
+        played = f'<td colspan="4" class="status {kind}">{status_html(r, kind, words)}</td>'
+    else:
+        contract = r.get("contract")
+        result = r.get("result")
+        played = (f"<td>{suited(contract) if contract != 'P' else 'Pass'}</td>"
+                  f"<td>{escape(r.get('declarer') or '')}</td><td>{lead_html(r)}</td>"
+                  f'<td class="n">{"" if result is None else result}</td>')  # fmt: skip
+    score = "" if c.score is None else c.score
+    pct = f'<td class="n">{"" if c.pct is None else f"{c.pct:.0f}"}</td>' if mp else ""
+    return Markup(
+        f'<tr data-record="{rid}"><td class="n"><a href="{escape(root + c.board_page)}#r-{rid}">'
+        f'{escape(c.board)}</a></td><td>{c.direction}</td><td class="opp">{opp}</td>{played}'
+        f'<td class="n">{score}</td><td class="n value">{fmt_short(c.value)}</td>{pct}</tr>'
+    )

@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from jinja2 import FileSystemBytecodeCache
+
 import ddrank.site
 from ddrank.site.data import SiteData
 from ddrank.site.render import SitePages
@@ -30,7 +32,7 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
     for f in STATIC.iterdir():
         shutil.copy(f, site_dir / "static" / f.name)
     copied = copy_regression(data.regression_dir, site_dir / "model") if data.regression else []
-    pages = SitePages(data, copied)
+    pages = SitePages(data, copied, template_cache())
     for rel, html in pages:
         path = site_dir / rel
         if not path.parent.is_dir():  # an event's board pages have their own folder
@@ -54,6 +56,15 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
         "ratings": summary["ratings"],
         "seconds_render": round(time.perf_counter() - t0, 3),
     }
+
+
+def template_cache() -> FileSystemBytecodeCache | None:
+    """Jinja's cache of compiled templates in the user's own private temporary folder (jinja
+    creates it 0700 and refuses one another user owns); None where it cannot be had."""
+    try:
+        return FileSystemBytecodeCache()
+    except (OSError, RuntimeError):
+        return None
 
 
 def copy_regression(src: Path | None, dest: Path) -> list[str]:
