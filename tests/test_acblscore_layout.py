@@ -133,9 +133,11 @@ def test_records_standings_and_sniffing() -> None:
              r.northname, r.south_id, r.date) for r in p.records] == [
         ("1", "420", "", "1.00", "0.00", "Ann Smith", "", "2017.07.24"),
         ("2", "", "60/40", "0.50", "0.50", "Ann Smith", "", "2017.07.24")]  # fmt: skip
-    assert [(s.direction, s.pair, s.published_mp, s.published_pct, s.published_place)
-            for s in p.standings] == [("NS", "1", "1.50", "75.00", "1"),
-                                      ("EW", "1", "0.50", "25.00", "1")]  # fmt: skip
+    assert [(s.direction, s.pair, s.published_mp, s.published_pct, s.published_place, s.overall)
+            for s in p.standings] == [("NS", "1", "1.50", "75.00", "1", False),
+                                      ("NS", "1", "", "", "1", True),
+                                      ("EW", "1", "0.50", "25.00", "1", False),
+                                      ("EW", "1", "", "", "1", True)]  # fmt: skip
     (ev,) = p.events
     assert (ev.scorer, ev.federation, ev.mp_top, ev.date_start) == ("ACBLscore", "ACBL", "1",
                                                                      "2017-07-24")  # fmt: skip

@@ -20,8 +20,10 @@ whose `parse_error` names the file's structure that is broken, and nothing else 
   boards), percentage and place in its ranking (direction; section, or the sections ranked
   together); one more per lower strat the pair is eligible for, with `strat` set. A place shared
   by pairs with equal scores is written "3=". What the director applied to a pair's total is
-  kept with it: an adjustment, a carry-over from earlier sessions (the place is then on the
-  total), and whether the pair may take a place at all (`eligible`).
+  kept with it: an adjustment, a carry-over from earlier sessions, and whether the pair may take
+  a place at all (`eligible`). The places a pair won an award with in the event's overall
+  ranking (every pair across sections and directions, on its total with any carry-over) are
+  standings with `overall` set.
 
 `source_line` of a record or standing is the byte offset of its structure in the file.
 """
@@ -269,6 +271,14 @@ class _Builder:
                         adjustment=_mp(e.adjustment) if e.adjustment and k == 0 else "",
                         carryover=_mp(e.carryover) if e.carryover and k == 0 else "",
                         eligible=e.eligible))  # fmt: skip
+                    rank = e.ranks[k]
+                    if rank.overall_low:  # an award place in the event's overall ranking
+                        self.standings.append(RawStanding(
+                            self.source, e.offset, event=ev.name, date=date,
+                            session=ev.session_name, section=sec.letter, direction=direction,
+                            pair=pair, players=players, overall=True,
+                            published_place=f"{rank.overall_low}" + ("=" if rank.overall_high else ""),
+                            strat=ev.strats[k].letter if k else "", eligible=e.eligible))  # fmt: skip
 
 
 def _places(members: list[tuple[Section, str, str, PairEntry]], k: int) -> dict[int, str]:
