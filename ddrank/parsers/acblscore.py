@@ -192,6 +192,7 @@ class _Builder:
     # --- travellers -----------------------------------------------------------------------------
     def _travellers(self, ev: Event, sec: Section) -> None:
         date, _ = dates(ev.date)
+        self._matchpoints_or_not(sec)
         for board in sec.boards:
             if board.stored_as:
                 self.warnings.append((board.offset, f"section {sec.letter} board {board.number}: "
@@ -208,6 +209,22 @@ class _Builder:
                         rec.repeat = side
                     played.add(who)
                 self.records.append(rec)
+
+    def _matchpoints_or_not(self, sec: Section) -> None:
+        """Warn when the stored values do not look like matchpoints: on a board, a played
+        result's two sides share the board's top (within rounding), and IMPs do not. ACBLscore
+        also scores IMP pairs, whose files this reader reads as matchpoints (it knows of no
+        byte that says which), so the warning is what tells them apart."""
+        tops = []
+        for board in sec.boards:
+            sums = {s.ns_mp + s.ew_mp for s in board.slots
+                    if abs(s.ns_score) < 900 and s.ew_score == -s.ns_score}  # fmt: skip
+            if sums:
+                tops.append(max(sums) - min(sums) <= 2 and min(sums) > 0)
+        if tops and sum(tops) < len(tops) / 2:
+            self.warnings.append((sec.boards[0].offset, f"section {sec.letter}: the values "
+                                  "stored per result are not matchpoints (their two sides do not "
+                                  "share a top): an IMP or other event read as matchpoints"))  # fmt: skip
 
     def _line(self, ev: Event, sec: Section, board: Board, slot: Slot, date: str
               ) -> RawRecord | None:  # fmt: skip
