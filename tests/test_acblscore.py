@@ -193,3 +193,20 @@ def test_a_truncated_game_file_is_one_clear_error(tmp_path: Path) -> None:
         "corrupt ACBLscore game file: header: the file says it is 14,424 bytes long, it is "
         "9,000 (truncated or corrupt)"
     )
+
+
+@needs_games
+def test_a_corrupt_game_file_stores_nothing_but_its_error(tmp_path: Path) -> None:
+    """Ingested, a game file cut short is one unreadable line naming the file and the structure;
+    no event, ranking line or table result of it reaches the store."""
+    from stages.ingest import ingest_paths
+    from store import Store
+
+    cut = tmp_path / "170808.ACE"
+    cut.write_bytes(game("beverly-hills-bridge-club__170808.ACE").read_bytes()[:9000])
+    with Store(tmp_path / "s.duckdb") as store:
+        summary = ingest_paths(store, [cut]).as_dict()
+        assert summary["unreadable"] == [{"file": str(cut), "line": 1, "error": (
+            "corrupt ACBLscore game file: header: the file says it is 14,424 bytes long, it is "
+            "9,000 (truncated or corrupt)")}]  # fmt: skip
+        assert (store.table_count("events"), store.table_count("published_standings")) == (0, 0)
