@@ -165,6 +165,21 @@ def test_a_structure_that_runs_past_the_end_is_named() -> None:
         read_game_file(bytes(data))
 
 
+def test_a_structure_pointed_to_twice_is_refused() -> None:
+    """Two boards pointing at one results structure (a hostile file could point thousands):
+    refused, so what a file yields never exceeds its own bytes."""
+    data = bytearray(build())
+    index_at = struct.unpack_from("<I", data, 0x13E + 8)[0]
+    first = struct.unpack_from("<I", data, index_at + 0x26 + 4)[0]
+    struct.pack_into("<BBHI", data, index_at + 0x26 + 8, 2, 0, 1, first)
+    with pytest.raises(
+        CorruptGameFile,
+        match="board 2 results at byte .* is also section A "
+        "board 1 results: a structure pointed to twice",
+    ):
+        read_game_file(bytes(data))
+
+
 def test_values_that_are_not_matchpoints_are_said() -> None:
     """IMPs stored where matchpoints are (an IMP pairs game): the two sides share no top."""
     imps = (struct.pack("<BBHhIHhI", 1, 1, 1, 42, 600, 1, -42, 0),
