@@ -17,12 +17,22 @@ from dataclasses import replace
 from typing import Any
 
 from ddrank.scoring import imprule
-from ddrank.scoring.events import EventInfo, EventResult, score_event
+from ddrank.scoring.events import (
+    EventInfo,
+    EventResult,
+    EventScores,
+    assemble_event,
+    by_session,
+    score_event,
+    score_session,
+)
 from ddrank.scoring.imprule import ImpRule
 from ddrank.scoring.published import compare_published
 
-#: Datum drops tried at each end besides the declared one.
+#: Datum drops tried at each end besides the declared one: whole results, or a share of them
+#: (ACBLscore's default is 5% of the results at each end).
 DROPS = (1, 0, 2, 3)
+FRACTIONS = (None, 0.05, 0.1)
 
 
 def method_name(rule: ImpRule) -> str:
@@ -52,6 +62,7 @@ def variants(rule: ImpRule, sections: int, decimals: int | None) -> list[tuple[s
         out.append(("cross", ["comparisons", "sum"]))
     else:
         out.append(("drop", [rule.drop, *DROPS]))
+        out.append(("drop_fraction", [rule.drop_fraction, *FRACTIONS]))
         out.append(("median", [rule.median, not rule.median]))
         out.append(("datum_half", ["away", "even"]))
         out.append(("datum_step", [10, 0]))
@@ -74,8 +85,15 @@ def choose_imp_rule(
     said = f"declared {info.declared!r}" if info.declared and ";" in info.declared else (
         f"{info.scoring} scoring")  # fmt: skip
 
+    boards: dict[ImpRule, list[EventScores]] = {}  # a rule's boards, whatever its totals
+
     def tally(candidate: ImpRule) -> tuple[int, int]:
-        sc = score_event(results, replace(info, imp_rule=candidate))
+        at = replace(info, imp_rule=candidate)
+        key = replace(candidate, factor_to="most", line_decimals=None, sum_decimals=None,
+                      one_ranking=False)  # fmt: skip
+        if key not in boards:
+            boards[key] = [score_session(rs, at) for rs in by_session(results).values()]
+        sc = assemble_event(at, boards[key])
         checks = compare_published({info.event: sc}, own)
         return sum(c.compared for c in checks), sum(c.agree for c in checks)
 

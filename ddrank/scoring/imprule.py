@@ -42,6 +42,7 @@ class ImpRule:
     kind: str = CROSS  # "cross" | "butler"
     cross: str = "comparisons"  # cross-IMPs: "comparisons" (the average per comparison) | "sum"
     drop: int = 1  # Butler: results dropped at each end before the mean (never all of them)
+    drop_fraction: float | None = None  # ... or this share of them (ACBLscore: 5%), last in part
     median: bool = False  # Butler: the datum is the median (every result but the middle dropped)
     datum_step: int = 10  # Butler: the datum rounded to this many points (0: not rounded)
     datum_half: str = "away"  # a datum half-way between steps: "away" from zero | "even"
@@ -64,6 +65,8 @@ class ImpRule:
                     else "cross-IMPs averaged per comparison")  # fmt: skip
         else:
             how = ("the median" if self.median else
+                   f"the mean after dropping {self.drop_fraction:.0%} of the results at each end"
+                   if self.drop_fraction is not None else
                    f"the mean after dropping {self.drop} result{'s' if self.drop != 1 else ''} "
                    "at each end")  # fmt: skip
             rounding = (f"rounded to {self.datum_step} (halves "
@@ -122,8 +125,11 @@ def round_half_away(value: float, k: int) -> float:
 def datum(scores: Sequence[float], rule: ImpRule) -> float:
     """The Butler datum of one group of results (the same cards) under `rule`."""
     n = len(scores)
-    drop = (n - 1) // 2 if rule.median else min(rule.drop, (n - 1) // 2)
-    return round_half(trimmed_mean(scores, drop), rule.datum_step, rule.datum_half)
+    if rule.drop_fraction is not None and not rule.median:
+        mean = trimmed_mean(scores, drop_fraction=rule.drop_fraction)
+    else:
+        mean = trimmed_mean(scores, (n - 1) // 2 if rule.median else min(rule.drop, (n - 1) // 2))
+    return round_half(mean, rule.datum_step, rule.datum_half)
 
 
 def group_imps(scores: Sequence[float], rule: ImpRule) -> tuple[list[float], float | None]:

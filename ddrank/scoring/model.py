@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from ddrank.scoring.imprule import ImpRule, round_half_away
@@ -163,6 +164,7 @@ def parse_number(text: object) -> float | None:
         return None
 
 
+@lru_cache(maxsize=1 << 16)  # a pair's names repeat on every board it plays
 def _identity(players: str) -> str:
     """A pair's players regardless of seat order: 'A - B' and 'B - A' are one pair."""
     names = [p.strip() for p in re.split(r"\s+[-&]\s+", players) if p.strip()]
