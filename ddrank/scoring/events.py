@@ -156,7 +156,10 @@ def score_imp_board(results: Sequence[EventResult], rule: ImpRule | None = None
     out: list[ScoredResult] = []
     for g in played.values():
         pts = [float(r.ns_score) for r in g]  # type: ignore[arg-type]
-        values, datum = imprule.group_imps(pts, rule)
+        given = {r.published_datum for r in g} if rule.datum_published else set()
+        values, datum = imprule.group_imps(
+            pts, rule, next(iter(given)) if len(given) == 1 else None
+        )
         if rule.kind == imprule.CROSS and rule.cross == "sum" and 1 < len(g) < compared:
             values = [v * (compared - 1) / (len(g) - 1) for v in values]  # ACBLscore's factor
         bu = (

@@ -47,6 +47,9 @@ class ImpRule:
     datum_step: int = 10  # Butler: the datum rounded to this many points (0: not rounded)
     datum_half: str = "away"  # a datum half-way between steps: "away" from zero | "even"
     adjusted_rate: float = ADJUSTED_RATE  # IMPs per % above average of an artificial score
+    # Butler: each board's datum as the file publishes it, where no rule of ours reproduces the
+    # file's datums (JFR Pary prints "średnia rozdania" on each traveller); last resort
+    datum_published: bool = False
     across: bool | None = None  # sections compared as one field (None: as the event says)
     # A pair's total: its lines summed (each rounded to `line_decimals` first, as printed, when
     # set), and a pair that played fewer boards factored up to "most" boards any pair of its
@@ -73,6 +76,8 @@ class ImpRule:
                         f"{'to even' if self.datum_half == 'even' else 'away from zero'})"
                         if self.datum_step else "not rounded")  # fmt: skip
             text = f"Butler: datum {how}, {rounding}"
+            if self.datum_published:
+                text = "Butler: each board's datum as the file publishes it"
         if self.adjusted_rate != ADJUSTED_RATE:
             text += f"; an artificial score {self.adjusted_rate * 10:g} IMPs per 10% above average"
         if self.across:
@@ -132,10 +137,14 @@ def datum(scores: Sequence[float], rule: ImpRule) -> float:
     return round_half(mean, rule.datum_step, rule.datum_half)
 
 
-def group_imps(scores: Sequence[float], rule: ImpRule) -> tuple[list[float], float | None]:
+def group_imps(scores: Sequence[float], rule: ImpRule, given: float | None = None
+               ) -> tuple[list[float], float | None]:  # fmt: skip
     """North-South's IMPs of each result of one group, and the group's datum (Butler; None for
-    cross-IMPs). A lone result scores 0."""
+    cross-IMPs): `given` (the scorer's own, with `datum_published`) or ours. A lone result
+    scores 0."""
     n = len(scores)
+    if rule.kind == BUTLER and rule.datum_published and given is not None:
+        return [float(imps(s - given)) for s in scores], given
     if n < 2:
         return [0.0] * n, (float(scores[0]) if n and rule.kind == BUTLER else None)
     if rule.kind == BUTLER:
