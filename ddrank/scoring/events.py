@@ -287,19 +287,13 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo) -> list[PairL
                 line = lines.get(k) or PairLine(event, session, rank_section, direction, label,
                                                 players)  # fmt: skip
                 lines[k] = line
-                line.boards += 1
-                line.mp += score
-                line.top += top
-                if not line.players and players:
-                    line.players = players
+                line.add(score, top, players)
                 if len(sessions) > 1:
                     who = _identity(players) or f"{section}{direction}{pair}"
                     t = totals.get((event, who)) or PairLine(event, "", "", "", label, players)
                     totals[(event, who)] = t
                     total_dirs[(event, who)].add(direction)
-                    t.boards += 1
-                    t.mp += score
-                    t.top += top
+                    t.add(score, top)
     for k, t in totals.items():
         dirs = total_dirs[k]
         t.direction = next(iter(dirs)) if len(dirs) == 1 else ""

@@ -192,6 +192,14 @@ class PairLine:
     def pct(self) -> float | None:
         return 100.0 * self.mp / self.top if self.top else None
 
+    def add(self, score: float, top: float, players: str = "") -> None:
+        """One more board: its score and top (the players named where the line has none)."""
+        self.boards += 1
+        self.mp += score
+        self.top += top
+        if not self.players and players:
+            self.players = players
+
 
 def factor_imp_totals(lines: Sequence[PairLine],
                       boards: Mapping[tuple[str, str, str], int] | None = None,
