@@ -110,6 +110,8 @@ def results(
     from publish.rankings import ranking_text
 
     console.print(ranking_text(events), markup=False, highlight=False, soft_wrap=True)
+    for u in (result.get("ingest") or {}).get("unreadable", []):  # a file read in no part
+        console.print(f"unreadable {u['file']}:{u['line']}: {u['error']}", markup=False)
     scoring = result.get("scoring") or {}
     if scoring.get("errors"):
         console.print(f"{scoring['errors']} record(s) left out: {out / 'errors.csv'}",
