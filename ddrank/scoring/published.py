@@ -164,7 +164,7 @@ def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) ->
             pub = published_vp(table, m)
             if pub is not None:
                 (points if pab else vps).add(_close(m.vp, pub), f"{ev} s{m.session or '-'} team "
-                                             f"{m.team} v {m.opponent}: ours {m.vp:g}, published {pub:g}")  # fmt: skip
+                                             f"{m.team} v {m.opponent}: ours {'none' if m.vp is None else f'{m.vp:g}'}, published {pub:g}")  # fmt: skip
     return [vps, points]
 
 
