@@ -118,8 +118,9 @@ def test_event_page_and_traveller_equal_the_store(site: dict, browser) -> None:
             "SELECT p.par_contract, p.par_score FROM boards b JOIN dd_par p USING (deal_id) "
             "WHERE b.deal_id = ? AND p.dealer = b.dealer LIMIT 1", [deal_id])  # fmt: skip
     assert par, "the DD stage stored no par for this deal"
-    assert section.locator(".par-contract").get_attribute("data-par") == par[0][0]
-    assert section.locator(".par-score").inner_text() == f"{par[0][1]:+d}"
+    # the deal's par and DD table stand above the traveller
+    assert index.locator(".par-contract").get_attribute("data-par") == par[0][0]
+    assert index.locator(".par-score").inner_text() == f"{par[0][1]:+d}"
     dd = dict(
         ((s, d), t)
         for s, d, t in q(
@@ -128,9 +129,9 @@ def test_event_page_and_traveller_equal_the_store(site: dict, browser) -> None:
             [deal_id],
         )  # fmt: skip
     )
-    north_nt = section.locator("table.dd tbody tr").first.locator("td").first.inner_text()
+    north_nt = index.locator("table.dd tbody tr").first.locator("td").first.inner_text()
     assert int(north_nt) == dd[("N", "N")]
-    rows = section.locator("table.results tbody tr")
+    rows = section.locator("table.results tbody tr.line")  # (each with a phone's sub-line)
     stored = q(site["db"], "SELECT count(*) FROM boards WHERE deal_id = ?", [deal_id])[0][0]
     assert rows.count() == stored
     assert page_errors == []

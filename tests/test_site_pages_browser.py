@@ -442,7 +442,7 @@ def test_a_two_team_match_is_shown_as_a_knockout_match(lin: dict, browser) -> No
     )
     page, errors = open_page(browser, lin["event"].as_uri())
     head = page.locator("table.knockout thead th").all_inner_texts()
-    assert head[1:] == [team, opponent]
+    assert head == ["Segment", "Boards", team, opponent]
     assert number(page.inner_text(".ko-for")) == imps_for
     assert number(page.inner_text(".ko-against")) == imps_against
     assert page.inner_text(".ko-winner") == (team if imps_for > imps_against else opponent)
