@@ -86,12 +86,16 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
             files.append(p)
         else:
             raise FileNotFoundError(f"{p}: no such file or folder")
+    return load_parsed([(f, read_parsed(f)[0]) for f in files])
+
+
+def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
+    """What readers got from files (`store.inputs.read`) as table results to score."""
     rows: list[Row] = []
     facts: list[Row] = []
     standings: list[Row] = []
     unreadable: list[RecordError] = []
-    for f in files:
-        parsed: ParsedFile = read_parsed(f)[0]
+    for _, parsed in parsed_files:
         for rec in parsed.records:
             if rec.parse_error:
                 unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error))
@@ -106,7 +110,7 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
             year = board_year(st.date, st.event)
             row["event_id"] = event_label({"event": st.event, "date": st.date, "year": year})
             standings.append(row)
-    loaded = _prepare(rows, ", ".join(str(f) for f in files))
+    loaded = _prepare(rows, ", ".join(str(f) for f, _ in parsed_files))
     loaded.errors = unreadable + loaded.errors
     loaded.facts, loaded.standings = facts, standings
     return loaded

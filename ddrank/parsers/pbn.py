@@ -23,6 +23,7 @@ from ddrank.parsers.pbn_tables import (
     split_names,
     tricks_of,
 )
+from ddrank.parsers.producer import pbn_producer, producer_events
 from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
 
 __all__ = ["_Game", "_LineReader", "_games", "iter_pbn", "ns_value", "parse_pbn", "read_pbn"]
@@ -92,10 +93,12 @@ def parse_pbn(text: str, source_file: str) -> list[RawRecord]:
 def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
     """A PBN file as a ParsedFile: table results (games and `ScoreTable` rows), published
     rankings (`TotalScoreTable`) and events. `tables=False` reads the games alone (a companion
-    hand record, whose results another file holds)."""
+    hand record, whose results another file holds). The file's declared producer is the scorer
+    of its events (ddrank.parsers.producer)."""
     standings: list[RawStanding] = []
     records = list(iter_pbn(text.splitlines(), source_file, tables, standings))
-    return ParsedFile("pbn", number_repeats(records), standings)
+    events = producer_events(records, pbn_producer(text)) if tables else []
+    return ParsedFile("pbn", number_repeats(records), standings, events)
 
 
 def iter_pbn(
