@@ -48,6 +48,12 @@ class _computed_once:  # noqa: N801 - used as a decorator, like functools.cached
         return value
 
 
+#: `source_format` of a PBN game whose `ScoreTable` is its board's traveller: the table results
+#: are the table's rows, so the game's own contract and result (an annotated table, or nothing)
+#: are kept for its auction and play but are not one more result to score (PBN 2.1 ScoreTable).
+BOARD_GAME = "pbn-board"
+
+
 @dataclass
 class RawRecord:
     source_file: str

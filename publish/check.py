@@ -108,7 +108,12 @@ def summary_text(files: Sequence[FileCheck], skipped: int = 0, name: Namer = str
     for status in (UNREADABLE, FAILED):
         if by[status]:
             out.append(f"{status}: {len(by[status])}")
-            out += [f"  {name(f.path)}: {f.note}" for f in by[status]]
+            why: dict[str, list[str]] = {}
+            for f in by[status]:
+                why.setdefault(f.note.split(": ", 1)[-1], []).append(name(f.path))
+            for note, names in why.items():
+                more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+                out.append(f"  {len(names)} file(s), {note}: {', '.join(names[:3])}{more}")
     return out
 
 
@@ -163,9 +168,15 @@ def as_json(files: Sequence[FileCheck], skipped: int = 0, name: Namer = str) -> 
 
 def readme_table(files: Sequence[FileCheck], name: Namer = str) -> list[str]:
     """README's agreement table: one row per file with published values, its producer and kind."""
-    out = ["| file | producer | event kind | published values that agree |", "|---|---|---|---|"]
+    out = [
+        "| file | producer | event kind | published values that agree (+ differing where "
+        "the file's own numbers prove it wrong) |",
+        "|---|---|---|---|",
+    ]
     for f in sorted((f for f in files if f.status == CHECKED), key=lambda f: name(f.path)):
-        kinds = ", ".join(dict.fromkeys(e.kind for e in f.events))
-        values = ", ".join(f"{c.agree}/{c.compared} {c.what}" for c in f.checks() if c.compared)
+        kinds = "; ".join(dict.fromkeys(e.kind for e in f.events))
+        values = ", ".join(f"{c.agree}/{c.compared} {c.what}"
+                           + (f" (+{len(c.explained)} proven)" if c.explained else "")
+                           for c in f.checks() if c.compared)  # fmt: skip
         out.append(f"| `{name(f.path)}` | {f.producer or 'not declared'} | {kinds} | {values} |")
     return out

@@ -32,8 +32,9 @@ from store.inputs.read import read_parsed
 Row = dict[str, Any]
 #: Bumped when the stored model gains columns or a scoring rule changes, so a store scored before
 #: is rescored once and no cached session score (Prefect's `score-session`) of the old code is
-#: reused. 4: IMP totals factored for sit-outs, teams VP scales and point-a-board, kept checks.
-MODEL_VERSION = "4"
+#: reused. 4: IMP totals factored for sit-outs, teams VP scales and point-a-board, kept checks;
+#: 5: values compared at their printed precision, producers' matchpoint arithmetic (mp_rule).
+MODEL_VERSION = "5"
 
 
 @dataclass
@@ -160,16 +161,22 @@ def chosen(results: list[EventResult], info: EventInfo, standings: Sequence[Row]
     unless the options say; ddrank.scoring.method)."""
     choice = choose_method(results, info, standings, method, mp_top)
     return replace(
-        info, mp_top=choice.mp_top, vp_scale=choice.vp_scale, imp_rule=choice.imp_rule
+        info,
+        mp_top=choice.mp_top,
+        vp_scale=choice.vp_scale,
+        imp_rule=choice.imp_rule,
+        mp_rule=choice.mp_rule,
     ), choice
 
 
 def with_choice(sc: EventScores, choice: MethodChoice, standings: Sequence[Row]) -> EventScores:
-    """The scores with how they were scored and how many published values they reproduce."""
-    checks = compare_published({sc.info.event: sc}, event_standings(sc.info.event, standings))
+    """The scores with how they were scored and how many published values they reproduce (a
+    value that differs is explained where the file's own numbers contradict it)."""
+    sc = replace(sc, method=choice.method, method_reason=choice.reason)
+    checks = compare_published({sc.info.event: sc}, event_standings(sc.info.event, standings),
+                               prove=True)  # fmt: skip
     compared, agree = agreement(checks)
-    return replace(sc, method=choice.method, method_reason=choice.reason,
-                   published_compared=compared, published_agree=agree, checks=checks)  # fmt: skip
+    return replace(sc, published_compared=compared, published_agree=agree, checks=checks)
 
 
 def method_rows(scores: Mapping[str, EventScores]) -> list[Row]:
@@ -308,7 +315,7 @@ def score_files(
     """`ddrank score FILE...`: score the files' events, write the output files, no store."""
     loaded = load_files(paths)
     scores = score_events(loaded, method, mp_top)
-    checks = compare_published(scores, loaded.standings)
+    checks = compare_published(scores, loaded.standings, prove=True)
     summary = publish.write_outputs(out_dir, loaded.source, loaded.errors, scores, checks,
                                     fouled_in(s.result for sc in scores.values()
                                               for s in sc.results))  # fmt: skip

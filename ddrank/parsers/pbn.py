@@ -24,7 +24,7 @@ from ddrank.parsers.pbn_tables import (
     tricks_of,
 )
 from ddrank.parsers.producer import pbn_producer, producer_events
-from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
+from ddrank.raw import BOARD_GAME, ParsedFile, RawRecord, RawStanding, number_repeats
 
 __all__ = ["_Game", "_LineReader", "_games", "iter_pbn", "ns_value", "parse_pbn", "read_pbn"]
 
@@ -169,6 +169,8 @@ def iter_pbn(
             dd = _tables(game, tags, rec, rows, standings)
             if dd and not getattr(rec, "dd_tricks", ""):
                 rec.dd_tricks = dd  # type: ignore[attr-defined]
+        if any(not row.parse_error for row in rows):  # its ScoreTable is the board's traveller
+            rec.source_format = BOARD_GAME
         if not (rows and _only_tables(rec)):  # a game that only carries its board's tables is
             yield rec  # no table result (Ruter: no deal, no names, no contract; rows are results)
         for row in rows:
@@ -346,7 +348,17 @@ def _published_imps(rec: RawRecord, row: dict[str, str]) -> None:
 
 
 #: A ranking line's direction as written ("N-S", Ruter) as the event model keeps it ("NS").
-_DIRECTIONS = {"N-S": "NS", "NS": "NS", "E-W": "EW", "EW": "EW"}
+_DIRECTIONS = {
+    "N-S": "NS",
+    "NS": "NS",
+    "E-W": "EW",
+    "EW": "EW",
+    "Ö-V": "EW",
+    "Ø-V": "EW",
+    "O-V": "EW",
+    "O-W": "EW",
+    "E-O": "EW",
+}  # Swedish, Norwegian, German, French
 
 
 def _standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
@@ -359,6 +371,14 @@ def _standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
     players = (
         " - ".join(p.strip() for p in names.split(";") if p.strip()) if ";" in names else names
     )
+    # One session of a longer event (Magic Contest, Ruter): `Total*` and `Rank` are cumulative
+    # over `NrBoards`, this session's own values are `Session*` over `NrBoardsSession`.
+    total_boards, session_boards = first("nrboards"), first("nrboardssession")
+    if (total_boards.isdigit() and session_boards.isdigit()
+            and int(total_boards) > int(session_boards)):  # fmt: skip
+        row = {**row, "totalscoremp": row.get("sessionscoremp", ""),
+               "totalpercentage": row.get("sessionpercentage", ""),
+               "rank": row.get("sessionrank", "")}  # fmt: skip
     return RawStanding(
         source_file=base.source_file, source_line=line, event=base.event, date=base.date,
         session=base.session, section=first("section"),

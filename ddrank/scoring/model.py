@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ddrank.scoring.imprule import ImpRule, round_half_away
+from ddrank.scoring.mprule import MpRule
 
 MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"]
 EventScoring = Literal["MP", "IMP", "BUTLER", "TEAMS", "BAM"]
@@ -48,6 +49,8 @@ class EventInfo:
     declared: str = ""
     # IMP and BUTLER: the rule the event is scored by (ddrank.scoring.impchoice); None = EBU's
     imp_rule: ImpRule | None = None
+    # MP: the producer's arithmetic of lines and totals (ddrank.scoring.mprule); None = exact
+    mp_rule: MpRule | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,9 @@ class ScoredResult:
     # own (A+/A+ gives both sides the average-plus IMPs)
     ew_imps: float | None = None
     top: float = 0.0  # the board's matchpoint top, top * (N - 1) (0 outside matchpoint scoring)
+    # (NS, EW) matchpoints as the producer prints the line where that differs from what it sums
+    # (Compscore prints a board played fewer times on its own top); None = ns_mp, ew_mp
+    printed: tuple[float, float] | None = None
 
 
 def parse_adjusted(text: str) -> tuple[float, float]:

@@ -11,10 +11,11 @@ from typing import Any
 from ddrank.scoring.events import EventScores, PairLine
 from ddrank.scoring.impchecks import imp_checks
 from ddrank.scoring.model import TEAM_SCORINGS
+from ddrank.scoring.precision import agrees, agrees_printed, column_decimals, decimals, shown
+from ddrank.scoring.proofs import line_diffs, line_proofs, total_proof
 from ddrank.scoring.vpscale import published_matches, published_vp
 
 Row = dict[str, Any]
-TOLERANCE = 0.01  # published values are printed to 2 decimals at most
 
 
 @dataclass
@@ -40,10 +41,6 @@ class Check:
             self.disagree.append(detail)
 
 
-def _close(a: float | None, b: float | None) -> bool:
-    return a is not None and b is not None and abs(a - b) <= TOLERANCE + 1e-9
-
-
 def _place(text: Any) -> int | None:
     t = str(text or "").strip().rstrip("=").strip()
     return int(t) if t.isdigit() else None
@@ -63,8 +60,13 @@ def as_float(v: Any) -> float | None:
     return None if math.isnan(x) else x
 
 
-def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
-    """Every published matchpoint, percentage, IMP and place against ours."""
+def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row],
+                      prove: bool = False) -> list[Check]:  # fmt: skip
+    """Every published matchpoint, percentage, IMP and place against ours. `prove`: a value
+    that differs is explained where the file's own numbers contradict it (ddrank.scoring.proofs;
+    the final comparison does, a method's trials need not)."""
+    proven = {ev: line_proofs(sc.results, _rescorer(sc)) if prove and sc.info.scoring == "MP"
+              else {} for ev, sc in scores.items()}  # fmt: skip
     mp, pct, imp = (
         Check("matchpoints per line"),
         Check("percentage per line"),
@@ -73,22 +75,29 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
     points = Check("board points per line")  # point-a-board: 2, 1 or 0 a board
     for ev, sc in scores.items():
         per_line = points if sc.info.scoring == "BAM" else mp
+        rs = [s.result for s in sc.results]
+        k_mp = column_decimals([x for r in rs for x in (r.published_ns_mp, r.published_ew_mp)])
+        k_pct = column_decimals(r.published_ns_pct for r in rs)
+        k_imp = column_decimals(r.published_imps for r in rs)
         for s in sc.results:
             r = s.result
             where = f"{ev} s{r.session or '-'} {r.section} board {r.board} NS {r.ns_pair or r.ns_players}"
             if r.published_ns_mp is not None:
-                ok = _close(s.ns_mp, r.published_ns_mp) and (
-                    r.published_ew_mp is None or _close(s.ew_mp, r.published_ew_mp)
+                ns, ew = s.printed or (s.ns_mp, s.ew_mp)  # as the producer prints the line
+                ok = agrees(ns, r.published_ns_mp, k_mp) and (
+                    r.published_ew_mp is None or agrees(ew, r.published_ew_mp, k_mp)
                 )
-                per_line.add(ok, f"{where}: ours {s.ns_mp}/{s.ew_mp}, published "
-                                 f"{r.published_ns_mp}/{r.published_ew_mp}")  # fmt: skip
+                per_line.add(ok, f"{where}: ours {shown(ns, k_mp)}/{shown(ew, k_mp)}, "
+                                 f"published {r.published_ns_mp:g}/{_g(r.published_ew_mp)}",
+                             proven[ev].get(r.record_id, ""))  # fmt: skip
             if r.published_ns_pct is not None:
-                pct.add(_close(s.ns_pct, r.published_ns_pct),
-                        f"{where}: ours {s.ns_pct}, published {r.published_ns_pct}")  # fmt: skip
+                pct.add(agrees(s.ns_pct, r.published_ns_pct, k_pct),
+                        f"{where}: ours {shown(s.ns_pct, k_pct)}, published {r.published_ns_pct:g}")  # fmt: skip
             if r.published_imps is not None:
-                imp.add(_close(s.imps, r.published_imps),
-                        f"{where}: ours {s.imps}, published {r.published_imps}")  # fmt: skip
+                imp.add(agrees(s.imps, r.published_imps, k_imp),
+                        f"{where}: ours {shown(s.imps, k_imp)}, published {r.published_imps:g}")  # fmt: skip
     final_pct, place, total = Check("final percentage"), Check("place"), Check("team total")
+    mp_total = Check("total matchpoints")
     pairs = match_standings(scores, standings)
     imp_kinds: dict[str, Check] = {}
 
@@ -96,30 +105,84 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
         imp_kinds.setdefault(what, Check(what)).add(ok, detail, proof)
 
     imp_checks(scores, pairs, add_imp)
+    diffs = {ev: line_diffs(sc.results, proven[ev], sc.info.mp_rule, _k_mp(sc),
+                            sc.info.across_field)
+             for ev, sc in scores.items() if prove and sc.info.scoring == "MP"}  # fmt: skip
     for st, line in pairs:
         ev, direction = (
             str(st.get("event_id") or st.get("event") or ""),
             str(st.get("direction") or ""),
         )
         sc = scores.get(ev)
-        pub_total = as_float(st.get("published_vp") or st.get("published_mp"))
+        pub_text = st.get("published_vp") or st.get("published_mp")
+        pub_total = as_float(pub_text)
         if sc is not None and sc.info.scoring in TEAM_SCORINGS and pub_total is not None:
-            total.add(line is not None and _close(line.mp, pub_total),  # VPs, or PAB points
-                      f"{ev} team {st.get('pair')}: ours {line.mp if line else 'not found'}, "
-                      f"published {pub_total}")  # fmt: skip
+            total.add(line is not None and agrees_printed(line.mp, pub_text),  # VPs, PAB points
+                      f"{ev} team {st.get('pair')}: ours {_ours(line, 'mp', pub_text)}, "
+                      f"published {pub_text}")  # fmt: skip
         who = f"{ev} {st.get('section') or ''} {direction} pair {st.get('pair')} ({st.get('players', '')})"
-        pub_pct = as_float(st.get("published_pct"))
-        if pub_pct is not None:
-            final_pct.add(line is not None and _close(line.pct, pub_pct),
-                          f"{who}: ours {line.pct if line else 'not found'}, published {pub_pct}")  # fmt: skip
+        pub_mp = st.get("published_mp")
+        key = (line.session, line.pair) if line is not None else ("", "")
+        own = diffs[ev][0].get(key, []) if ev in diffs else []
+        slack = diffs[ev][1].get(key, 0.0) if ev in diffs else 0.0
+        sums_printed = bool(sc and sc.info.mp_rule and sc.info.mp_rule.round_lines)
+        why_total = ""
+        if sc is not None and sc.info.scoring == "MP" and as_float(pub_mp) is not None:
+            ok = line is not None and agrees_printed(line.mp, pub_mp)
+            why_total = "" if ok or line is None or ev not in diffs else total_proof(
+                line.mp, as_float(pub_mp), decimals(pub_mp) or 0, own, line.factor,  # type: ignore[arg-type]
+                sums_printed, slack)  # fmt: skip
+            mp_total.add(ok, f"{who}: ours {_ours(line, 'mp', pub_mp)}, published {pub_mp}",
+                         why_total)  # fmt: skip
+        pub_pct = st.get("published_pct")
+        if as_float(pub_pct) is not None:
+            ok = line is not None and agrees_printed(line.pct, pub_pct)
+            why_pct = ""
+            if not ok and line is not None and line.pct is not None and line.top and ev in diffs:
+                scale = 100.0 / line.top  # a line's matchpoints as a share of the pair's tops
+                why_pct = total_proof(line.pct, as_float(pub_pct), decimals(pub_pct) or 0,  # type: ignore[arg-type]
+                                      [(d * scale, p) for d, p in own], line.factor,
+                                      sums_printed, slack * scale)  # fmt: skip
+            why_total = why_total or why_pct
+            final_pct.add(ok, f"{who}: ours {_ours(line, 'pct', pub_pct)}, published {pub_pct}",
+                          why_pct)  # fmt: skip
         pub_place = _place(st.get("published_place"))
         if pub_place is not None:
-            place.add(line is not None and line.rank == pub_place,
-                      f"{who}: ours {line.rank if line else 'not found'}, published "
-                      f"{st.get('published_place')}")  # fmt: skip
+            ok = line is not None and line.rank == pub_place
+            place.add(ok, f"{who}: ours {line.rank if line else 'not found'}, published "
+                          f"{st.get('published_place')}",
+                      "its total differs from ours as proven above" if why_total else "")  # fmt: skip
     matches = match_checks(scores, standings)
-    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), final_pct, place, total,
+    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), mp_total, final_pct, place, total,
                         *matches) if c.compared]  # fmt: skip
+
+
+def _k_mp(sc: EventScores) -> int:
+    rs = [s.result for s in sc.results]
+    return column_decimals([x for r in rs for x in (r.published_ns_mp, r.published_ew_mp)])
+
+
+def _rescorer(sc: EventScores) -> Any:
+    """One board's results scored as `sc`'s event is (its method and top), for the proofs."""
+    from ddrank.scoring.events import score_mp_board
+
+    top, method = sc.info.mp_top or 2.0, sc.method or "neuberg"
+
+    def rescore(results: list[Any], field_size: int | None = None) -> list[Any]:
+        return score_mp_board(results, field_size, top, method)  # type: ignore[arg-type]
+
+    return rescore
+
+
+def _g(x: float | None) -> str:
+    return "-" if x is None else f"{x:g}"
+
+
+def _ours(line: PairLine | None, attr: str, published: object) -> str:
+    """Our line's value as a reader compares it with `published`, or 'not found'."""
+    if line is None:
+        return "not found"
+    return shown(getattr(line, attr), decimals(published) or 0)
 
 
 def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
@@ -133,11 +196,12 @@ def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) ->
             continue
         pab = sc.info.scoring == "BAM"
         table = published_matches(own, "published_mp" if pab else "published_vp")
+        k = column_decimals(table.values())
         for m in sc.matches:
             pub = published_vp(table, m)
             if pub is not None:
-                (points if pab else vps).add(_close(m.vp, pub), f"{ev} s{m.session or '-'} team "
-                                             f"{m.team} v {m.opponent}: ours {m.vp:g}, published {pub:g}")  # fmt: skip
+                (points if pab else vps).add(agrees(m.vp, pub, k), f"{ev} s{m.session or '-'} team "
+                                             f"{m.team} v {m.opponent}: ours {shown(m.vp, k)}, published {pub:g}")  # fmt: skip
     return [vps, points]
 
 

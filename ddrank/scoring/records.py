@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ddrank.raw import BOARD_GAME
 from ddrank.scoring.duplicate import duplicate_score
 from ddrank.scoring.events import (
     EventInfo,
@@ -223,10 +224,13 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
 def results_from_rows(
     rows: Iterable[Mapping[str, Any]],
 ) -> tuple[list[EventResult], list[RecordError]]:
-    """Every row as a result or an error, then duplicate tables left out (with why)."""
+    """Every row as a result or an error, then duplicate tables left out (with why). A PBN game
+    whose ScoreTable lists its board's results is not one of them (`ddrank.raw.BOARD_GAME`)."""
     results: list[EventResult] = []
     errors: list[RecordError] = []
     for k, row in enumerate(rows):
+        if row.get("source_format") == BOARD_GAME:
+            continue
         made = result_from_row(row, k)
         (errors if isinstance(made, RecordError) else results).append(made)  # type: ignore[arg-type]
     kept, dups = drop_duplicate_tables(results)
