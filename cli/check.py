@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from cli.render import console, emit_json, friendly_errors
+from cli.render import console, emit_json, err_console, friendly_errors
 
 
 def _namer(roots: list[Path]):  # noqa: ANN202 - a closure over the roots
@@ -47,7 +47,9 @@ def check(
     percentages per line, totals, final percentages, places, match VPs) how many of ours agree,
     with the first lines that differ, ours beside theirs. Then the pooled agreement. Files no
     reader takes are listed as unreadable (binary) or skipped (other text). Writes nothing.
+    Exit 2 when no file could be read.
     """
+    from ddrank.scoring.conformance import FAILED, UNREADABLE
     from publish.check import as_json as report_json
     from publish.check import file_text, summary_text
     from stages.check import check_paths
@@ -63,11 +65,14 @@ def check(
         files, skipped = check_paths(paths, on_file=show)
     if as_json:
         emit_json(report_json(files, len(skipped), name))
-        return
-    console.print("\n".join(["", *summary_text(files, len(skipped), name)]), markup=False,
-                  highlight=False, soft_wrap=True)  # fmt: skip
-    if not files:
-        console.print(f"no results file in {', '.join(map(str, paths))}", markup=False)
+    else:
+        console.print("\n".join(["", *summary_text(files, len(skipped), name)]), markup=False,
+                      highlight=False, soft_wrap=True)  # fmt: skip
+    read = [f for f in files if f.status not in (UNREADABLE, FAILED)]
+    if not read:  # nothing a reader took: one line, exit 2 (like every command)
+        what = f"{len(files)} file(s), none readable" if files else "no results file"
+        err_console.print(f"error: nothing to check: {what} in {', '.join(map(str, paths))}",
+                          markup=False, highlight=False, soft_wrap=True)  # fmt: skip
         raise typer.Exit(2)
 
 

@@ -180,3 +180,25 @@ def line_diffs(results: Sequence[Any], proven: dict[str, str], rule: Any, k: int
                                             r.record_id in proven))  # fmt: skip
             slack[(r.session, label)] += half
     return out, slack
+
+
+def pct_proofs(results: Sequence[Any]) -> dict[str, str]:
+    """record_id -> why its published line percentage cannot be ours: on a board whose every
+    result was compared (no table missing, none adjusted, one deal), every matchpoint method and
+    top give the same percentage, computed from the file's own scores."""
+    boards: dict[tuple[str, str, str, str], list[Any]] = defaultdict(list)
+    for s in results:
+        boards[(s.result.event, s.result.session, s.result.section, s.result.board)].append(s)
+    k = column_decimals(s.result.published_ns_pct for s in results)
+    out: dict[str, str] = {}
+    for lines in boards.values():
+        complete = all(s.group_size == s.field_size == len(lines) for s in lines)
+        for s in lines:
+            r = s.result
+            if not complete or r.published_ns_pct is None or s.ns_pct is None:
+                continue
+            if not agrees(s.ns_pct, r.published_ns_pct, k):
+                out[r.record_id] = (f"all {len(lines)} results of the board are compared, so "
+                                    f"every method gives NS {s.ns_pct:.{k + 1}f}% from the "
+                                    f"file's own scores; it prints {r.published_ns_pct:g}")  # fmt: skip
+    return out

@@ -12,7 +12,7 @@ from ddrank.scoring.events import EventScores, PairLine
 from ddrank.scoring.impchecks import imp_checks
 from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.scoring.precision import agrees, agrees_printed, column_decimals, decimals, shown
-from ddrank.scoring.proofs import line_diffs, line_proofs, total_proof
+from ddrank.scoring.proofs import line_diffs, line_proofs, pct_proofs, total_proof
 from ddrank.scoring.vpscale import published_matches, published_vp
 
 Row = dict[str, Any]
@@ -67,6 +67,7 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
     the final comparison does, a method's trials need not)."""
     proven = {ev: line_proofs(sc.results, _rescorer(sc)) if prove and sc.info.scoring == "MP"
               else {} for ev, sc in scores.items()}  # fmt: skip
+    pct_proven: dict[str, dict[str, str]] = {}
     mp, pct, imp = (
         Check("matchpoints per line"),
         Check("percentage per line"),
@@ -91,11 +92,16 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                                  f"published {r.published_ns_mp:g}/{_g(r.published_ew_mp)}",
                              proven[ev].get(r.record_id, ""))  # fmt: skip
             if r.published_ns_pct is not None:
+                if prove and ev not in pct_proven:
+                    pct_proven[ev] = pct_proofs(sc.results)
                 pct.add(agrees(s.ns_pct, r.published_ns_pct, k_pct),
-                        f"{where}: ours {shown(s.ns_pct, k_pct)}, published {r.published_ns_pct:g}")  # fmt: skip
+                        f"{where}: ours {shown(s.ns_pct, k_pct)}, published {r.published_ns_pct:g}",
+                        pct_proven.get(ev, {}).get(r.record_id, ""))  # fmt: skip
             if r.published_imps is not None:
                 imp.add(agrees(s.imps, r.published_imps, k_imp),
-                        f"{where}: ours {shown(s.imps, k_imp)}, published {r.published_imps:g}")  # fmt: skip
+                        f"{where}: ours {shown(s.imps, k_imp)}, published {r.published_imps:g}",
+                        "" if s.imps is not None else "the file holds no other table of this "
+                        "board to compare it with")  # fmt: skip
     final_pct, place, total = Check("final percentage"), Check("place"), Check("team total")
     mp_total = Check("total matchpoints")
     pairs = match_standings(scores, standings)
@@ -121,40 +127,57 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                       f"{ev} team {st.get('pair')}: ours {_ours(line, 'mp', pub_text)}, "
                       f"published {pub_text}")  # fmt: skip
         who = f"{ev} {st.get('section') or ''} {direction} pair {st.get('pair')} ({st.get('players', '')})"
-        pub_mp = st.get("published_mp")
-        key = (line.session, line.pair) if line is not None else ("", "")
-        own = diffs[ev][0].get(key, []) if ev in diffs else []
-        slack = diffs[ev][1].get(key, 0.0) if ev in diffs else 0.0
-        sums_printed = bool(sc and sc.info.mp_rule and sc.info.mp_rule.round_lines)
-        why_total = ""
-        if sc is not None and sc.info.scoring == "MP" and as_float(pub_mp) is not None:
-            ok = line is not None and agrees_printed(line.mp, pub_mp)
-            why_total = "" if ok or line is None or ev not in diffs else total_proof(
-                line.mp, as_float(pub_mp), decimals(pub_mp) or 0, own, line.factor,  # type: ignore[arg-type]
-                sums_printed, slack)  # fmt: skip
-            mp_total.add(ok, f"{who}: ours {_ours(line, 'mp', pub_mp)}, published {pub_mp}",
-                         why_total)  # fmt: skip
-        pub_pct = st.get("published_pct")
-        if as_float(pub_pct) is not None:
-            ok = line is not None and agrees_printed(line.pct, pub_pct)
-            why_pct = ""
-            if not ok and line is not None and line.pct is not None and line.top and ev in diffs:
+        pub_mp, pub_pct = st.get("published_mp"), st.get("published_pct")
+        absent = _absent(sc, st) if line is None and sc is not None and prove else ""
+        why_total = why_pct = absent
+        if line is not None and ev in diffs:  # why a total or percentage differs, if proven
+            own, slack = diffs[ev][0].get((line.session, line.pair), []), diffs[ev][1].get(
+                (line.session, line.pair), 0.0)  # fmt: skip
+            sums = bool(sc and sc.info.mp_rule and sc.info.mp_rule.round_lines)
+            if as_float(pub_mp) is not None and not agrees_printed(line.mp, pub_mp):
+                why_total = total_proof(line.mp, as_float(pub_mp), decimals(pub_mp) or 0,  # type: ignore[arg-type]
+                                        own, line.factor, sums, slack)  # fmt: skip
+            if as_float(pub_pct) is not None and line.pct is not None and line.top \
+                    and not agrees_printed(line.pct, pub_pct):  # fmt: skip
                 scale = 100.0 / line.top  # a line's matchpoints as a share of the pair's tops
                 why_pct = total_proof(line.pct, as_float(pub_pct), decimals(pub_pct) or 0,  # type: ignore[arg-type]
-                                      [(d * scale, p) for d, p in own], line.factor,
-                                      sums_printed, slack * scale)  # fmt: skip
-            why_total = why_total or why_pct
-            final_pct.add(ok, f"{who}: ours {_ours(line, 'pct', pub_pct)}, published {pub_pct}",
+                                      [(d * scale, p) for d, p in own], line.factor, sums,
+                                      slack * scale)  # fmt: skip
+        if sc is not None and sc.info.scoring == "MP" and as_float(pub_mp) is not None:
+            mp_total.add(line is not None and agrees_printed(line.mp, pub_mp),
+                         f"{who}: ours {_ours(line, 'mp', pub_mp)}, published {pub_mp}",
+                         why_total)  # fmt: skip
+        if as_float(pub_pct) is not None:
+            final_pct.add(line is not None and agrees_printed(line.pct, pub_pct),
+                          f"{who}: ours {_ours(line, 'pct', pub_pct)}, published {pub_pct}",
                           why_pct)  # fmt: skip
         pub_place = _place(st.get("published_place"))
         if pub_place is not None:
-            ok = line is not None and line.rank == pub_place
-            place.add(ok, f"{who}: ours {line.rank if line else 'not found'}, published "
-                          f"{st.get('published_place')}",
-                      "its total differs from ours as proven above" if why_total else "")  # fmt: skip
+            proven = (
+                absent or (why_total or why_pct) and "its total differs from ours as proven above"
+            )
+            place.add(line is not None and line.rank == pub_place,
+                      f"{who}: ours {line.rank if line else 'not found'}, published "
+                      f"{st.get('published_place')}", proven)  # fmt: skip
     matches = match_checks(scores, standings)
     return [c for c in (mp, points, pct, imp, *imp_kinds.values(), mp_total, final_pct, place, total,
                         *matches) if c.compared]  # fmt: skip
+
+
+def _absent(sc: EventScores, st: Row) -> str:
+    """Why a published ranking line has no line of ours: no table result of the file names its
+    pair or any of its players (a ranking of more than the file holds)."""
+    pair = _norm_pair(st.get("pair"))
+    names = [n.strip().casefold() for n in str(st.get("players") or "").split(" - ") if n.strip()]
+    for s in sc.results:
+        r = s.result
+        if pair and pair in (_norm_pair(r.ns_pair), _norm_pair(r.ew_pair)):
+            return ""
+        held = f"{r.ns_players} - {r.ew_players}".casefold()
+        if any(n in held for n in names):
+            return ""
+    return (f"no table result of the file names pair {st.get('pair') or '?'} or its players: it "
+            f"ranks results the file does not hold")  # fmt: skip
 
 
 def _k_mp(sc: EventScores) -> int:

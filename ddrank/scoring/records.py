@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ddrank.parsers.adjusted import not_played, sits_out
 from ddrank.raw import BOARD_GAME
 from ddrank.scoring.duplicate import duplicate_score
 from ddrank.scoring.events import (
@@ -143,13 +144,20 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         return error("no board number")
     vul = _vulnerable(row)
     phantom = phantom_side(row)
+    cells = [_s(row, k) for k in ("contract", "ns_score", "result", "adjusted")]
+    if not phantom and any(sits_out(c) for c in cells):  # a bye: the side without a number
+        phantom = "NS" if not _s(row, "ns_pair") else "EW" if not _s(row, "ew_pair") else ""
+    unplayed = any(not_played(c) or sits_out(c) for c in cells)  # no result, and no error
     year = int(row.get("year") or 0) or board_year(_s(row, "date"), _s(row, "event"))
     adjusted = None
     ns_score: int | None = None
     contract = normalise_contract(_s(row, "contract"))
     declarer = _s(row, "declarer").upper()[:1]
     tricks = _tricks(row)
-    if _s(row, "adjusted"):
+    if unplayed:
+        contract = declarer = ""
+        tricks = None
+    elif _s(row, "adjusted"):
         try:
             adjusted = parse_adjusted(_s(row, "adjusted"))
         except ScoringError as exc:
