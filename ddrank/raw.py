@@ -179,6 +179,7 @@ class RawStanding:
     published_vp: str = ""
     published_place: str = ""  # "3" or "3=" as published
     phantom: bool = False
+    boards: str = ""  # boards the line covers, as published (PBN `NrBoards`); "" unknown
     # A match's published result (USEBIO MATCH: TEAM_SCORE) rather than a ranking line: the team
     # `pair` against `opponent`, its VPs (`published_vp`) or board points (`published_mp`).
     opponent: str = ""

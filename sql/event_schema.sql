@@ -73,6 +73,9 @@ CREATE TABLE IF NOT EXISTS published_standings (
 -- A match's published result (USEBIO MATCH TEAM_SCORE) is a standing of team `pair` against
 -- `opponent`; ranking lines have none.
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS opponent VARCHAR;
+-- The boards a ranking line covers, as published (PBN `NrBoards`): a line over more boards than
+-- the file holds cannot be reproduced from it (ddrank.scoring.published).
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS boards VARCHAR;
 
 -- Hand-record deals with no table result (a Bridgemate or USEBIO companion hand record, a PBN
 -- game with a deal and nothing played): the readers join them to their results; not results.

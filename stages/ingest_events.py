@@ -25,7 +25,8 @@ EVENT_COLUMNS = ("event_id", "name", "organiser", "date_start", "date_end", "sco
 STANDING_COLUMNS = ("standing_id", "event_id", "source_file", "source_line", "event", "date",
                     "session", "section", "direction", "pair", "team_name", "players",
                     "player_ids", "published_mp", "published_pct", "published_imps",
-                    "published_vp", "published_place", "phantom", "opponent")  # fmt: skip
+                    "published_vp", "published_place", "phantom", "opponent",
+                    "boards")  # fmt: skip
 DEAL_COLUMNS = ("deal_key", "event_id", "source_file", "source_line", "session", "section",
                 "board_no", "deal", "dealer", "vulnerable", "par_score", "par_contract",
                 "dd_tricks")  # fmt: skip
@@ -112,7 +113,7 @@ class EventRows:
     def _standing(self, st: RawStanding, event_id: str | None = None) -> None:
         row = asdict(st)
         row["event_id"] = event_id or event_id_of(st.event, st.date, "")
-        skip = ("source_file", "source_line", "opponent")
+        skip = ("source_file", "source_line", "opponent", "boards")  # ids as before ("boards")
         content = [row[c] for c in STANDING_COLUMNS[1:] if c not in skip]
         if st.opponent:  # a match's result: two teams may meet twice, each match is one element
             content += [st.opponent, st.source_line]

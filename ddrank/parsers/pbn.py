@@ -390,7 +390,7 @@ def _standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
         published_pct=first("totalpercentage", "percentage"),
         published_imps=first("totalscoreimp", "imp", "totalimp"),
         published_vp=first("totalscorevp", "vp", "totalvp"),
-        published_place=first("rank"),
+        published_place=first("rank"), boards=first("nrboardssession", "nrboards"),
     )  # fmt: skip
 
 

@@ -165,19 +165,19 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
 
 
 def _absent(sc: EventScores, st: Row) -> str:
-    """Why a published ranking line has no line of ours: no table result of the file names its
-    pair or any of its players (a ranking of more than the file holds)."""
+    """Why a published ranking line has no line of ours, from the file's own numbers: it covers
+    more boards than the file holds (`NrBoards`), or the file's results number their pairs and
+    none is this one (a ranking of more than the file holds)."""
+    held = {(s.result.session, s.result.section, s.result.board) for s in sc.results}
+    covers = str(st.get("boards") or "").strip()
+    if covers.isdigit() and int(covers) > len(held):
+        return (f"it ranks pair {st.get('pair') or '?'} over {covers} boards; the file holds "
+                f"{len(held)}")  # fmt: skip
     pair = _norm_pair(st.get("pair"))
-    names = [n.strip().casefold() for n in str(st.get("players") or "").split(" - ") if n.strip()]
-    for s in sc.results:
-        r = s.result
-        if pair and pair in (_norm_pair(r.ns_pair), _norm_pair(r.ew_pair)):
-            return ""
-        held = f"{r.ns_players} - {r.ew_players}".casefold()
-        if any(n in held for n in names):
-            return ""
-    return (f"no table result of the file names pair {st.get('pair') or '?'} or its players: it "
-            f"ranks results the file does not hold")  # fmt: skip
+    numbers = {_norm_pair(p) for s in sc.results for p in (s.result.ns_pair, s.result.ew_pair) if p}
+    if pair and numbers and pair not in numbers:
+        return f"no table result of the file names pair {st.get('pair')}"
+    return ""
 
 
 def _k_mp(sc: EventScores) -> int:

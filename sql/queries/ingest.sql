@@ -55,10 +55,10 @@ on conflict (event_id) do update set
 insert into published_standings (standing_id, event_id, source_file, source_line, event, date,
                                   session, section, direction, pair, team_name, players,
                                   player_ids, published_mp, published_pct, published_imps,
-                                  published_vp, published_place, phantom, opponent)
+                                  published_vp, published_place, phantom, opponent, boards)
 select standing_id, event_id, source_file, source_line, event, date, session, section, direction,
        pair, team_name, players, player_ids, published_mp, published_pct, published_imps,
-       published_vp, published_place, phantom, opponent
+       published_vp, published_place, phantom, opponent, boards
 from new_rows
 on conflict (standing_id) do nothing;
 
