@@ -53,16 +53,15 @@ def dd_command(
     if not refresh_cache and not partitions and _nothing_left(db):
         typer.echo(f"nothing to analyse: every board of {db} has its DD analysis")
         return
-    from rich.console import Console
-
     from cli.progress import progress_bars
     from flows.dd_analysis import dd_analysis, prefect_api
+    from publish.console import PipeConsole as Console
     from store import StoreLockedError
 
     console = Console(stderr=True)
     started = time.perf_counter()
-    labels = {"solve": "DD solve", "tally": "tally"}
-    with progress_bars(labels, console=console, transient=as_json, rate_unit="boards"):
+    labels = {"solve": "DD solve (tables + traces)", "tally": "tally (boards)"}
+    with progress_bars(labels, console=console, transient=as_json, rate_unit="items"):
         try:
             with prefect_api():
                 summary = dd_analysis(

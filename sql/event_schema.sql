@@ -33,9 +33,18 @@ ALTER TABLE boards ADD COLUMN IF NOT EXISTS par_contract VARCHAR;
 -- The opening lead card a source gives without the play (USEBIO <LEAD>, Bridgemate LeadCard).
 ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS lead_card VARCHAR;
 ALTER TABLE boards ADD COLUMN IF NOT EXISTS lead_card VARCHAR;   -- 'SJ'
+-- East-West's own score where a director split a result (ACBLscore): not -ns_score.
+ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS ew_score VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS ew_score INTEGER;
+-- 'NS'/'EW': that side's pair played the board a second time (ACBLscore): not its result.
+ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS repeat VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS repeat VARCHAR;
 -- The Butler datum the scorer published for the board (Ruter ButlerDatum, USEBIO BOARD_AVERAGE).
 ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS published_datum VARCHAR;
 ALTER TABLE boards ADD COLUMN IF NOT EXISTS published_datum DOUBLE;
+-- An individual event's four players by their numbers in the event, 'N|E|S|W'.
+ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS player_numbers VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS player_numbers VARCHAR;
 
 -- What a source says about an event as a whole (ddrank.raw.RawEvent). One row per event_id;
 -- a later file about the same event fills in what an earlier one left empty.
@@ -56,6 +65,11 @@ CREATE TABLE IF NOT EXISTS events (
 -- member numbers in a Bridgemate file): ddrank.scoring.method chooses the matchpoint method.
 ALTER TABLE events ADD COLUMN IF NOT EXISTS scorer VARCHAR;
 ALTER TABLE events ADD COLUMN IF NOT EXISTS federation VARCHAR;
+-- Sections matchpointed as one field / ranked together ("A+B;C") where the source says more
+-- than across_field (ACBLscore), and the most matchpoints a pair can score in a session there.
+ALTER TABLE events ADD COLUMN IF NOT EXISTS fields VARCHAR;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS rankings VARCHAR;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS max_score VARCHAR;
 
 -- Published rankings (PBN TotalScoreTable, USEBIO participants), kept as published.
 CREATE TABLE IF NOT EXISTS published_standings (
@@ -73,6 +87,15 @@ CREATE TABLE IF NOT EXISTS published_standings (
 -- A match's published result (USEBIO MATCH TEAM_SCORE) is a standing of team `pair` against
 -- `opponent`; ranking lines have none.
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS opponent VARCHAR;
+-- A strat's letter (ACBL): the place is in the ranking of the pairs eligible for that strat.
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS strat VARCHAR;
+-- What a director applied to the pair's total (ACBLscore): an adjustment to its session score,
+-- a carry-over from earlier sessions, and whether it may take a place among the others.
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS adjustment VARCHAR;
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS carryover VARCHAR;
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS eligible BOOLEAN;
+-- A place in the event's overall ranking, across sections and directions (ACBLscore).
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS overall BOOLEAN;
 -- The boards a ranking line covers, as published (PBN `NrBoards`): a line over more boards than
 -- the file holds cannot be reproduced from it (ddrank.scoring.published).
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS boards VARCHAR;

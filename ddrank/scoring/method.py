@@ -11,8 +11,9 @@ The rule, in this order:
 
 1. an explicit option (`--mp-method`, `--mp-top`) wins;
 2. what the source declares: its producer (USEBIO `PROGRAM_NAME`, the PBN `% <META Generator>`
-   or `%Creator`) names its arithmetic and method (ddrank.scoring.mprule: BriAn each board on its
-   own top, Magic Contest and Ruter sums of the printed board matchpoints, Compscore ...), its
+   or `%Creator`, ACBLscore's game file) names its arithmetic and method (ddrank.scoring.mprule:
+   BriAn each board on its own top, Magic Contest and Ruter sums of the printed board
+   matchpoints, Compscore ..., ACBLscore its own arithmetic, `ddrank.scoring.acbl`), its
    federation its top (ACBL: 1 per result beaten), its published matchpoints their top;
 3. where the source published values, every candidate (method x top x arithmetic) is tried and
    the one that reproduces the most published per-line values is taken, then the most totals,
@@ -46,7 +47,8 @@ AUTO = "auto"
 METHODS = ("neuberg", "none", "mitchell1", "mitchell1_bis", "ascherman")
 #: A producer's documented method in words (ddrank.scoring.mprule.RULES says whose).
 METHOD_WORDS = {"none": "scores each board on its own top",
-                "neuberg": "lifts a board played fewer times by Neuberg's formula"}  # fmt: skip
+                "neuberg": "lifts a board played fewer times by Neuberg's formula",
+                "acbl": "scores by its own arithmetic (ddrank.scoring.acbl)"}  # fmt: skip
 #: Matchpoints per result beaten by federation; every other federation uses 2.
 FEDERATION_TOPS = {"ACBL": 1.0}
 DEFAULT_TOP = 2.0
@@ -212,6 +214,10 @@ PAB_RULE = ("point-a-board: on each board the team whose two tables net more win
             "(any difference, even 10), equal nets 1 each; a match scores its board points")  # fmt: skip
 
 
+KNOCKOUT_RULE = ("knockout: each team meets one opponent over several segments of a stage, and "
+                 "the match is won on total IMPs; no VPs, no round-robin ranking")  # fmt: skip
+
+
 def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
                     own: Sequence[Mapping[str, Any]], top: float) -> MethodChoice:  # fmt: skip
     """A teams event's VP scale: WBF continuous, or the file's own scale where that reproduces
@@ -224,6 +230,8 @@ def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
     wbf = score_event(results, replace(info, vp_scale=()))
     w_checks = compare_published({info.event: wbf}, own)
     compared, agree = agreement(w_checks)
+    if wbf.matches and all(m.vp is None for m in wbf.matches):
+        return MethodChoice("knockout", top, KNOCKOUT_RULE, compared, agree)
     if not table:
         why = "WBF continuous 20-VP scale: the source published no match VPs"
         return MethodChoice(WBF, top, why, compared, agree)

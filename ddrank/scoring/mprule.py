@@ -13,6 +13,7 @@ producer, each read from its published files:
   but sums it lifted to the field's top by Neuberg, then factors the total of a pair that played
   fewer boards up to the most boards played: 58.2 x 17/15 = 65.96, 38.80% of 17 x 10.
 * **BriAn** scores each board on its own top (method `none`, ddrank.scoring.method).
+* **ACBLscore** has its own arithmetic (method `acbl`, ddrank.scoring.acbl).
 
 A producer not listed gets no rule: its lines are summed exact, unless its published totals say
 that its printed lines are summed (ddrank.scoring.method tries both).
@@ -58,6 +59,7 @@ RULES: tuple[tuple[tuple[str, ...], MpRule], ...] = (
     (("compscore",), MpRule("Compscore", own_top_lines=True, factor_boards=True,
                             method="neuberg")),
     (("brian",), MpRule("BriAn", method="none")),
+    (("acblscore",), MpRule("ACBLscore", method="acbl")),  # its arithmetic: ddrank.scoring.acbl
 )  # fmt: skip
 
 

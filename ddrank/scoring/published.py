@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,6 +41,12 @@ class Check:
             self.disagree.append(detail)
 
 
+def standing_kind(st: Row) -> str:
+    """'place' (the pair's own ranking), 'strat' (a strat's) or 'overall' (ACBL: every pair of
+    the event across sections and directions)."""
+    return "overall" if st.get("overall") else "strat" if st.get("strat") else "place"
+
+
 def _place(text: Any) -> int | None:
     t = str(text or "").strip().rstrip("=").strip()
     return int(t) if t.isdigit() else None
@@ -58,6 +64,17 @@ def as_float(v: Any) -> float | None:
     except (TypeError, ValueError):
         return None
     return None if math.isnan(x) else x
+
+
+#: What a result we could not score shows instead of a number: the board holds no other result
+#: to compare it with (a teams board whose other room is missing, a board played once).
+NOT_SCORED = "none (no other result on the board to compare it with)"
+
+
+def _line_value(value: float | None, k: int) -> str:
+    """Our per-line value as a reader compares it with one printed with k decimals; never the
+    word None."""
+    return NOT_SCORED if value is None else shown(value, k)
 
 
 def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row],
@@ -88,23 +105,25 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                 ok = agrees(ns, r.published_ns_mp, k_mp) and (
                     r.published_ew_mp is None or agrees(ew, r.published_ew_mp, k_mp)
                 )
-                per_line.add(ok, f"{where}: ours {shown(ns, k_mp)}/{shown(ew, k_mp)}, "
+                per_line.add(ok, f"{where}: ours {_line_value(ns, k_mp)}/{_line_value(ew, k_mp)}, "
                                  f"published {r.published_ns_mp:g}/{_g(r.published_ew_mp)}",
                              proven[ev].get(r.record_id, ""))  # fmt: skip
             if r.published_ns_pct is not None:
                 if prove and ev not in pct_proven:
                     pct_proven[ev] = pct_proofs(sc.results)
                 pct.add(agrees(s.ns_pct, r.published_ns_pct, k_pct),
-                        f"{where}: ours {shown(s.ns_pct, k_pct)}, published {r.published_ns_pct:g}",
+                        f"{where}: ours {_line_value(s.ns_pct, k_pct)}, published {r.published_ns_pct:g}",
                         pct_proven.get(ev, {}).get(r.record_id, ""))  # fmt: skip
             if r.published_imps is not None:
                 imp.add(agrees(s.imps, r.published_imps, k_imp),
-                        f"{where}: ours {shown(s.imps, k_imp)}, published {r.published_imps:g}",
-                        "" if s.imps is not None else "the file holds no other table of this "
-                        "board to compare it with")  # fmt: skip
+                        f"{where}: ours {_line_value(s.imps, k_imp)}, published {r.published_imps:g}",
+                        "" if s.imps is not None or not prove else "the file holds no other table "
+                        "of this board")  # fmt: skip
     final_pct, place, total = Check("final percentage"), Check("place"), Check("team total")
     mp_total = Check("total matchpoints")
     pairs = match_standings(scores, standings)
+    tied = Counter((ev, x.session, x.section, x.direction, x.rank)
+                   for ev, sc in scores.items() for x in sc.rankings)  # fmt: skip
     imp_kinds: dict[str, Check] = {}
 
     def add_imp(what: str, ok: bool, detail: str, proof: str = "") -> None:
@@ -153,15 +172,24 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                           why_pct)  # fmt: skip
         pub_place = _place(st.get("published_place"))
         if pub_place is not None:
-            proven = (
+            why_place = (
                 absent or (why_total or why_pct) and "its total differs from ours as proven above"
             )
-            place.add(line is not None and line.rank == pub_place,
+            # a tie the scorer broke (places 23 and 24 for two equal totals) is no disagreement
+            width = (
+                tied.get((ev, line.session, line.section, line.direction, line.rank), 1)
+                if line
+                else 1
+            )
+            place.add(line is not None and line.rank <= pub_place < line.rank + width,
                       f"{who}: ours {line.rank if line else 'not found'}, published "
-                      f"{st.get('published_place')}", proven)  # fmt: skip
+                      f"{st.get('published_place')}", why_place)  # fmt: skip
     matches = match_checks(scores, standings)
-    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), mp_total, final_pct, place, total,
-                        *matches) if c.compared]  # fmt: skip
+    from ddrank.scoring.placechecks import overall_checks, strat_checks  # (they use Check)
+
+    ranks = (strat_checks(scores, standings), overall_checks(scores, standings))
+    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), mp_total, final_pct, place,
+                        *ranks, total, *matches) if c.compared]  # fmt: skip
 
 
 def _absent(sc: EventScores, st: Row) -> str:
@@ -229,7 +257,7 @@ def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) ->
 
 
 def match_standings(
-    scores: Mapping[str, EventScores], standings: Sequence[Row]
+    scores: Mapping[str, EventScores], standings: Sequence[Row], kind: str = "place"
 ) -> list[tuple[Row, PairLine | None]]:
     """Each published standing (phantoms aside) with our ranking line for it, or None.
 
@@ -247,6 +275,8 @@ def match_standings(
     for st in standings:
         if st.get("phantom") or st.get("opponent"):  # a match's result is no ranking line
             continue
+        if standing_kind(st) != kind:  # a strat's or an overall place is checked on its own
+            continue
         ev = str(st.get("event_id") or st.get("event") or "")
         direction = str(st.get("direction") or "").upper()
         key = (ev, str(st.get("section") or ""), direction, _norm_pair(st.get("pair")))
@@ -256,7 +286,11 @@ def match_standings(
             found = [x for (e, _, d, p), xs in index.items() if (e, d, p) == (ev, direction, key[3])
                      for x in xs]  # fmt: skip
         if not found and key[1]:  # sections scored as one field: our pair is section + number
-            found = index.get((ev, "", direction, _norm_pair(f"{key[1]}{key[3]}")), [])
+            label = _norm_pair(f"{key[1]}{key[3]}")
+            found = index.get((ev, "", direction, label), []) or [
+                x for (e, sec, d, p), xs in index.items()
+                if (e, d, p) == (ev, direction, label) and key[1] in sec.split("+") for x in xs
+            ]  # fmt: skip
         if not found and direction:  # a Howell's stationary pair, published with its direction
             found = index.get((ev, key[1], "", key[3]), [])
         if not found and direction and key[1]:  # both at once: sections as one field, a Howell

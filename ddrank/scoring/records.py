@@ -114,6 +114,12 @@ def _tricks(row: Mapping[str, Any]) -> int | None:
     return t if 0 <= t <= 13 else None
 
 
+def _seats(text: str) -> tuple[str, str, str, str]:
+    """'7|44|27|11' -> ('7', '44', '27', '11'); four blanks unless all four seats are named."""
+    parts = [p.strip() for p in text.split("|")] if text else []
+    return tuple(parts) if len(parts) == 4 and all(parts) else ("", "", "", "")  # type: ignore[return-value]
+
+
 def event_label(row: Mapping[str, Any]) -> str:
     """The event a row belongs to: the store's event id, else its name and year."""
     eid = _s(row, "event_id")
@@ -182,6 +188,9 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         if not declarer:
             return error(f"contract {contract} has no valid declarer")
         return error(f"{contract} by {declarer}: missing result (trick count) and no score")
+    if adjusted is not None and ns_score is None and parse_number(row.get("ns_score")) is not None:
+        ns_score = int(parse_number(row.get("ns_score")))  # type: ignore[arg-type]  # one side's
+    ew_own = parse_number(row.get("ew_score"))
     names, ids = [], []
     for seat in ("north", "east", "south", "west"):
         name, pid = split_name_id(_s(row, f"{seat}name"), _s(row, f"{seat}_id"))
@@ -204,6 +213,8 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         ew_players=" - ".join(n for n in (names[1], names[3]) if n),
         players=identities,  # type: ignore[arg-type]
         ns_score=ns_score if not phantom else None,
+        ew_score=int(ew_own) if ew_own is not None and not phantom else None,
+        repeat=_s(row, "repeat").upper(),
         adjusted=adjusted if not phantom else None,
         phantom=phantom,
         contract=contract,
@@ -219,6 +230,7 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         published_ew_pct=parse_number(row.get("published_ew_pct")),
         published_imps=parse_number(row.get("published_imps")),
         published_datum=parse_number(row.get("published_datum")),
+        player_numbers=_seats(_s(row, "player_numbers")),
         match=" v ".join(sorted(x for x in (_s(row, "home_team"), _s(row, "visit_team")) if x)),
         deal_id=_s(row, "deal_id"),
         names=tuple(_s(row, f"{seat}name") for seat in ("north", "east", "south", "west")),  # type: ignore[arg-type]
@@ -268,9 +280,9 @@ def drop_duplicate_tables(
             continue
         key = (r.event, r.session, r.section, r.board, frozenset((r.home_team, r.visit_team)))
         who: list[tuple[str, str]] = []
-        if r.ns_pair and r.phantom != "NS":
+        if r.ns_pair and r.phantom != "NS" and r.repeat != "NS":  # a repeat is not its pair's
             who.append(("NS pair", r.ns_pair))
-        if r.ew_pair and r.phantom != "EW":
+        if r.ew_pair and r.phantom != "EW" and r.repeat != "EW":
             who.append(("EW pair", r.ew_pair))
         if not who:  # without pair numbers, the players (surname-only names may repeat across
             who = [("player", p) for p in r.players if p and not PHANTOM_NAME.match(p)]  # pairs)
@@ -313,6 +325,9 @@ def event_infos(
             date=_s(f, "date_start") if f else "",
             scorer=_s(f, "scorer") if f else "",
             federation=_s(f, "federation") if f else "",
+            fields=_s(f, "fields") if f else "",
+            rankings=_s(f, "rankings") if f else "",
+            max_score=parse_number(f.get("max_score")) if f else None,
         )
     return out
 
