@@ -29,9 +29,10 @@ def match_standings(base: RawRecord, line: int, row: dict[str, str]) -> list[Raw
     return out
 
 
-#: A ranking line's direction as written ("N-S", Ruter) as the event model keeps it ("NS").
+#: A ranking line's direction as written ("N-S", Ruter; Swedish "Ö-V", Norwegian "Ø-V", German
+#: "O-W", French "E-O") as the event model keeps it ("NS").
 _DIRECTIONS = {"N-S": "NS", "NS": "NS", "E-W": "EW", "EW": "EW", "Ö-V": "EW", "Ø-V": "EW",
-               "O-V": "EW", "O-W": "EW", "E-O": "EW"}  # fmt: skip  (Swedish, Norwegian, German, French)
+               "O-V": "EW", "O-W": "EW", "E-O": "EW"}  # fmt: skip
 
 
 def standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
