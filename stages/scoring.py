@@ -16,8 +16,9 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ddrank.cleaning.reasons import EXCLUSION_REASONS
 from ddrank.ratings.lehman import LehmanParams, sortable_date
-from ddrank.raw import ParsedFile
+from ddrank.raw import ParsedFile, place_of
 from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
 from ddrank.scoring.method import AUTO, MethodChoice, agreement, choose_method, event_standings
 from ddrank.scoring.published import as_float, compare_published, match_standings
@@ -94,7 +95,8 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
         parsed: ParsedFile = read_parsed(f)[0]
         for rec in parsed.records:
             if rec.parse_error:
-                unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error))
+                unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error,
+                                              **place_of(rec.as_row())))  # fmt: skip
                 continue
             rows.append(rec.as_row())
         for ev in parsed.events:
@@ -117,16 +119,29 @@ def load_store(store: Store) -> Loaded:
     rows = store.rows("scoring_boards")
     matched = {(c, n): m for n, c, m in store.tuples("matched_players")}
     for r in rows:
-        r["source_file"] = f"{store.path}:boards[{r['record_id']}]"  # errors.csv names the record
+        if not r.get("source_file"):  # a board with no raw record: named by its store row
+            r["source_file"] = f"{store.path}:boards[{r['record_id']}]"
         context = f"{(r.get('event') or '').strip()}|{r.get('year') or 0}"
         for seat in ("north", "east", "south", "west"):
             m = matched.get((context, r.get(f"{seat}name") or ""))
             if m:
                 r[f"{seat}_player"] = m
     loaded = _prepare(rows, str(store.path))
+    loaded.errors = excluded(store) + loaded.errors
     loaded.facts = store.rows("event_facts")
     loaded.standings = store.rows("published_standings")
     return loaded
+
+
+def excluded(store: Store) -> list[RecordError]:
+    """The records cleaning left out, each with its file, line, place and reason."""
+    out = []
+    for r in store.rows("exclusion_errors"):
+        why = EXCLUSION_REASONS.get(r["reason"], r["reason"]).rstrip(".")
+        detail = f": {r['detail']}" if r.get("detail") else ""
+        out.append(RecordError(str(r["source_file"] or store.path), r["source_line"],
+                               f"{why}{detail}", **place_of(r)))  # fmt: skip
+    return out
 
 
 # ---------------------------------------------------------------- scoring
@@ -332,9 +347,21 @@ def score_and_save(
             "unchanged": sorted(set(groups) - set(changed))}  # fmt: skip
 
 
+def save_errors(store: Store, errors: Sequence[RecordError]) -> None:
+    """Keep what this scoring found (records left out, lines missing) for the event pages."""
+    store.run("delete_scoring_errors")
+    _insert(store, "scoring_errors", [{**asdict(e), "table_no": e.table} for e in errors],
+            SCORING_ERRORS_COLUMNS)  # fmt: skip
+
+
+SCORING_ERRORS_COLUMNS = ["event", "source", "line", "session", "section", "round", "table_no",
+                          "board", "kind", "message"]  # fmt: skip
+
+
 def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError],
            events: Sequence[str] | None = None) -> Row:  # fmt: skip
     """results.csv, ranking.csv, teams.csv, butler.csv, errors.csv and report.md from the store."""
+    save_errors(store, errors)
     ev = None if events is None else list(events)
     results = store.rows("export_results", events=ev)
     pairs = store.rows("export_pair_rankings", events=ev)

@@ -18,7 +18,8 @@ from typing import Any
 import polars as pl
 
 from ddrank.scoring.duplicate import duplicate_score
-from ddrank.scoring.records import event_label, split_name_id
+from ddrank.scoring.identity import seat_identities, split_name_id
+from ddrank.scoring.records import event_label
 from ddrank.site.data import SiteData
 from ddrank.types import Contract, DomainError, Seat
 from publish.site import write_site
@@ -30,7 +31,7 @@ from store import Store
 Row = dict[str, Any]
 #: Tables other stages write, shown when present.
 OPTIONAL_TABLES = ("events", "rankings", "ratings", "rating_history", "skill_ratings",
-                   "published_standings", "team_matches")  # fmt: skip
+                   "published_standings", "team_matches", "scoring_errors")  # fmt: skip
 
 
 def read_results(store: Store) -> list[Row]:
@@ -86,21 +87,28 @@ def read_dd_tables(store: Store) -> dict[str, dict[tuple[str, str], int]]:
 def read_who(store: Store) -> dict[str, str]:
     """Register `site_who(record_id, seat, player)` and return player -> name to show.
 
-    A seat's player is identified as the scoring stage identifies it (`ddrank.scoring.records`),
-    so that ratings join: the matched ranking name, else `id:<source id>` when the source gives
-    one (`Markus Knob#39415` -> `id:39415`), else the name as written. The page shows the name.
+    A seat's player is identified as the scoring stage identifies it
+    (`ddrank.scoring.identity.seat_identities`), so that ratings join: the matched ranking name,
+    else `id:<source id>` when the source gives one (`Markus Knob#39415` -> `id:39415`), else the
+    name as written. Placeholders ("Dummy 1#", robots) and pair or seat labels are nobody: no
+    player page. The page shows the name.
     """
-    who: dict[str, list] = {"record_id": [], "seat": [], "player": []}
-    labels: dict[str, str] = {}
+    tables: dict[str, list[tuple[str, str, str]]] = defaultdict(lambda: [("", "", "")] * 4)
     for record_id, seat, matched, raw, sid in store.tuples("site_board_seats"):
         name, pid = split_name_id((raw or "").strip(), str(sid or "").strip())
-        player = matched or (f"id:{pid}" if pid else name)
-        if not player:
-            continue
-        who["record_id"].append(record_id)
-        who["seat"].append(seat)
-        who["player"].append(player)
-        labels.setdefault(player, matched or name or player)
+        tables[record_id][int(seat)] = (name, pid, matched or "")
+    who: dict[str, list] = {"record_id": [], "seat": [], "player": []}
+    labels: dict[str, str] = {}
+    for record_id, seats in tables.items():
+        names, ids, matched = ([s[k] for s in seats] for k in range(3))
+        for seat, player in enumerate(seat_identities(names, ids, matched)):
+            if not player:
+                continue
+            who["record_id"].append(record_id)
+            who["seat"].append(seat)
+            who["player"].append(player)
+            labels.setdefault(player, matched[seat] if matched[seat] == player else names[seat]
+                              or player)  # fmt: skip
     frame = pl.DataFrame(
         who, schema={"record_id": pl.String, "seat": pl.Int32, "player": pl.String}
     )

@@ -40,8 +40,10 @@ select deal_id, strain, declarer, tricks from dd_tables
 where deal_id in (select deal_id from boards);
 
 -- name: site_board_seats
--- Who sat where, with the id the source gives for the seat (`north_id` ...).
-select w.record_id, cast(w.seat as integer), w.player, w.raw_name,
+-- Who sat where: the ranking-list name matching gave the seat (NULL: none, or an event the list
+-- does not cover), the name as written, and the id the source gives for the seat (`north_id` ...).
+select w.record_id, cast(w.seat as integer),
+       case when w.method is not null and w.method <> 'not covered' then w.player end, w.raw_name,
        case w.seat when 0 then b.north_id when 1 then b.east_id when 2 then b.south_id
                    when 3 then b.west_id end
 from board_players w join boards b using (record_id);
