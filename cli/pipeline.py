@@ -124,6 +124,6 @@ def register(app: typer.Typer) -> None:
         from stages.audit import audit_tables
         from store import Store
 
-        with friendly_errors(), Store(db) as store:
+        with friendly_errors(), Store(db, read_only=True) as store:  # it only reads
             result = audit_tables(store)
         emit_json(result) if json else print_audit(result)

@@ -122,7 +122,7 @@ def stored_rankings(db: str) -> list[dict[str, Any]]:
     from stages.rankings import ranking_summary
     from store import Store
 
-    with Store(db) as store:
+    with Store(db, read_only=True) as store:
         return ranking_summary(store)
 
 

@@ -105,6 +105,9 @@ class RawRecord:
     # LeadCard): shown on the site. Not part of the record id (a file read before it was kept
     # keeps its ids).
     lead_card: str = ""
+    # The Butler datum a scorer published for the board (Ruter `ButlerDatum`, USEBIO
+    # `BOARD_AVERAGE`), compared with ours; not part of the record id.
+    published_datum: str = ""
 
     @_computed_once
     def record_id(self) -> str:

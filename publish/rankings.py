@@ -28,6 +28,9 @@ def method_words(ev: Row) -> str:
     agree' for a matchpoint event; the scoring alone for others."""
     scoring = str(ev.get("scoring") or "")
     agree = agreement_words(ev)
+    if scoring in ("IMP", "BUTLER"):  # the IMP rule, which names itself
+        why = str(ev.get("method_reason") or "")
+        return f"{scoring} scoring; {'; '.join(x for x in (why, agree) if x)}".rstrip("; ")
     if scoring in ("TEAMS", "BAM"):  # the VP scale (or point-a-board rule) and why
         how = (
             f"{ev.get('mp_method') or '?'} ({ev['method_reason']})"

@@ -170,7 +170,9 @@ def chosen(results: list[EventResult], info: EventInfo, standings: Sequence[Row]
     """The event's facts with the top it is scored on, and the method choice (as the scorer did,
     unless the options say; ddrank.scoring.method)."""
     choice = choose_method(results, info, standings, method, mp_top)
-    return replace(info, mp_top=choice.mp_top, vp_scale=choice.vp_scale), choice
+    return replace(
+        info, mp_top=choice.mp_top, vp_scale=choice.vp_scale, imp_rule=choice.imp_rule
+    ), choice
 
 
 def with_choice(sc: EventScores, choice: MethodChoice, standings: Sequence[Row]) -> EventScores:

@@ -27,6 +27,7 @@ from stages.audit import audit_tables
 from stages.dd import compute_par
 from stages.dd_explain import fill_card_alternatives
 from store import Store
+from store.store import StoreNotWritableError
 
 Row = dict[str, Any]
 #: Tables other stages write, shown when present.
@@ -172,12 +173,19 @@ def load_site_data(store: Store, out_dir: Path, audit: dict[str, Any]) -> SiteDa
 def read_site_data(db: str | Path, out: str | Path, fill_par: bool = False) -> tuple[SiteData, int]:
     """The site's data from the store `db` (read-only unless `fill_par`), and how many deals got
     their par first (stores built before par existed). With `fill_par` the DD-best cards at each
-    costly card are found first too (within `stages.dd_explain.DEFAULT_BUDGET` seconds)."""
-    with Store(db, read_only=not fill_par) as store:
-        par_rows = compute_par(store) if fill_par else 0
-        if fill_par:
-            fill_card_alternatives(store)
-        return load_site_data(store, Path(out), audit_tables(store)), par_rows
+    costly card are found first too (within `stages.dd_explain.DEFAULT_BUDGET` seconds). A store
+    that cannot be written is read as it is: par and DD-best cards it lacks stay missing, and the
+    pages say so."""
+    if fill_par:
+        try:
+            with Store(db) as store:
+                par_rows = compute_par(store)
+                fill_card_alternatives(store)
+                return load_site_data(store, Path(out), audit_tables(store)), par_rows
+        except StoreNotWritableError:
+            pass
+    with Store(db, read_only=True) as store:
+        return load_site_data(store, Path(out), audit_tables(store)), 0
 
 
 def build_site(db: str | Path, out: str | Path, fill_par: bool = True) -> Row:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
+import stat
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -35,20 +37,37 @@ Row = dict[str, Any]
 
 
 def describe_failure(exc: BaseException) -> str | None:
-    """One sentence a user can act on for a store failure (a full disk, a damaged file), or None
-    for anything else. Each statement is a transaction, so nothing half-written stays behind."""
+    """One sentence a user can act on for a store failure (a full disk, a damaged file, a store
+    or folder that cannot be written), or None for anything else. Each statement is a
+    transaction, so nothing half-written stays behind."""
+    if isinstance(exc, StoreNotWritableError):
+        return str(exc)
     if not isinstance(exc, duckdb.Error | OSError):
         return None
     text = str(exc)
-    if "No space left on device" in text or getattr(exc, "errno", None) == 28:
+    if "No space left on device" in text or getattr(exc, "errno", None) == errno.ENOSPC:
         return (f"no space left on the disk ({text.splitlines()[0]}). Nothing of the step that "
                 "failed was kept; free some space and run the same command again.")  # fmt: skip
+    if isinstance(exc, OSError) and exc.errno in NOT_WRITABLE_ERRNOS:
+        where = exc.filename or text
+        return (f"{where}: {exc.strerror or text} (a read-only mount, an immutable file, or "
+                "another user's). Nothing was changed.")  # fmt: skip
     damaged = ("not a valid DuckDB database", "Corrupt", "could not read all bytes",
                "Could not read enough bytes", "checksum", "INTERNAL Error")  # fmt: skip
     if isinstance(exc, duckdb.Error) and any(d.lower() in text.lower() for d in damaged):
         return (f"the store is damaged ({text.splitlines()[0]}). Move it aside and run "
                 "`ddrank run` (or `ddrank ingest`) with the same files to rebuild it.")  # fmt: skip
     return None
+
+
+#: What a write to a read-only mount, an immutable file (`chattr +i`) or a file of another user
+#: fails with; DuckDB says the same in words.
+NOT_WRITABLE_ERRNOS = (errno.EROFS, errno.EPERM, errno.EACCES)
+_NOT_WRITABLE_WORDS = ("Read-only file system", "Operation not permitted", "Permission denied")
+
+
+class StoreNotWritableError(PermissionError):
+    """The store cannot be written (a read-only mount, an immutable file, no permission)."""
 
 
 class StoreLockedError(RuntimeError):
@@ -66,17 +85,27 @@ def sql_file(name: str) -> str:
 
 
 def open_connection(path: str | Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
-    """Open the DuckDB file, turning a lock conflict into a sentence a user can act on."""
+    """Open the DuckDB file, turning a lock conflict or a store that cannot be written into a
+    sentence a user can act on. A read-only open creates nothing, not even the folder."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not read_only:
+        path.parent.mkdir(parents=True, exist_ok=True)
     try:
         con = duckdb.connect(str(path), read_only=read_only)
     except duckdb.IOException as exc:
-        if "lock" in str(exc).lower():
+        text = str(exc)
+        if "lock" in text.lower():
             raise StoreLockedError(
                 f"{path} is in use by another ddrank process (DuckDB allows one writer). "
                 "Wait for it to finish, or point --db at another file."
             ) from exc
+        if not read_only and any(w in text for w in _NOT_WRITABLE_WORDS):
+            why = next(w for w in _NOT_WRITABLE_WORDS if w in text)
+            raise StoreNotWritableError(
+                f"the store {path} cannot be written ({why}: a read-only mount, an immutable "
+                "file, or another user's). Nothing was changed; commands that only read "
+                "(audit, report, player, event) still work."
+            ) from None
         raise
     if not read_only:
         for name in DDL_FILES:
@@ -192,25 +221,54 @@ def release_held_locks() -> None:
         HELD_LOCKS.discard(lock_path)
 
 
+class LockRefusedError(StoreLockedError):
+    """The lock file's place holds something ddrank will not write to (a symbolic link, a
+    hard-linked or special file): following it would overwrite another file."""
+
+
+def _open_lock(lock_path: Path) -> int:
+    """Open (or create) the lock file without following a symbolic link, and refuse anything but
+    a plain file of one link: the holder's pid is written into it."""
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # O_NOFOLLOW: the last part of the path is a symlink
+            raise LockRefusedError(
+                f"{lock_path} is a symbolic link; ddrank never follows one for its lock (it "
+                "would overwrite the file it points to). Remove it and run again."
+            ) from None
+        raise
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+        os.close(fd)
+        what = "not a plain file" if not stat.S_ISREG(info.st_mode) else "a hard link"
+        raise LockRefusedError(
+            f"{lock_path} is {what}; ddrank writes its lock only to a plain file of its own. "
+            "Remove it and run again."
+        )
+    return fd
+
+
 @contextmanager
 def store_lock(path: str | Path = DEFAULT_DB, wait: float = 0.0) -> Iterator[None]:
     """Hold an exclusive lock on the store for a whole pipeline run.
 
     DuckDB lets one process write; two pipeline runs on one store would otherwise fail halfway.
     The second run is told who holds the lock. `wait` seconds are granted for a short holder.
-    The lock file is removed on the way out.
+    The lock is an `fcntl` lock on `<db>.lock`, opened with `O_NOFOLLOW`: a symbolic link (or a
+    hard link) placed there is refused, never written through. A lock file left by a process
+    that died holds no lock, so the next run takes it over. The file is removed on the way out.
     """
     lock_path = Path(f"{path}.lock")
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + wait
     while True:
-        fh = open(lock_path, "a+")  # noqa: SIM115 - held for the duration of the context
+        fd = _open_lock(lock_path)
         try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            fh.seek(0)
-            holder = fh.read().strip() or "another process"
-            fh.close()
+            holder = os.pread(fd, 200, 0).decode("utf-8", "replace").strip() or "another process"
+            os.close(fd)
             if time.monotonic() < deadline:
                 time.sleep(0.2)
                 continue
@@ -218,25 +276,23 @@ def store_lock(path: str | Path = DEFAULT_DB, wait: float = 0.0) -> Iterator[Non
                 f"{path} is being updated by another ddrank run ({holder}). "
                 "Wait for it to finish; nothing was changed."
             ) from None
-        if _same_file(fh, lock_path):
+        if _same_file(fd, lock_path):
             break
-        fh.close()  # the holder removed the file as we locked it: lock the new one
+        os.close(fd)  # the holder removed the file as we locked it: lock the new one
     try:
-        fh.seek(0)
-        fh.truncate()
-        fh.write(f"pid {os.getpid()} since {time.strftime('%Y-%m-%d %H:%M:%S')}")
-        fh.flush()
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()} since {time.strftime('%Y-%m-%d %H:%M:%S')}".encode(), 0)
         HELD_LOCKS.add(lock_path)
         yield
     finally:
         lock_path.unlink(missing_ok=True)
         HELD_LOCKS.discard(lock_path)
-        fh.close()  # closing releases the lock, also when the process dies
+        os.close(fd)  # closing releases the lock, also when the process dies
 
 
-def _same_file(fh: Any, path: Path) -> bool:
-    """Is the locked handle still the file at `path` (not one a finishing holder unlinked)?"""
+def _same_file(fd: int, path: Path) -> bool:
+    """Is the locked file still the one at `path` (not one a finishing holder unlinked)?"""
     try:
-        return os.fstat(fh.fileno()).st_ino == path.stat().st_ino
+        return os.fstat(fd).st_ino == path.lstat().st_ino
     except FileNotFoundError:
         return False

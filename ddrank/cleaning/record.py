@@ -99,6 +99,7 @@ class CleanBoard:
     par_score: int | None = None  # published par, North-South's sign
     par_contract: str | None = None
     lead_card: str | None = None  # 'SJ': the lead a source gives without the play
+    published_datum: float | None = None  # the Butler datum the scorer published
 
 
 # Event-model text fields copied from the raw record as they are ("" becomes NULL).
@@ -108,7 +109,7 @@ EVENT_TEXT_FIELDS = (
 )  # fmt: skip
 EVENT_NUMBER_FIELDS = (
     "published_ns_mp", "published_ew_mp", "published_ns_pct", "published_ew_pct",
-    "published_imps",
+    "published_imps", "published_datum",
 )  # fmt: skip
 
 

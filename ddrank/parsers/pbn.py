@@ -166,7 +166,8 @@ def iter_pbn(
             dd = _tables(game, tags, rec, rows, standings)
             if dd and not getattr(rec, "dd_tricks", ""):
                 rec.dd_tricks = dd  # type: ignore[attr-defined]
-        yield rec
+        if not (rows and _only_tables(rec)):  # a game that only carries its board's tables is
+            yield rec  # no table result (Ruter: no deal, no names, no contract; rows are results)
         for row in rows:
             unnamed_ns = row.ns_pair and not (row.northname or row.southname)
             unnamed_ew = row.ew_pair and not (row.eastname or row.westname)
@@ -284,6 +285,12 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
     # Score_NS and Score_EW each hold their own side's mark: both are read ("A+"/"A+" is
     # 60/60, neither side at fault); a two-sided mark ("A+/A-", "60/40") anywhere is NS/EW.
     ns_cell, ew_cell = row.get("score_ns", ""), row.get("score_ew", "")
+    rec.published_datum = row.get("butlerdatum", "")
+    if _SITOUT.match(ns_cell) or _SITOUT.match(ew_cell):  # Ruter's "Bye": who sits out has a number
+        rec.phantom = "NS" if not rec.ns_pair else "EW" if not rec.ew_pair else ""
+        if rec.phantom:
+            _published_imps(rec, row)
+            return rec
     adjusted = sides_split(ns_cell, ew_cell)
     for cell in (contract, ns_cell, ew_cell, row.get("score", ""), row.get("result", "")):
         adjusted = adjusted or adjusted_split(cell)
@@ -304,10 +311,7 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
     rec.published_ew_mp = row.get("mp_ew", "")
     rec.published_ns_pct = row.get("percentage_ns", "")
     rec.published_ew_pct = row.get("percentage_ew", "")
-    if row.get("imp_ns"):
-        rec.published_imps = _plain(row["imp_ns"])
-    elif row.get("imp_ew"):
-        rec.published_imps = _negate(row["imp_ew"])
+    _published_imps(rec, row)
     for key, attr in _SEAT_NAMES:
         setattr(rec, attr, row.get(key, ""))
         setattr(rec, f"{key}_id", row.get(f"playerid_{key}", ""))
@@ -316,6 +320,30 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
     if row.get("names_ew"):
         rec.eastname, rec.westname = split_names(row["names_ew"])
     return rec
+
+
+def _only_tables(rec: RawRecord) -> bool:
+    """The game says nothing of its own: no deal, players, contract, result, score or play."""
+    return not any(v.strip() for v in (
+        rec.deal, rec.contract, rec.declarer, rec.result, rec.ns_score, rec.auction, rec.play,
+        rec.northname, rec.eastname, rec.southname, rec.westname, rec.published_imps,
+        rec.published_ns_mp, rec.published_ns_pct, rec.adjusted, rec.parse_error))  # fmt: skip
+
+
+#: A ScoreTable cell saying the pair without a number sat out (Ruter, Magic Contest: "Bye").
+_SITOUT = re.compile(r"^\s*(bye|sit[\s-]*out)\s*$", re.IGNORECASE)
+
+
+def _published_imps(rec: RawRecord, row: dict[str, str]) -> None:
+    """North-South's published IMPs of a row (`IMP_NS`, else minus `IMP_EW`)."""
+    if row.get("imp_ns"):
+        rec.published_imps = _plain(row["imp_ns"])
+    elif row.get("imp_ew"):
+        rec.published_imps = _negate(row["imp_ew"])
+
+
+#: A ranking line's direction as written ("N-S", Ruter) as the event model keeps it ("NS").
+_DIRECTIONS = {"N-S": "NS", "NS": "NS", "E-W": "EW", "EW": "EW"}
 
 
 def _standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
@@ -330,7 +358,8 @@ def _standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
     )
     return RawStanding(
         source_file=base.source_file, source_line=line, event=base.event, date=base.date,
-        session=base.session, section=first("section"), direction=first("direction", "line"),
+        session=base.session, section=first("section"),
+        direction=_DIRECTIONS.get(first("direction", "line").upper(), first("direction", "line")),
         pair=first("pairid", "pairid_ns", "pairid_ew", "teamid", "pair", "team"),
         team_name=first("teamname", "team_name"), players=players,
         player_ids=first("playerids", "memberid"),

@@ -326,8 +326,13 @@ class _Reader:
                 result=line.value("TRICKS"),
                 published_ns_mp=line.value("NS_MATCH_POINTS"),
                 published_ew_mp=line.value("EW_MATCH_POINTS"),
-                published_imps=line.value("NS_CROSS_IMP_POINTS") or line.value("NS_IMPS"),
+                published_imps=(
+                    line.value("NS_CROSS_IMP_POINTS")
+                    or line.value("NS_IMPS")
+                    or line.value("NS_BUTLER_POINTS")
+                ),
                 lead_card=line.value("LEAD"),
+                published_datum=node.value("BOARD_AVERAGE"),
             )
             score = line.value("SCORE")
             split = adjusted_split(score) if score[:1].upper() == "A" else ""

@@ -29,6 +29,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ddrank.scoring.events import EventInfo, EventResult, event_info_for, score_event
+from ddrank.scoring.impchoice import choose_imp_rule, method_name
+from ddrank.scoring.imprule import ImpRule
 from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.scoring.published import compare_published
 from ddrank.scoring.vpscale import FILE, WBF, VpScale, file_scale, published_matches
@@ -53,6 +55,7 @@ class MethodChoice:
     compared: int = 0  # published values compared (matchpoints, percentages, places)
     agree: int = 0
     vp_scale: VpScale = ()  # teams: the file's own VP scale, () = WBF continuous
+    imp_rule: ImpRule | None = None  # IMP pairs: the rule (ddrank.scoring.impchoice)
 
     def line(self) -> str:
         """'neuberg, top 2 per result beaten (published values: 144 of 144 agree)'."""
@@ -131,6 +134,10 @@ def choose_method(
         return MethodChoice(method, float(mp_top), "as the options say")
     if info.scoring in TEAM_SCORINGS:
         return choose_vp_scale(results, info, own, float(mp_top or first_top))
+    if info.scoring in ("IMP", "BUTLER"):
+        rule, why, compared, agree = choose_imp_rule(results, info, own)
+        return MethodChoice(method_name(rule), float(mp_top or first_top), why, compared, agree,
+                            imp_rule=rule)  # fmt: skip
     if info.scoring != "MP":
         return MethodChoice(first_method if method == AUTO else method,
                             float(mp_top or first_top), f"{info.scoring} scoring: no matchpoints")  # fmt: skip

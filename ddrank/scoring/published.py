@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ddrank.scoring.events import EventScores, PairLine
+from ddrank.scoring.impchecks import imp_checks
 from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.scoring.vpscale import published_matches, published_vp
 
@@ -24,11 +25,17 @@ class Check:
     compared: int = 0
     agree: int = 0
     disagree: list[str] = field(default_factory=list)
+    #: published values ours differ from where the file's own numbers disagree with each other
+    #: (its own sum is not its own total): each says which numbers, in words
+    explained: list[str] = field(default_factory=list)
 
-    def add(self, ok: bool, detail: str) -> None:
+    def add(self, ok: bool, detail: str, proof: str = "") -> None:
+        """One value compared; a miss with a `proof` from the file's own numbers is explained."""
         self.compared += 1
         if ok:
             self.agree += 1
+        elif proof:
+            self.explained.append(f"{detail} ({proof})")
         else:
             self.disagree.append(detail)
 
@@ -82,7 +89,14 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                 imp.add(_close(s.imps, r.published_imps),
                         f"{where}: ours {s.imps}, published {r.published_imps}")  # fmt: skip
     final_pct, place, total = Check("final percentage"), Check("place"), Check("team total")
-    for st, line in match_standings(scores, standings):
+    pairs = match_standings(scores, standings)
+    imp_kinds: dict[str, Check] = {}
+
+    def add_imp(what: str, ok: bool, detail: str, proof: str = "") -> None:
+        imp_kinds.setdefault(what, Check(what)).add(ok, detail, proof)
+
+    imp_checks(scores, pairs, add_imp)
+    for st, line in pairs:
         ev, direction = (
             str(st.get("event_id") or st.get("event") or ""),
             str(st.get("direction") or ""),
@@ -104,7 +118,8 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                       f"{who}: ours {line.rank if line else 'not found'}, published "
                       f"{st.get('published_place')}")  # fmt: skip
     matches = match_checks(scores, standings)
-    return [c for c in (mp, points, pct, imp, final_pct, place, total, *matches) if c.compared]
+    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), final_pct, place, total,
+                        *matches) if c.compared]  # fmt: skip
 
 
 def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
@@ -157,6 +172,8 @@ def match_standings(
             found = index.get((ev, "", direction, _norm_pair(f"{key[1]}{key[3]}")), [])
         if not found and direction:  # a Howell's stationary pair, published with its direction
             found = index.get((ev, key[1], "", key[3]), [])
+        if not found and direction and key[1]:  # both at once: sections as one field, a Howell
+            found = index.get((ev, "", "", _norm_pair(f"{key[1]}{key[3]}")), [])
         # a one-session event's standings may name that session; ours is then the event's line
         cands = [x for x, single in found
                  if x.session == session or (single and (not session or not x.session))]  # fmt: skip

@@ -226,6 +226,7 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         published_ns_pct=parse_number(row.get("published_ns_pct")),
         published_ew_pct=parse_number(row.get("published_ew_pct")),
         published_imps=parse_number(row.get("published_imps")),
+        published_datum=parse_number(row.get("published_datum")),
         match=" v ".join(sorted(x for x in (_s(row, "home_team"), _s(row, "visit_team")) if x)),
         deal_id=_s(row, "deal_id"),
         names=tuple(_s(row, f"{seat}name") for seat in ("north", "east", "south", "west")),  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
        b.event_id, b.session, b.section, b.ns_pair, b.ew_pair,
        b.north_id, b.east_id, b.south_id, b.west_id, b.ns_score, b.adjusted, b.phantom,
        b.published_ns_mp, b.published_ew_mp, b.published_ns_pct, b.published_ew_pct,
-       b.published_imps, coalesce(nullif(b.date, ''), r.date) as date
+       b.published_imps, b.published_datum, coalesce(nullif(b.date, ''), r.date) as date
 from boards b left join raw_records r using (record_id)
 order by b.year, b.event, b.session, b.section, b.board_no, b.record_id;
 
