@@ -47,6 +47,7 @@ class Loaded:
     facts: list[Row] = field(default_factory=list)
     standings: list[Row] = field(default_factory=list)
     scoring_tags: dict[str, list[str]] = field(default_factory=dict)  # event -> [Scoring] tags
+    deals: int = 0  # hand-record deals read (games with a deal and no table result)
     dates: dict[str, str] = field(default_factory=dict)  # event -> earliest date read
 
     def infos(self) -> dict[str, EventInfo]:
@@ -91,8 +92,10 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
     facts: list[Row] = []
     standings: list[Row] = []
     unreadable: list[RecordError] = []
+    deals = 0
     for f in files:
         parsed: ParsedFile = read_parsed(f)[0]
+        deals += len(parsed.deals)
         for rec in parsed.records:
             if rec.parse_error:
                 unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error,
@@ -110,7 +113,7 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
             standings.append(row)
     loaded = _prepare(rows, ", ".join(str(f) for f in files))
     loaded.errors = unreadable + loaded.errors
-    loaded.facts, loaded.standings = facts, standings
+    loaded.facts, loaded.standings, loaded.deals = facts, standings, deals
     return loaded
 
 
@@ -325,6 +328,8 @@ def score_files(
                                               for s in sc.results))  # fmt: skip
     summary["top"] = top_lines(scores)
     summary["methods"] = method_rows(scores)
+    summary["records_read"] = len(loaded.results) + summary["errors"]
+    summary["hand_record_deals"] = loaded.deals
     return summary
 
 

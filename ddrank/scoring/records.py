@@ -206,8 +206,9 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         session=_s(row, "session") or _s(row, "stage"),
         section=_s(row, "section"),
         played=played_key(row, vul),
-        ns_pair=_s(row, "ns_pair"),
-        ew_pair=_s(row, "ew_pair"),
+        # a pair the source names only by the label at both its seats ('Para-11') is that pair
+        ns_pair=_s(row, "ns_pair") or side_label(names[0], names[2]),
+        ew_pair=_s(row, "ew_pair") or side_label(names[1], names[3]),
         ns_players=side_names(names[0], names[2]),
         ew_players=side_names(names[1], names[3]),
         players=seat_identities(names, ids, matched),
@@ -255,14 +256,6 @@ def results_from_rows(
     return kept, errors + dups + missing_lines(kept)
 
 
-def _pairs(r: EventResult) -> tuple[tuple[str, str], tuple[str, str]]:
-    """Each side's pair as the source names it: its number, else the label written at both its
-    seats ('Para-11'); '' for a phantom side or a side of two named players."""
-    ns = "" if r.phantom == "NS" else r.ns_pair or side_label(r.names[0], r.names[2])
-    ew = "" if r.phantom == "EW" else r.ew_pair or side_label(r.names[1], r.names[3])
-    return ("NS", ns), ("EW", ew)
-
-
 def drop_duplicate_tables(
     results: Sequence[EventResult],
 ) -> tuple[list[EventResult], list[RecordError]]:
@@ -279,7 +272,8 @@ def drop_duplicate_tables(
     errors: list[RecordError] = []
     for r in results:
         key = (r.event, r.session, r.section, r.board, frozenset((r.home_team, r.visit_team)))
-        who = [(f"{side} pair", pair) for side, pair in _pairs(r) if pair]
+        who = [(f"{side} pair", pair) for side, pair in (("NS", r.ns_pair), ("EW", r.ew_pair))
+               if pair and r.phantom != side]  # fmt: skip
         if not who:  # without pair numbers or labels, the players
             who = [("player", p) for p in r.players if p]
         clash = next((seen[(key, w)] for w in who if (key, w) in seen), None)
