@@ -110,7 +110,8 @@ def test_labels_and_placeholders_are_nobody_and_matching_never_merges_two_seats(
 @pytest.mark.parametrize(("name", "tables"), [("131108szczyrk.pbn", 1205), ("PCH1003.pbn", 570)])
 def test_jfr_files_score_every_table(name: str, tables: int) -> None:
     loaded = load_files([JFR / name])
-    assert len(loaded.results) == tables and loaded.errors == []
+    assert len(loaded.results) == tables
+    assert [e for e in loaded.errors if e.kind == "left out"] == []
     (sc,) = score_events(loaded).values()
     assert len(sc.results) == tables
     assert not any("Para" in x.players and " - " in x.players for x in sc.rankings)
@@ -122,7 +123,8 @@ def test_jfr_files_score_every_table(name: str, tables: int) -> None:
 def test_palo_alto_couples_who_share_a_surname_keep_every_table(name: str, tables: int) -> None:
     """63 of 405 results were left out as "seats Wu twice"; Fang-Wu was ranked on 9 boards."""
     loaded = load_files([PALO_ALTO / name])
-    assert len(loaded.results) == tables and loaded.errors == []
+    assert len(loaded.results) == tables
+    assert [e for e in loaded.errors if e.kind == "left out"] == []
     if "1230" in name:
         (sc,) = score_events(loaded).values()
         lines = {(x.section, x.direction, x.pair): x for x in sc.rankings if x.session == ""}

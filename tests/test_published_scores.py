@@ -59,10 +59,11 @@ def test_qualifier_two_table_swings_equal_score_imp_and_the_unplayed_match_said(
     swings = [s for s in sc.results if s.imps is not None]
     assert len(swings) == 278
     assert all(s.imps == s.result.published_imps for s in swings)
-    assert len(loaded.results) == 279 and len(loaded.errors) == 20
-    assert all(e.section == "ITALY v WALES" and e.kind == "left out" and e.source == str(QUALIFIER)
+    left_out = [e for e in loaded.errors if e.kind == "left out"]
+    assert len(loaded.results) == 279 and len(left_out) == 20
+    assert all(e.section == "ITALY v WALES" and e.source == str(QUALIFIER)
                and e.line and e.table in ("1", "17") and "not played" in e.message
-               and "placeholders (Dummy" in e.message for e in loaded.errors)  # fmt: skip
+               and "placeholders (Dummy" in e.message for e in left_out)  # fmt: skip
     ranked = " ".join(x.players + x.pair for x in sc.rankings + sc.butler)
     assert "Dummy" not in ranked
     assert {x.pair for x in sc.rankings} >= {"SWEDEN", "HUNGARY"} and len(sc.rankings) == 28

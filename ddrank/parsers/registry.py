@@ -78,7 +78,7 @@ _SEAT_NAME_COLUMNS = {b"northname", b"eastname", b"southname", b"westname"}
 
 def _is_csv(text: bytes) -> bool:
     first = text.split(b"\n", 1)[0].lower()
-    columns = {c.strip(b' \t\r"\'').replace(b"_", b"") for c in first.split(b",")}
+    columns = {c.strip(b" \t\r\"'").replace(b"_", b"") for c in first.split(b",")}
     return len(columns) > 1 and (b"deal" in columns or columns >= _SEAT_NAME_COLUMNS)
 
 
