@@ -63,6 +63,16 @@ def as_float(v: Any) -> float | None:
     return None if math.isnan(x) else x
 
 
+#: What a result we could not score shows instead of a number: the board holds no other result
+#: to compare it with (a teams board whose other room is missing, a board played once).
+NOT_SCORED = "none (no other result on the board to compare it with)"
+
+
+def _ours(value: float | None, missing: str = NOT_SCORED) -> str:
+    """Our value as the disagreement line shows it; never the word None."""
+    return missing if value is None else f"{value:g}"
+
+
 def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
     """Every published matchpoint, percentage, IMP and place against ours."""
     mp, pct, imp = (
@@ -80,14 +90,14 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                 ok = _close(s.ns_mp, r.published_ns_mp) and (
                     r.published_ew_mp is None or _close(s.ew_mp, r.published_ew_mp)
                 )
-                per_line.add(ok, f"{where}: ours {s.ns_mp}/{s.ew_mp}, published "
+                per_line.add(ok, f"{where}: ours {_ours(s.ns_mp)}/{_ours(s.ew_mp)}, published "
                                  f"{r.published_ns_mp}/{r.published_ew_mp}")  # fmt: skip
             if r.published_ns_pct is not None:
                 pct.add(_close(s.ns_pct, r.published_ns_pct),
-                        f"{where}: ours {s.ns_pct}, published {r.published_ns_pct}")  # fmt: skip
+                        f"{where}: ours {_ours(s.ns_pct)}, published {r.published_ns_pct}")  # fmt: skip
             if r.published_imps is not None:
                 imp.add(_close(s.imps, r.published_imps),
-                        f"{where}: ours {s.imps}, published {r.published_imps}")  # fmt: skip
+                        f"{where}: ours {_ours(s.imps)}, published {r.published_imps}")  # fmt: skip
     final_pct, place, total = Check("final percentage"), Check("place"), Check("team total")
     pairs = match_standings(scores, standings)
     imp_kinds: dict[str, Check] = {}
@@ -105,13 +115,13 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
         pub_total = as_float(st.get("published_vp") or st.get("published_mp"))
         if sc is not None and sc.info.scoring in TEAM_SCORINGS and pub_total is not None:
             total.add(line is not None and _close(line.mp, pub_total),  # VPs, or PAB points
-                      f"{ev} team {st.get('pair')}: ours {line.mp if line else 'not found'}, "
+                      f"{ev} team {st.get('pair')}: ours {_ours(line.mp) if line else 'not found'}, "
                       f"published {pub_total}")  # fmt: skip
         who = f"{ev} {st.get('section') or ''} {direction} pair {st.get('pair')} ({st.get('players', '')})"
         pub_pct = as_float(st.get("published_pct"))
         if pub_pct is not None:
             final_pct.add(line is not None and _close(line.pct, pub_pct),
-                          f"{who}: ours {line.pct if line else 'not found'}, published {pub_pct}")  # fmt: skip
+                          f"{who}: ours {_ours(line.pct, 'no percentage') if line else 'not found'}, published {pub_pct}")  # fmt: skip
         pub_place = _place(st.get("published_place"))
         if pub_place is not None:
             place.add(line is not None and line.rank == pub_place,
