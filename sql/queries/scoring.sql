@@ -77,7 +77,7 @@ order by event, session, section, team;
 -- name: scored_tables
 -- The one results model, for the stages after scoring (bid/play split, skill ratings): every
 -- scored table result that was played (not adjusted), with what comparing tables needs.
-select record_id, event, session, section, match, board, played, deal_id, names,
+select record_id, event, session, section, match, board, played, deal_id, names, players,
        contract, declarer, tricks, ns_vulnerable, ew_vulnerable, year, date
 from scored_results
 where adjusted is null and contract is not null and contract <> ''
