@@ -63,7 +63,11 @@ def _heading(group: Row, teams: bool = False) -> str:
     section, direction = group.get("section") or "", group.get("direction") or ""
     parts = [f"section {section}" if section else "", {"NS": "North-South", "EW": "East-West"}.get(
         direction, direction)]  # fmt: skip
-    return " · ".join(p for p in parts if p) or ("all teams" if teams else "all pairs")
+    kinds = {x.get("kind") for x in group.get("lines", [])}
+    if "knockout" in kinds:  # a knockout match: its stage and teams, IMPs over its segments
+        return f"match {section}: IMPs" if section else "match: IMPs"
+    whole = "all teams" if teams else "all players" if "individual" in kinds else "all pairs"
+    return " · ".join(p for p in parts if p) or whole
 
 
 def _line(x: Row) -> str:

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field, replace
 
 from ddrank.scoring import crossimps, imprule, matchpoints
 from ddrank.scoring.imprule import ImpRule, round_half_away
+from ddrank.scoring.individual import individual_rankings, is_individual
+from ddrank.scoring.knockout import is_knockout, knockout_lines, knockout_stages
 from ddrank.scoring.model import (  # noqa: F401 - the model is imported from here too
     ADJUSTED_CODES,
     TEAM_SCORINGS,
@@ -357,7 +359,8 @@ def event_info_for(results: Sequence[EventResult], info: EventInfo) -> EventInfo
     """The event's facts with its scoring settled (stated, else inferred from all its results),
     and the declaration as written kept (`declared`)."""
     return replace(info, scoring=infer_scoring(results, info.scoring),
-                   declared=info.declared or info.scoring)  # fmt: skip
+                   declared=info.declared or info.scoring,
+                   individual=info.individual or is_individual(results))  # fmt: skip
 
 
 def by_session(results: Iterable[EventResult]) -> dict[str, list[EventResult]]:
@@ -384,8 +387,16 @@ def assemble_event(info: EventInfo, sessions: Sequence[EventScores]) -> EventSco
     scored = [s for part in sessions for s in part.results]
     if info.scoring in TEAM_SCORINGS:
         matches = [m for part in sessions for m in part.matches]
-        return EventScores(info, scored, team_rankings(matches), matches, butler_rankings(scored))
+        stages = knockout_stages(matches) if info.scoring == "TEAMS" else set()
+        ko = [m for m in matches if is_knockout(m, stages)]
+        for m in ko:  # a knockout is won on IMPs: its segments are not converted to VPs
+            m.vp = None
+        robin = [m for m in matches if not is_knockout(m, stages)]
+        return EventScores(info, scored, team_rankings(robin) + knockout_lines(ko), matches,
+                           butler_rankings(scored))  # fmt: skip
     sitouts = [r for part in sessions for r in part.sitouts]
+    if info.individual:  # players, not pairs
+        return EventScores(info, scored, individual_rankings(scored), sitouts=sitouts)
     return EventScores(info, scored, pair_rankings(scored, info), sitouts=sitouts)
 
 

@@ -165,6 +165,10 @@ PAB_RULE = ("point-a-board: on each board the team whose two tables net more win
             "(any difference, even 10), equal nets 1 each; a match scores its board points")  # fmt: skip
 
 
+KNOCKOUT_RULE = ("knockout: each team meets one opponent over several segments of a stage, and "
+                 "the match is won on total IMPs; no VPs, no round-robin ranking")  # fmt: skip
+
+
 def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
                     own: Sequence[Mapping[str, Any]], top: float) -> MethodChoice:  # fmt: skip
     """A teams event's VP scale: WBF continuous, or the file's own scale where that reproduces
@@ -177,6 +181,8 @@ def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
     wbf = score_event(results, replace(info, vp_scale=()))
     w_checks = compare_published({info.event: wbf}, own)
     compared, agree = agreement(w_checks)
+    if wbf.matches and all(m.vp is None for m in wbf.matches):
+        return MethodChoice("knockout", top, KNOCKOUT_RULE, compared, agree)
     if not table:
         why = "WBF continuous 20-VP scale: the source published no match VPs"
         return MethodChoice(WBF, top, why, compared, agree)

@@ -48,6 +48,8 @@ class EventInfo:
     declared: str = ""
     # IMP and BUTLER: the rule the event is scored by (ddrank.scoring.impchoice); None = EBU's
     imp_rule: ImpRule | None = None
+    # an individual event: players, not pairs, are ranked (ddrank.scoring.individual)
+    individual: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,8 @@ class EventResult:
     published_ew_pct: float | None = None
     published_imps: float | None = None
     published_datum: float | None = None  # the Butler datum as published (Ruter, Compscore)
+    # An individual event: the four players' numbers in the event, N, E, S, W (else "")
+    player_numbers: tuple[str, str, str, str] = ("", "", "", "")
     # What the stages after scoring compare tables by (the bid/play split, the skill ratings):
     match: str = ""  # 'A v B', the teams of the match (teams events)
     deal_id: str = ""  # the store's deal (its DD table), when read from the store
@@ -185,6 +189,7 @@ class PairLine:
     top: float = 0.0  # the sum of the tops of the boards played (matchpoint events)
     rank: int = 0
     factor: float = 1.0  # IMP totals: what the pair's sum was multiplied by (a sit-out)
+    kind: str = ""  # "" = the event's own kind; "knockout": a team's line in a knockout match
 
     @property
     def pct(self) -> float | None:

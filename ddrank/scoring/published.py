@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,6 +100,8 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                         f"{where}: ours {_ours(s.imps)}, published {r.published_imps}")  # fmt: skip
     final_pct, place, total = Check("final percentage"), Check("place"), Check("team total")
     pairs = match_standings(scores, standings)
+    tied = Counter((ev, x.session, x.section, x.direction, x.rank)
+                   for ev, sc in scores.items() for x in sc.rankings)  # fmt: skip
     imp_kinds: dict[str, Check] = {}
 
     def add_imp(what: str, ok: bool, detail: str, proof: str = "") -> None:
@@ -124,7 +126,13 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                           f"{who}: ours {_ours(line.pct, 'no percentage') if line else 'not found'}, published {pub_pct}")  # fmt: skip
         pub_place = _place(st.get("published_place"))
         if pub_place is not None:
-            place.add(line is not None and line.rank == pub_place,
+            # a tie the scorer broke (places 23 and 24 for two equal totals) is no disagreement
+            width = (
+                tied.get((ev, line.session, line.section, line.direction, line.rank), 1)
+                if line
+                else 1
+            )
+            place.add(line is not None and line.rank <= pub_place < line.rank + width,
                       f"{who}: ours {line.rank if line else 'not found'}, published "
                       f"{st.get('published_place')}")  # fmt: skip
     matches = match_checks(scores, standings)
