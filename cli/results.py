@@ -120,7 +120,8 @@ def results(
     ingest = result.get("ingest")
     if isinstance(ingest, dict) and scoring:  # a run, not "nothing new since the last run"
         require_scored(scoring.get("results", 0), ingest.get("records_read", 0),
-                       scoring.get("errors", 0), ingest.get("hand_record_deals", 0))  # fmt: skip
+                       scoring.get("errors", 0), ingest.get("hand_record_deals", 0),
+                       len(scoring.get("rankings") or []))  # fmt: skip
 
 
 def stored_rankings(db: str) -> list[dict[str, Any]]:

@@ -91,7 +91,8 @@ def run(
     ingest, scoring = result.get("ingest"), result.get("scoring")
     if isinstance(ingest, dict) and isinstance(scoring, dict):  # not "nothing new"
         require_scored(scoring.get("results", 0), ingest.get("records_read", 0),
-                       scoring.get("errors", 0), ingest.get("hand_record_deals", 0))  # fmt: skip
+                       scoring.get("errors", 0), ingest.get("hand_record_deals", 0),
+                       len(scoring.get("rankings") or []))  # fmt: skip
 
 
 def stopped(settings: Any) -> None:

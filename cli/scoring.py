@@ -288,7 +288,7 @@ def register(app: typer.Typer) -> None:
         read = summary.get("records_read", summary["results"] + summary["errors"])
         if files or read:  # an empty store is nothing to do; files that score nothing fail
             require_scored(summary["results"], read, summary["errors"],
-                           summary.get("hand_record_deals", 0))  # fmt: skip
+                           summary.get("hand_record_deals", 0), summary.get("events", 0))  # fmt: skip
 
     @app.command("split")
     def split(

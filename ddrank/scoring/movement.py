@@ -23,8 +23,13 @@ def _board_order(board: str) -> tuple[int, str]:
     return (int(board), board) if board.isdigit() else (10**9, board)
 
 
-def _side(pair: str, players: str) -> str:
-    return pair or players
+def _who(r: EventResult) -> tuple[str, ...]:
+    """Who meets at the table: the two pair numbers (or labels), else the four players (an
+    individual event changes partners inside a round, so its players, not its pairs, meet)."""
+    if r.ns_pair and r.ew_pair:
+        return (r.ns_pair, r.ew_pair) if r.ns_pair != r.ew_pair else ()
+    names = tuple(n for n in r.names if n)
+    return names if len(set(names)) == len(names) >= 2 else ()
 
 
 def missing_lines(results: Iterable[EventResult]) -> list[RecordError]:
@@ -45,17 +50,17 @@ def missing_lines(results: Iterable[EventResult]) -> list[RecordError]:
 
 
 def _missing_in_field(rs: Sequence[EventResult]) -> list[RecordError]:
-    """Lines missing from one section's pairs movement (see the module's docstring)."""
-    # a meeting: a round's two pairs, each in its direction (a Howell's pairs meet once)
-    meetings: dict[tuple[str, str, str], dict[str, EventResult]] = defaultdict(dict)
+    """Lines missing from one section's movement (see the module's docstring)."""
+    # a meeting: who sat at one table in one round (a Howell's pairs meet once)
+    meetings: dict[tuple[str, frozenset[str]], dict[str, EventResult]] = defaultdict(dict)
     played: dict[str, set[str]] = defaultdict(set)
     for r in rs:
-        ns, ew = _side(r.ns_pair, r.ns_players), _side(r.ew_pair, r.ew_players)
-        if not ns or not ew or ns == ew:
+        who = _who(r)
+        if not who:
             continue
-        meetings[(r.round, ns, ew)].setdefault(r.board, r)
-        played[ns].add(r.board)
-        played[ew].add(r.board)
+        meetings[(r.round, frozenset(who))].setdefault(r.board, r)
+        for w in who:
+            played[w].add(r.board)
     together: Counter[tuple[str, str]] = Counter()
     for boards in meetings.values():
         for b in boards:
@@ -68,10 +73,10 @@ def _missing_in_field(rs: Sequence[EventResult]) -> list[RecordError]:
 
     every = sorted({b for boards in meetings.values() for b in boards}, key=_board_order)
     out: list[RecordError] = []
-    for (rnd, ns, ew), boards in meetings.items():
+    for (rnd, who), boards in meetings.items():
         first = next(iter(boards.values()))
         for c in every:
-            if c in boards or c in played[ns] or c in played[ew]:
+            if c in boards or any(c in played[w] for w in who):
                 continue
             same = sorted((b for b in boards if one_set(b, c)), key=_board_order)
             if same:
@@ -79,6 +84,8 @@ def _missing_in_field(rs: Sequence[EventResult]) -> list[RecordError]:
                     f" and {len(same) - 6} more" if len(same) > 6 else ""
                 )
                 when = f" in round {rnd}" if rnd else ""
+                ns = first.ns_pair or first.ns_players
+                ew = first.ew_pair or first.ew_players
                 out.append(_missing(first, c, f"no traveller line of board {c} for NS {ns} v "
                                               f"EW {ew}: they played board {shown} of the "
                                               f"same set{when}"))  # fmt: skip
