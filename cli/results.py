@@ -79,7 +79,7 @@ def results(
 
     Runs the pipeline flow of `ddrank run` with only ingest, clean, scoring and the site (no double dummy, name matching, regression or ratings unless asked), into its own store in OUT.
     """
-    from stages import freshness
+    from stages.run import freshness_of, open_run
     from stages.settings import load_settings
 
     with friendly_errors():
@@ -90,15 +90,16 @@ def results(
             regression=regression, ratings=ratings, names_scope=names_scope, **fields,
         )  # fmt: skip
         out.mkdir(parents=True, exist_ok=True)
-        result: dict[str, Any] = freshness.check(settings).as_dict()
-        if not result.get("nothing_new"):
-            if not verbose:
-                os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
-            from cli.progress import stage_progress
-            from flows.pipeline import run_pipeline
+        with open_run(settings) as run:  # the run's one Store, its inputs hashed once
+            result: dict[str, Any] = freshness_of(run).as_dict()
+            if not result.get("nothing_new"):
+                if not verbose:
+                    os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
+                from cli.progress import stage_progress
+                from flows.pipeline import run_pipeline
 
-            with stage_progress(disable=json):
-                result = run_pipeline(settings)
+                with stage_progress(disable=json):
+                    result = run_pipeline(settings, run)
         events = (result.get("scoring") or {}).get("rankings")
         if events is None:  # nothing new since the last run: the store's rankings
             events = stored_rankings(settings.db)

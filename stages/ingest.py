@@ -3,7 +3,7 @@ partitions; their events, published rankings and hand-record deals beside them."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -78,16 +78,18 @@ def ingest_paths(
     paths: list[str | Path],
     partition_size: int = DEFAULT_PARTITION_SIZE,
     workers: int = 1,
+    digest: Callable[[Path], str] = file_sha1,
 ) -> IngestSummary:
     """Add the records of these files that the store does not have yet.
 
     New records go to new partitions (never into existing ones), so the content of a finished
-    partition never changes and its cached downstream results stay valid.
+    partition never changes and its cached downstream results stay valid. `digest` is the
+    run's hash of a file (`stages.run.InputFiles.digest`: each file hashed once per run).
     """
     store = as_store(store)
     summary = IngestSummary()
     files = expand_paths(paths)
-    digests = {p: file_sha1(p) for p in files}
+    digests = {p: digest(p) for p in files}
     unchanged = _unchanged_files(store, digests)
     for path, count in unchanged.items():  # same bytes as last time: nothing to parse
         summary.files += 1

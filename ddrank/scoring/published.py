@@ -10,7 +10,7 @@ from typing import Any
 
 from ddrank.scoring.events import EventScores, PairLine
 from ddrank.scoring.impchecks import imp_checks
-from ddrank.scoring.model import TEAM_SCORINGS
+from ddrank.scoring.model import TEAM_SCORINGS, rank_key
 from ddrank.scoring.vpscale import published_matches, published_vp
 
 Row = dict[str, Any]
@@ -136,8 +136,39 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                       f"{who}: ours {line.rank if line else 'not found'}, published "
                       f"{st.get('published_place')}")  # fmt: skip
     matches = match_checks(scores, standings)
-    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), final_pct, place, total,
-                        *matches) if c.compared]  # fmt: skip
+    strats = strat_checks(scores, standings)
+    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), final_pct, place, strats,
+                        total, *matches) if c.compared]  # fmt: skip
+
+
+def strat_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> Check:
+    """Places in a strat's ranking (ACBL): the published standings of one strat are the pairs
+    eligible for it; ours rank those same pairs among themselves by our score (equal scores
+    share a place), within their direction and ranking."""
+    check = Check("strat place")
+    own = [st for st in standings if st.get("strat") and not st.get("opponent")]
+    if not own:
+        return check
+    groups: dict[tuple[str, ...], list[tuple[Row, PairLine | None]]] = defaultdict(list)
+    for st, line in match_standings(scores, own, strats=True):
+        ev = str(st.get("event_id") or st.get("event") or "")
+        where = (line.session, line.section, line.direction) if line else ("?",)
+        groups[(ev, str(st.get("strat")), *where)].append((st, line))
+    for key, members in groups.items():
+        values = [rank_key(ln) for _, ln in members if ln is not None]
+        for st, line in members:
+            who = (f"{key[0]} {st.get('section') or ''} {st.get('direction') or ''} pair "
+                   f"{st.get('pair')} strat {key[1]}")  # fmt: skip
+            pub = _place(st.get("published_place"))
+            if pub is None:
+                continue
+            ours = None
+            if line is not None:
+                v = rank_key(line)
+                ours = 1 + sum(1 for x in values if x < v)
+            check.add(ours == pub, f"{who}: ours {ours or 'not found'}, published "
+                                   f"{st.get('published_place')}")  # fmt: skip
+    return check
 
 
 def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
@@ -160,7 +191,7 @@ def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) ->
 
 
 def match_standings(
-    scores: Mapping[str, EventScores], standings: Sequence[Row]
+    scores: Mapping[str, EventScores], standings: Sequence[Row], strats: bool = False
 ) -> list[tuple[Row, PairLine | None]]:
     """Each published standing (phantoms aside) with our ranking line for it, or None.
 
@@ -178,6 +209,8 @@ def match_standings(
     for st in standings:
         if st.get("phantom") or st.get("opponent"):  # a match's result is no ranking line
             continue
+        if bool(st.get("strat")) != strats:  # a strat's place is checked on its own
+            continue
         ev = str(st.get("event_id") or st.get("event") or "")
         direction = str(st.get("direction") or "").upper()
         key = (ev, str(st.get("section") or ""), direction, _norm_pair(st.get("pair")))
@@ -187,7 +220,11 @@ def match_standings(
             found = [x for (e, _, d, p), xs in index.items() if (e, d, p) == (ev, direction, key[3])
                      for x in xs]  # fmt: skip
         if not found and key[1]:  # sections scored as one field: our pair is section + number
-            found = index.get((ev, "", direction, _norm_pair(f"{key[1]}{key[3]}")), [])
+            label = _norm_pair(f"{key[1]}{key[3]}")
+            found = index.get((ev, "", direction, label), []) or [
+                x for (e, sec, d, p), xs in index.items()
+                if (e, d, p) == (ev, direction, label) and key[1] in sec.split("+") for x in xs
+            ]  # fmt: skip
         if not found and direction:  # a Howell's stationary pair, published with its direction
             found = index.get((ev, key[1], "", key[3]), [])
         if not found and direction and key[1]:  # both at once: sections as one field, a Howell

@@ -204,6 +204,9 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         if not declarer:
             return error(f"contract {contract} has no valid declarer")
         return error(f"{contract} by {declarer}: missing result (trick count) and no score")
+    if adjusted is not None and ns_score is None and parse_number(row.get("ns_score")) is not None:
+        ns_score = int(parse_number(row.get("ns_score")))  # type: ignore[arg-type]  # one side's
+    ew_own = parse_number(row.get("ew_score"))
     matched = [_s(row, f"{seat}_player") for seat in ("north", "east", "south", "west")]
     return EventResult(
         record_id=rid,
@@ -219,6 +222,8 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         ew_players=side_names(names[1], names[3]),
         players=seat_identities(names, ids, matched),
         ns_score=ns_score if not phantom else None,
+        ew_score=int(ew_own) if ew_own is not None and not phantom else None,
+        repeat=_s(row, "repeat").upper(),
         adjusted=adjusted if not phantom else None,
         phantom=phantom,
         contract=contract,
@@ -279,8 +284,11 @@ def drop_duplicate_tables(
     errors: list[RecordError] = []
     for r in results:
         key = (r.event, r.session, r.section, r.board, frozenset((r.home_team, r.visit_team)))
-        who = [(f"{side} pair", pair) for side, pair in (("NS", r.ns_pair), ("EW", r.ew_pair))
-               if pair and r.phantom != side]  # fmt: skip
+        who = [
+            (f"{side} pair", pair)
+            for side, pair in (("NS", r.ns_pair), ("EW", r.ew_pair))
+            if pair and r.phantom != side and r.repeat != side
+        ]  # a repeat is not its pair's
         if not who:  # without pair numbers or labels, the players
             who = [("player", p) for p in r.players if p]
         clash = next((seen[(key, w)] for w in who if (key, w) in seen), None)
@@ -324,6 +332,9 @@ def event_infos(
             date=_s(f, "date_start") if f else "",
             scorer=_s(f, "scorer") if f else "",
             federation=_s(f, "federation") if f else "",
+            fields=_s(f, "fields") if f else "",
+            rankings=_s(f, "rankings") if f else "",
+            max_score=parse_number(f.get("max_score")) if f else None,
         )
     return out
 
