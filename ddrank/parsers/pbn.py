@@ -255,7 +255,8 @@ def _tables(
                 add_row(table, row_line, raw)
         for err in table.errors:
             out.append(RawRecord(source, int(err.split(":")[0].split()[1]), "pbn",
-                                 parse_error=f"{name}: {err}"))  # fmt: skip
+                                 event=base.event, date=base.date, board_no=base.board_no,
+                                 parse_error=f"{name}: {err}"))  # fmt: skip (the game's place)
         if name == "ScoreTable" and "teamid_home" in (c.casefold() for c in table.columns):
             for row_line, row in table.dicts():  # a teams event's matches, not table results
                 standings.extend(match_standings(base, row_line, row))
