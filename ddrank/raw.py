@@ -220,6 +220,9 @@ class RawStanding:
     adjustment: str = ""
     carryover: str = ""
     eligible: bool = True
+    # A place among every pair of the event across sections and directions, on their totals
+    # with any carry-over (ACBLscore's overall ranking; published for the places with awards).
+    overall: bool = False
 
 
 @dataclass

@@ -87,7 +87,8 @@ def inbox_rerun(
         new = [str(f.path) for f in scan.new]
         logger.info("%d new file(s): %s", len(new), ", ".join(Path(p).name for p in new))
         ran = s.model_copy(update={"inputs": new})
-        with open_run(ran, lock=False) as run:  # the lock is held above; one store for the run
+        hashed = {f.path: f.sha1 for f in scan.new}  # each new file hashed once, by the scan
+        with open_run(ran, lock=False, digests=hashed) as run:  # the lock is held above
             result = pipeline(ran, run_id=run.id)
     return {**out, "new_files": new, "pipeline": result, "status": "ran"}
 

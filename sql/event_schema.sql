@@ -94,6 +94,8 @@ ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS strat VARCHAR;
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS adjustment VARCHAR;
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS carryover VARCHAR;
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS eligible BOOLEAN;
+-- A place in the event's overall ranking, across sections and directions (ACBLscore).
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS overall BOOLEAN;
 
 -- Hand-record deals with no table result (a Bridgemate or USEBIO companion hand record, a PBN
 -- game with a deal and nothing played): the readers join them to their results; not results.

@@ -26,12 +26,12 @@ STANDING_COLUMNS = ("standing_id", "event_id", "source_file", "source_line", "ev
                     "session", "section", "direction", "pair", "team_name", "players",
                     "player_ids", "published_mp", "published_pct", "published_imps",
                     "published_vp", "published_place", "phantom", "opponent", "strat",
-                    "adjustment", "carryover", "eligible")  # fmt: skip
+                    "adjustment", "carryover", "eligible", "overall")  # fmt: skip
 DEAL_COLUMNS = ("deal_key", "event_id", "source_file", "source_line", "session", "section",
                 "board_no", "deal", "dealer", "vulnerable", "par_score", "par_contract",
                 "dd_tricks")  # fmt: skip
 _TYPED = {"source_line": pl.Int64, "across_field": pl.Boolean, "phantom": pl.Boolean,
-          "eligible": pl.Boolean}  # fmt: skip
+          "eligible": pl.Boolean, "overall": pl.Boolean}  # fmt: skip
 
 
 @contextmanager
@@ -116,7 +116,7 @@ class EventRows:
         row = asdict(st)
         row["event_id"] = event_id or event_id_of(st.event, st.date, "")
         skip = ("source_file", "source_line", "opponent", "strat", "adjustment", "carryover",
-                "eligible")  # fmt: skip
+                "eligible", "overall")  # fmt: skip
         content = [row[c] for c in STANDING_COLUMNS[1:] if c not in skip]
         if st.opponent:  # a match's result: two teams may meet twice, each match is one element
             content += [st.opponent, st.source_line]
@@ -124,6 +124,8 @@ class EventRows:
             content += ["strat", st.strat]
         if st.adjustment or st.carryover or not st.eligible:
             content += [st.adjustment, st.carryover, st.eligible]
+        if st.overall:  # the same pair's place in the event's overall ranking
+            content += ["overall"]
         row["standing_id"] = content_hash(*content)
         self.standings.setdefault(str(row["standing_id"]), row)
 

@@ -2,7 +2,7 @@
 and its settings), with the settings switch that turns it on.
 
     ingest → clean → names → double dummy → regression thresholds → regression → audit →
-    scoring (and Lehman, the bid/play split) → skill ratings → site
+    scoring (and Lehman, the bid/play split) → mistake costs → skill ratings → site
 
 The Prefect flow (`flows/pipeline.py`) runs this list, each stage in a task (the DD solves and the
 session scores as cached tasks of their own); `run_in_process` runs the same list without Prefect
@@ -146,6 +146,13 @@ def scoring(r: Run) -> dict[str, Any]:
     return summary
 
 
+def mistake_costs(r: Run) -> dict[str, Any]:
+    """What each DD mistake cost, in the event's units (needs the DD analysis and the scores)."""
+    from stages.mistakes import cost_mistakes
+
+    return cost_mistakes(r.store)
+
+
 def skill_ratings(r: Run) -> dict[str, Any]:
     """ddrank's skill ratings (bidding, declarer, defence, opening lead) of the new periods."""
     from stages.skill import rate_store
@@ -175,6 +182,7 @@ STAGES: tuple[Stage, ...] = (
           optional=True),
     Stage("audit", "audit", audit, progress=False),
     Stage("scoring", "scoring", scoring),
+    Stage("mistake costs", "mistakes", mistake_costs, progress=False),
     Stage("skill ratings", "skill", skill_ratings, lambda s: s.ratings, "ratings is off"),
     Stage("site", "site", site, optional=True),
 )  # fmt: skip

@@ -34,9 +34,9 @@ class InputFiles:
     `digest`, which hashes only a file not seen yet.
     """
 
-    def __init__(self, inputs: list[str]) -> None:
+    def __init__(self, inputs: list[str], known: dict[Path, str] | None = None) -> None:
         self.inputs = list(inputs)
-        self._sha1: dict[Path, str] = {}
+        self._sha1: dict[Path, str] = {Path(p).resolve(): s for p, s in (known or {}).items()}
         self.digests = {f: self.digest(f) for f in files.input_files(self.inputs)}
 
     def digest(self, path: Path) -> str:
@@ -78,15 +78,18 @@ class Run:
 
 
 @contextmanager
-def open_run(settings: Any, *, lock: bool = True, store: Store | None = None) -> Iterator[Run]:
+def open_run(settings: Any, *, lock: bool = True, store: Store | None = None,
+             digests: dict[Path, str] | None = None) -> Iterator[Run]:  # fmt: skip
     """Lock the store (unless the caller holds the lock), hash the inputs, open the `Store`.
 
     The run is registered (`lookup`) until the block ends; the store is closed then. With `store`
-    the caller's open store is used (and left open)."""
+    the caller's open store is used (and left open); `digests` are files the caller has hashed
+    already (the inbox scan), not hashed again."""
     with ExitStack() as stack:
         if lock:
             stack.enter_context(store_lock(settings.db))
-        inputs = InputFiles(settings.inputs)  # a missing input is an error before the store opens
+        # a missing input is an error before the store opens
+        inputs = InputFiles(settings.inputs, digests)
         if store is None:
             store = stack.enter_context(Store(settings.db))
         run = Run(settings=settings, store=store, inputs=inputs)

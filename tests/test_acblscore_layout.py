@@ -64,8 +64,9 @@ def _entry(number: int, unscaled: int, pct: int, boards: int, names: tuple[str, 
     return bytes(e)
 
 
-def build(two_boards: bool = True) -> bytes:
-    """One event, one Mitchell section of one table: NS 1 v EW 1 on boards 1 and 2."""
+def build(two_boards: bool = True, board1: tuple[bytes, ...] = ()) -> bytes:
+    """One event, one Mitchell section of one table: NS 1 v EW 1 on boards 1 and 2 (`board1`:
+    the slots of board 1 instead)."""
     f = _File()
     ev = bytearray(0x2E4)
     ev[0x02:0x1C] = _pstr("Monday Pairs", 26)
@@ -87,7 +88,9 @@ def build(two_boards: bool = True) -> bytes:
         struct.pack("<BBHhIHhI", 1, 1, 1, 42, 100, 1, -42, 0),  # 4S= +420: NS 1.00, EW 0.00
         struct.pack("<BBHhIHhI", 1, 1, 1, 2060, 50, 1, 2040, 50),  # average-plus / -minus
     ]
-    boards = [f.add(struct.pack("<HBB", n, 2, 1) + slots[n - 1]) for n in (1, 2)[: 1 + two_boards]]
+    per_board = [board1 or (slots[0],), (slots[1],)][: 1 + two_boards]
+    boards = [f.add(struct.pack("<HBB", n + 1, 2, len(s)) + b"".join(s))
+              for n, s in enumerate(per_board)]  # fmt: skip
     index = struct.pack("<HH", 1, len(boards)) + bytes(0x20)
     index += b"".join(struct.pack("<BBHI", n + 1, 0, 1, at) for n, at in enumerate(boards))
     index_at = f.add(index)
@@ -133,9 +136,11 @@ def test_records_standings_and_sniffing() -> None:
              r.northname, r.south_id, r.date) for r in p.records] == [
         ("1", "420", "", "1.00", "0.00", "Ann Smith", "", "2017.07.24"),
         ("2", "", "60/40", "0.50", "0.50", "Ann Smith", "", "2017.07.24")]  # fmt: skip
-    assert [(s.direction, s.pair, s.published_mp, s.published_pct, s.published_place)
-            for s in p.standings] == [("NS", "1", "1.50", "75.00", "1"),
-                                      ("EW", "1", "0.50", "25.00", "1")]  # fmt: skip
+    assert [(s.direction, s.pair, s.published_mp, s.published_pct, s.published_place, s.overall)
+            for s in p.standings] == [("NS", "1", "1.50", "75.00", "1", False),
+                                      ("NS", "1", "", "", "1", True),
+                                      ("EW", "1", "0.50", "25.00", "1", False),
+                                      ("EW", "1", "", "", "1", True)]  # fmt: skip
     (ev,) = p.events
     assert (ev.scorer, ev.federation, ev.mp_top, ev.date_start) == ("ACBLscore", "ACBL", "1",
                                                                      "2017-07-24")  # fmt: skip
@@ -158,6 +163,33 @@ def test_a_structure_that_runs_past_the_end_is_named() -> None:
     struct.pack_into("<I", data, 0x12, len(data) - 3)  # the event's details past the end
     with pytest.raises(CorruptGameFile, match="event 1 details at byte"):
         read_game_file(bytes(data))
+
+
+def test_a_structure_pointed_to_twice_is_refused() -> None:
+    """Two boards pointing at one results structure (a hostile file could point thousands):
+    refused, so what a file yields never exceeds its own bytes."""
+    data = bytearray(build())
+    index_at = struct.unpack_from("<I", data, 0x13E + 8)[0]
+    first = struct.unpack_from("<I", data, index_at + 0x26 + 4)[0]
+    struct.pack_into("<BBHI", data, index_at + 0x26 + 8, 2, 0, 1, first)
+    with pytest.raises(
+        CorruptGameFile,
+        match="board 2 results at byte .* is also section A "
+        "board 1 results: a structure pointed to twice",
+    ):
+        read_game_file(bytes(data))
+
+
+def test_values_that_are_not_matchpoints_are_said() -> None:
+    """IMPs stored where matchpoints are (an IMP pairs game): the two sides share no top."""
+    imps = (struct.pack("<BBHhIHhI", 1, 1, 1, 42, 600, 1, -42, 0),
+            struct.pack("<BBHhIHhI", 2, 1, 1, -5, 0, 1, 5, 500))  # fmt: skip
+    p = parse_acblscore(build(two_boards=False, board1=imps), "imps.ACE")
+    assert [w for _, w in p.warnings] == [
+        "section A: the values stored per result are not matchpoints (their two sides do not "
+        "share a top): an IMP or other event read as matchpoints"
+    ]
+    assert parse_acblscore(build(), "mp.ACE").warnings == []
 
 
 def test_not_a_game_file() -> None:

@@ -20,8 +20,10 @@ whose `parse_error` names the file's structure that is broken, and nothing else 
   boards), percentage and place in its ranking (direction; section, or the sections ranked
   together); one more per lower strat the pair is eligible for, with `strat` set. A place shared
   by pairs with equal scores is written "3=". What the director applied to a pair's total is
-  kept with it: an adjustment, a carry-over from earlier sessions (the place is then on the
-  total), and whether the pair may take a place at all (`eligible`).
+  kept with it: an adjustment, a carry-over from earlier sessions, and whether the pair may take
+  a place at all (`eligible`). The places a pair won an award with in the event's overall
+  ranking (every pair across sections and directions, on its total with any carry-over) are
+  standings with `overall` set.
 
 `source_line` of a record or standing is the byte offset of its structure in the file.
 """
@@ -190,6 +192,7 @@ class _Builder:
     # --- travellers -----------------------------------------------------------------------------
     def _travellers(self, ev: Event, sec: Section) -> None:
         date, _ = dates(ev.date)
+        self._matchpoints_or_not(sec)
         for board in sec.boards:
             if board.stored_as:
                 self.warnings.append((board.offset, f"section {sec.letter} board {board.number}: "
@@ -206,6 +209,22 @@ class _Builder:
                         rec.repeat = side
                     played.add(who)
                 self.records.append(rec)
+
+    def _matchpoints_or_not(self, sec: Section) -> None:
+        """Warn when the stored values do not look like matchpoints: on a board, a played
+        result's two sides share the board's top (within rounding), and IMPs do not. ACBLscore
+        also scores IMP pairs, whose files this reader reads as matchpoints (it knows of no
+        byte that says which), so the warning is what tells them apart."""
+        tops = []
+        for board in sec.boards:
+            sums = {s.ns_mp + s.ew_mp for s in board.slots
+                    if abs(s.ns_score) < 900 and s.ew_score == -s.ns_score}  # fmt: skip
+            if sums:
+                tops.append(max(sums) - min(sums) <= 2 and min(sums) > 0)
+        if tops and sum(tops) < len(tops) / 2:
+            self.warnings.append((sec.boards[0].offset, f"section {sec.letter}: the values "
+                                  "stored per result are not matchpoints (their two sides do not "
+                                  "share a top): an IMP or other event read as matchpoints"))  # fmt: skip
 
     def _line(self, ev: Event, sec: Section, board: Board, slot: Slot, date: str
               ) -> RawRecord | None:  # fmt: skip
@@ -269,6 +288,14 @@ class _Builder:
                         adjustment=_mp(e.adjustment) if e.adjustment and k == 0 else "",
                         carryover=_mp(e.carryover) if e.carryover and k == 0 else "",
                         eligible=e.eligible))  # fmt: skip
+                    rank = e.ranks[k]
+                    if rank.overall_low:  # an award place in the event's overall ranking
+                        self.standings.append(RawStanding(
+                            self.source, e.offset, event=ev.name, date=date,
+                            session=ev.session_name, section=sec.letter, direction=direction,
+                            pair=pair, players=players, overall=True,
+                            published_place=f"{rank.overall_low}" + ("=" if rank.overall_high else ""),
+                            strat=ev.strats[k].letter if k else "", eligible=e.eligible))  # fmt: skip
 
 
 def _places(members: list[tuple[Section, str, str, PairEntry]], k: int) -> dict[int, str]:

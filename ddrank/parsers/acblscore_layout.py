@@ -28,8 +28,9 @@ payload. Numbers are little-endian; text is Pascal strings (a length byte, then 
   players (names, city, ACBL player number).
 
 Nothing here interprets scores: `ddrank.parsers.acblscore` turns the structures into records.
-A structure that does not fit in the file, or does not have the size its kind has, raises
-`CorruptGameFile` naming the structure.
+A structure that does not fit in the file, does not have the size its kind has, or is pointed to
+twice raises `CorruptGameFile` naming the structure: every record read is bytes of the file, so
+what a file yields is bounded by its size.
 """
 
 from __future__ import annotations
@@ -169,6 +170,15 @@ class _Bytes:
 
     def __init__(self, data: bytes) -> None:
         self.data = data
+        self.seen: dict[int, str] = {}  # offset -> the structure read there
+
+    def once(self, o: int, what: str) -> None:
+        """A structure is read once: two pointers to one place are a corrupt (or hostile) file,
+        whose records would otherwise multiply past its size."""
+        if o in self.seen:
+            raise CorruptGameFile(f"{what} at byte {o:,} is also {self.seen[o]}: a structure "
+                                  "pointed to twice")  # fmt: skip
+        self.seen[o] = what
 
     def need(self, offset: int, size: int, what: str) -> None:
         if offset < 0 or offset + size > len(self.data):
@@ -262,6 +272,7 @@ def _section(b: _Bytes, index: int, at: int, events: int) -> Section:
                   (b.u8(at + 15, what), b.u8(at + 16, what)),
                   (b.u8(at + 17, what), b.u8(at + 18, what)), False, {}, ([], []))  # fmt: skip
     what = f"section {letter} details"
+    b.once(details, what)
     b.structure(details, what)
     sec.howell = b.u8(details + 0x18, what) == 1
     sec.lists = (_pair_list(b, b.u32(details + 4, what), 1, letter),
@@ -278,6 +289,7 @@ def _section(b: _Bytes, index: int, at: int, events: int) -> Section:
 
 def _pair_list(b: _Bytes, o: int, list_no: int, letter: str) -> list[PairEntry | None]:
     what = f"section {letter} pair list {list_no}"
+    b.once(o, what)
     n = b.structure(o, what)
     count = b.u16(o + 6, what)
     if 0x12 + 8 * count > n:
@@ -292,6 +304,7 @@ def _pair_list(b: _Bytes, o: int, list_no: int, letter: str) -> list[PairEntry |
 
 def _pair_entry(b: _Bytes, o: int, list_no: int, index: int, letter: str) -> PairEntry | None:
     what = f"section {letter} pair entry {index} of list {list_no}"
+    b.once(o, what)
     b.structure(o, what, PAIR_ENTRY_SIZE)
     boards = b.u8(o + 0x2F, what)
     if not boards:
@@ -320,6 +333,7 @@ def _player(b: _Bytes, o: int, what: str) -> Player:
 
 def _boards(b: _Bytes, o: int, letter: str) -> list[Board]:
     what = f"section {letter} board index"
+    b.once(o, what)
     n = b.structure(o, what)
     count = b.u16(o + 4, what)
     if 0x24 + 8 * count > n:
@@ -337,6 +351,7 @@ def _slots(b: _Bytes, o: int, number: int, letter: str) -> tuple[tuple[Slot, ...
     """The board's slots, and the board number its results structure carries (the index's
     number is the board's: a board the director renumbered keeps its old number there)."""
     what = f"section {letter} board {number} results"
+    b.once(o, what)
     n = b.structure(o, what)
     count = b.u8(o + 5, what)
     if n != 4 + SLOT_SIZE * count:

@@ -171,7 +171,10 @@ def score_imp_board(results: Sequence[EventResult], rule: ImpRule | None = None
     out: list[ScoredResult] = []
     for g in played.values():
         pts = [float(r.ns_score) for r in g]  # type: ignore[arg-type]
-        values, datum = imprule.group_imps(pts, rule)
+        given = {r.published_datum for r in g} if rule.datum_published else set()
+        values, datum = imprule.group_imps(
+            pts, rule, next(iter(given)) if len(given) == 1 else None
+        )
         if rule.kind == imprule.CROSS and rule.cross == "sum" and 1 < len(g) < compared:
             values = [v * (compared - 1) / (len(g) - 1) for v in values]  # ACBLscore's factor
         bu = (
@@ -309,19 +312,13 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo,
                 line = lines.get(k) or PairLine(event, session, rank_section, direction, label,
                                                 players)  # fmt: skip
                 lines[k] = line
-                line.boards += 1
-                line.mp += score
-                line.top += top
-                if not line.players and players:
-                    line.players = players
+                line.add(score, top, players)
                 if len(sessions) > 1:
                     who = _identity(players) or f"{section}{direction}{pair}"
                     t = totals.get((event, who)) or PairLine(event, "", "", "", label, players)
                     totals[(event, who)] = t
                     total_dirs[(event, who)].add(direction)
-                    t.boards += 1
-                    t.mp += score
-                    t.top += top
+                    t.add(score, top)
     for k, t in totals.items():
         dirs = total_dirs[k]
         t.direction = next(iter(dirs)) if len(dirs) == 1 else ""

@@ -10,6 +10,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from ddrank.scoring.imprule import ImpRule, round_half_away
@@ -180,6 +181,7 @@ def parse_number(text: object) -> float | None:
         return None
 
 
+@lru_cache(maxsize=1 << 16)  # a pair's names repeat on every board it plays
 def _identity(players: str) -> str:
     """A pair's players regardless of seat order: 'A - B' and 'B - A' are one pair."""
     names = [p.strip() for p in re.split(r"\s+[-&]\s+", players) if p.strip()]
@@ -207,6 +209,14 @@ class PairLine:
     @property
     def pct(self) -> float | None:
         return 100.0 * self.mp / self.top if self.top else None
+
+    def add(self, score: float, top: float, players: str = "") -> None:
+        """One more board: its score and top (the players named where the line has none)."""
+        self.boards += 1
+        self.mp += score
+        self.top += top
+        if not self.players and players:
+            self.players = players
 
 
 def factor_imp_totals(lines: Sequence[PairLine],

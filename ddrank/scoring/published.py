@@ -10,7 +10,7 @@ from typing import Any
 
 from ddrank.scoring.events import EventScores, PairLine
 from ddrank.scoring.impchecks import imp_checks
-from ddrank.scoring.model import TEAM_SCORINGS, rank_key
+from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.scoring.vpscale import published_matches, published_vp
 
 Row = dict[str, Any]
@@ -42,6 +42,12 @@ class Check:
 
 def _close(a: float | None, b: float | None) -> bool:
     return a is not None and b is not None and abs(a - b) <= TOLERANCE + 1e-9
+
+
+def standing_kind(st: Row) -> str:
+    """'place' (the pair's own ranking), 'strat' (a strat's) or 'overall' (ACBL: every pair of
+    the event across sections and directions)."""
+    return "overall" if st.get("overall") else "strat" if st.get("strat") else "place"
 
 
 def _place(text: Any) -> int | None:
@@ -136,39 +142,11 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                       f"{who}: ours {line.rank if line else 'not found'}, published "
                       f"{st.get('published_place')}")  # fmt: skip
     matches = match_checks(scores, standings)
-    strats = strat_checks(scores, standings)
-    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), final_pct, place, strats,
+    from ddrank.scoring.placechecks import overall_checks, strat_checks  # (they use Check)
+
+    ranks = (strat_checks(scores, standings), overall_checks(scores, standings))
+    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), final_pct, place, *ranks,
                         total, *matches) if c.compared]  # fmt: skip
-
-
-def strat_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> Check:
-    """Places in a strat's ranking (ACBL): the published standings of one strat are the pairs
-    eligible for it; ours rank those same pairs among themselves by our score (equal scores
-    share a place), within their direction and ranking."""
-    check = Check("strat place")
-    own = [st for st in standings if st.get("strat") and not st.get("opponent")]
-    if not own:
-        return check
-    groups: dict[tuple[str, ...], list[tuple[Row, PairLine | None]]] = defaultdict(list)
-    for st, line in match_standings(scores, own, strats=True):
-        ev = str(st.get("event_id") or st.get("event") or "")
-        where = (line.session, line.section, line.direction) if line else ("?",)
-        groups[(ev, str(st.get("strat")), *where)].append((st, line))
-    for key, members in groups.items():
-        values = [rank_key(ln) for _, ln in members if ln is not None]
-        for st, line in members:
-            who = (f"{key[0]} {st.get('section') or ''} {st.get('direction') or ''} pair "
-                   f"{st.get('pair')} strat {key[1]}")  # fmt: skip
-            pub = _place(st.get("published_place"))
-            if pub is None:
-                continue
-            ours = None
-            if line is not None:
-                v = rank_key(line)
-                ours = 1 + sum(1 for x in values if x < v)
-            check.add(ours == pub, f"{who}: ours {ours or 'not found'}, published "
-                                   f"{st.get('published_place')}")  # fmt: skip
-    return check
 
 
 def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
@@ -186,12 +164,12 @@ def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) ->
             pub = published_vp(table, m)
             if pub is not None:
                 (points if pab else vps).add(_close(m.vp, pub), f"{ev} s{m.session or '-'} team "
-                                             f"{m.team} v {m.opponent}: ours {m.vp:g}, published {pub:g}")  # fmt: skip
+                                             f"{m.team} v {m.opponent}: ours {'none' if m.vp is None else f'{m.vp:g}'}, published {pub:g}")  # fmt: skip
     return [vps, points]
 
 
 def match_standings(
-    scores: Mapping[str, EventScores], standings: Sequence[Row], strats: bool = False
+    scores: Mapping[str, EventScores], standings: Sequence[Row], kind: str = "place"
 ) -> list[tuple[Row, PairLine | None]]:
     """Each published standing (phantoms aside) with our ranking line for it, or None.
 
@@ -209,7 +187,7 @@ def match_standings(
     for st in standings:
         if st.get("phantom") or st.get("opponent"):  # a match's result is no ranking line
             continue
-        if bool(st.get("strat")) != strats:  # a strat's place is checked on its own
+        if standing_kind(st) != kind:  # a strat's or an overall place is checked on its own
             continue
         ev = str(st.get("event_id") or st.get("event") or "")
         direction = str(st.get("direction") or "").upper()

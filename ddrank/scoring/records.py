@@ -343,5 +343,5 @@ def with_scoring_hint(info: EventInfo, rows_scoring: Iterable[str]) -> EventInfo
     """Take the event's scoring from the rows' own tag (PBN [Scoring]) when the facts are silent."""
     if info.scoring:
         return info
-    tags = {s.strip().upper() for s in rows_scoring if s and s.strip()}
-    return replace(info, scoring=next(iter(tags))) if len(tags) == 1 else info
+    tags = {s.strip().upper(): s.strip() for s in rows_scoring if s and s.strip()}
+    return replace(info, scoring=next(iter(tags.values()))) if len(tags) == 1 else info
