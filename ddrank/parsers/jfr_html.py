@@ -1,6 +1,6 @@
 """JFR Pary's published results pages (the Polish federation's scoring program, "JFR 2005"):
-the travellers of each board (`<tur>NNN.html`, or its table fragment `<tur>NNN.txt`) and the
-final ranking (`W-<tur>.html`). Pure: text in, rows out.
+the travellers of each board (`<tur>NNN.html`, or its table fragment `<tur>NNN.txt`) with the
+board's Butler datum, and the final ranking (`W-<tur>.html`). Pure: text in, rows out.
 
 A traveller row gives the NS and EW pair numbers, the contract ('4S', '1NTx', 'PASS'), the
 declarer, the lead, the result against the contract ('=', '+1', '-2'), the score in the NS or the
@@ -26,6 +26,8 @@ _IMG_ALT = re.compile(r'<img[^>]*\balt="([^"]*)"[^>]*>', re.I)
 _TAG = re.compile(r"<[^>]+>")
 _COLSPAN = re.compile(r'colspan="?(\d+)', re.I)
 _BOARD = re.compile(r"ROZDANIE\s+(\d+)")
+#: The board's Butler datum, "średnia rozdania" (the board's average), printed above the lines.
+_DATUM = re.compile(r"rednia rozdania:(?:&nbsp;|\s)*</td>\s*<td[^>]*>\s*(-?\d+)", re.I)
 _SUIT = {"c": "C", "d": "D", "h": "H", "s": "S", "nt": "NT", "n": "NT"}
 
 
@@ -102,6 +104,13 @@ def parse_traveller(text: str, board: str = "") -> list[JfrLine]:
         out.append(JfrLine(board, c[1], c[2], _contract(c[3]), c[4].upper(), c[5].upper(),
                            c[6], score, _number(c[9]), _number(c[10])))  # fmt: skip
     return out
+
+
+def parse_datum(text: str) -> int | None:
+    """The datum a Butler board's page prints ("średnia rozdania": every line's IMPs are its
+    score against it), or None when the page prints none (a matchpointed event)."""
+    m = _DATUM.search(text)
+    return int(m.group(1)) if m else None
 
 
 def parse_ranking(text: str) -> list[JfrStanding]:
