@@ -92,3 +92,18 @@ def test_results_that_score_nothing_exit_2_after_saying_where_the_reasons_are(
         "why in errors.csv)"
     ]
     assert re.search(r"20 record\(s\) left out: \S*errors\.csv", done.stdout)
+
+
+RUTER_TEAMS = ROOT.parent / "shared" / "data" / "events" / "ruter-pbn" / "team.pbn"
+
+
+@pytest.mark.skipif(not RUTER_TEAMS.is_file(), reason="../shared/data/events/ruter-pbn is absent "
+                    "(no licence allows bundling it: SOURCES.md)")  # fmt: skip
+def test_a_teams_file_of_matches_only_is_scored(tmp_path: Path) -> None:
+    """Ruter's team.pbn holds the matches (60 match VPs), no table result: it is ranked from its
+    match list, so `ddrank results` exits 0 and prints the published ranking (URI first, 75.23)."""
+    done = ddrank("results", str(RUTER_TEAMS), "--out", str(tmp_path / "results"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert errors(done.stderr) == []
+    assert "match VPs 60/60" in done.stdout
+    assert re.search(r"^\s+1\s+5\s+75\.23\s+URI$", done.stdout, re.M)
