@@ -118,6 +118,8 @@ def results(
         if scoring.get("errors"):
             console.print(f"{scoring['errors']} record(s) left out: {out / 'errors.csv'}",
                           markup=False)  # fmt: skip
+            for why in scoring.get("left_out_why") or []:
+                console.print(f"  {why}", markup=False, soft_wrap=True)
         if scoring.get("missing_lines"):
             console.print(f"{scoring['missing_lines']} traveller line(s) missing against the "
                           f"movement: {out / 'errors.csv'}", markup=False)  # fmt: skip

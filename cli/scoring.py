@@ -146,6 +146,8 @@ def _show(summary: dict[str, Any], as_json: bool, title: str, csv_name: str,
         console.print(Text.assemble(("wrote", "dim"), f" {f}"))
     if summary.get("errors"):
         console.print(f"[yellow]{summary['errors']} record(s) left out, see errors.csv[/yellow]")
+        for why in summary.get("left_out_why") or []:
+            console.print(f"  {why}", markup=False, soft_wrap=True)
 
 
 def _cell(v: str) -> str:

@@ -134,7 +134,26 @@ def error_counts(errors: Sequence[RecordError]) -> Row:
     return {"errors": left_out(errors),
             "duplicate_tables": sum("duplicate table" in e.message for e in errors),
             "missing_lines": sum(e.kind == "missing" for e in errors),
-            "notes": sum(e.kind == "note" for e in errors)}  # fmt: skip
+            "notes": sum(e.kind == "note" for e in errors),
+            "left_out_why": why_left_out(errors)}  # fmt: skip
+
+
+def why_left_out(errors: Sequence[RecordError], limit: int = 5) -> list[str]:
+    """The records left out, grouped by where (match or section, else event) and why (the
+    message's first clause), largest first: one line each with its first record in full, so a
+    director sees which match went unscored and finds it in the file without opening
+    errors.csv ("20 left out in ITALY v WALES (not played), first ...pbn:1726: ...")."""
+    groups: dict[tuple[str, str], list[RecordError]] = {}
+    for e in errors:
+        if e.kind == "left out":
+            where = e.section or e.event or Path(e.source).name
+            groups.setdefault((where, e.message.split(":")[0].strip()), []).append(e)
+    ranked = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+    lines = [f"{len(es)} left out in {where} ({why}), first {min(es, key=lambda e: e.line or 0)}"
+             for (where, why), es in ranked[:limit]]  # fmt: skip
+    if len(ranked) > limit:
+        lines.append(f"... and {len(ranked) - limit} more group(s): errors.csv lists each record")
+    return lines
 
 
 # ---------------------------------------------------------------- files

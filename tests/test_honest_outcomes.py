@@ -107,3 +107,19 @@ def test_a_teams_file_of_matches_only_is_scored(tmp_path: Path) -> None:
     assert errors(done.stderr) == []
     assert "match VPs 60/60" in done.stdout
     assert re.search(r"^\s+1\s+5\s+75\.23\s+URI$", done.stdout, re.M)
+
+
+def test_the_qualifier_says_which_match_it_cannot_score_and_why(tmp_path: Path) -> None:
+    """The bundled 2021 qualifier: 28 teams ranked; WALES v ITALY (every WALES seat a placeholder,
+    no call or card at any of its 20 tables) is named on the terminal with its first line in the
+    file, not only counted."""
+    done = ddrank("results", str(QUALIFIER), "--out", str(tmp_path / "results"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert "20 record(s) left out" in out
+    assert (
+        f"  20 left out in ITALY v WALES (not played), first {QUALIFIER}:1726: section ITALY v "
+        "WALES, table 1, board 11: not played: North-South are placeholders"
+    ) in out
+    ranked = re.findall(r"^\s+(\d+)\s+-?\d+\.\d\d\s+([A-Z ]+)$", out, re.M)
+    assert len(ranked) == 28 and not {"WALES", "ITALY"} & {team for _, team in ranked}
