@@ -157,3 +157,28 @@ def test_the_qualifier_placeholders_get_no_player_page(tmp_path: Path) -> None:
     titles = [p.read_text().split("<title>")[1].split("<")[0] for p in players]
     assert not [t for t in titles if "Dummy" in t]
     assert any("Lanfranco Vecchi" in t for t in titles)
+
+
+def test_every_passed_out_table_is_scored_and_two_pass_outs_are_0_imps() -> None:
+    """The bundled 2012 sample's four teams events: each of its 20 passed-out tables is a scored
+    result (0 of 20 dropped, unlike the qualifier's unplayed match: placeholders who recorded no
+    call); where both rooms of a match passed a board out (6 boards), that board is 0 IMPs. The
+    qualifier's one passed-out table (AUSTRIA v DENMARK board 11, the other room -150) is +4 IMPs,
+    as the file publishes."""
+    loaded = load_files([REPO / "ddrank" / "data" / "sample" / "pbn" /
+                         "worldclass-2012-example3.pbn"])  # fmt: skip
+    passed = {r.record_id for r in loaded.results if r.contract == "P"}
+    scored = [s for sc in score_events(loaded).values() for s in sc.results]
+    assert len(passed) == 20 and len({s.result.record_id for s in scored} & passed) == 20
+    rooms: dict[tuple[str, str, str, str], list] = {}
+    for s in scored:
+        r = s.result
+        rooms.setdefault((r.event, r.session, r.section, r.board), []).append(s)
+    both = [ss for ss in rooms.values()
+            if len(ss) == 2 and all(s.result.record_id in passed for s in ss)]  # fmt: skip
+    assert len(both) == 6
+    assert all(s.imps == 0 for ss in both for s in ss)
+    (sc,) = score_events(load_files([QUALIFIER])).values()
+    (out,) = [s for s in sc.results if s.result.contract == "P"]
+    assert (out.result.section, out.result.board) == ("AUSTRIA v DENMARK", "11")
+    assert out.imps == out.result.published_imps == 4.0
