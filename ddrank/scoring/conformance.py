@@ -77,6 +77,8 @@ class FileCheck:
     events: list[EventCheck] = field(default_factory=list)
     left_out: int = 0  # records left out (unreadable rows, unscorable results, duplicates)
     left_out_first: str = ""  # the first of them, as errors.csv words it
+    missing: int = 0  # traveller lines the file's own movement expects and it lacks
+    missing_first: str = ""
 
     def checks(self) -> list[Check]:
         """Every event's checks merged by kind of value."""
