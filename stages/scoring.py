@@ -16,8 +16,9 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ddrank.cleaning.reasons import EXCLUSION_REASONS
 from ddrank.ratings.lehman import LehmanParams, sortable_date
-from ddrank.raw import ParsedFile
+from ddrank.raw import ParsedFile, place_of
 from ddrank.scoring.acbl import pair_inputs
 from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
 from ddrank.scoring.matches import matches_only_events, score_matches
@@ -37,7 +38,8 @@ Row = dict[str, Any]
 #: reused. 4: IMP totals factored for sit-outs, teams VP scales and point-a-board, kept checks.
 #: 5: IMP pairs rules as the scorer declared/published them, individual events (player_results).
 #: 6: ACBLscore's arithmetic (method acbl), pair inputs, strat places.
-MODEL_VERSION = "6"
+#: 7: values compared at their printed precision, producers' matchpoint arithmetic (mp_rule).
+MODEL_VERSION = "7"
 
 
 @dataclass
@@ -50,6 +52,7 @@ class Loaded:
     facts: list[Row] = field(default_factory=list)
     standings: list[Row] = field(default_factory=list)
     scoring_tags: dict[str, list[str]] = field(default_factory=dict)  # event -> [Scoring] tags
+    deals: int = 0  # hand-record deals read (games with a deal and no table result)
     dates: dict[str, str] = field(default_factory=dict)  # event -> earliest date read
 
     def infos(self) -> dict[str, EventInfo]:
@@ -90,15 +93,22 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
             files.append(p)
         else:
             raise FileNotFoundError(f"{p}: no such file or folder")
+    return load_parsed([(f, read_parsed(f)[0]) for f in files])
+
+
+def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
+    """What readers got from files (`store.inputs.read`) as table results to score."""
     rows: list[Row] = []
     facts: list[Row] = []
     standings: list[Row] = []
     unreadable: list[RecordError] = []
-    for f in files:
-        parsed: ParsedFile = read_parsed(f)[0]
+    deals = 0
+    for _, parsed in parsed_files:
+        deals += len(parsed.deals)
         for rec in parsed.records:
             if rec.parse_error:
-                unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error))
+                unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error,
+                                              **place_of(rec.as_row())))  # fmt: skip
                 continue
             rows.append(rec.as_row())
         for ev in parsed.events:
@@ -110,9 +120,9 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
             year = board_year(st.date, st.event)
             row["event_id"] = event_label({"event": st.event, "date": st.date, "year": year})
             standings.append(row)
-    loaded = _prepare(rows, ", ".join(str(f) for f in files))
+    loaded = _prepare(rows, ", ".join(str(f) for f, _ in parsed_files))
     loaded.errors = unreadable + loaded.errors
-    loaded.facts, loaded.standings = facts, standings
+    loaded.facts, loaded.standings, loaded.deals = facts, standings, deals
     return loaded
 
 
@@ -121,16 +131,29 @@ def load_store(store: Store) -> Loaded:
     rows = store.rows("scoring_boards")
     matched = {(c, n): m for n, c, m in store.tuples("matched_players")}
     for r in rows:
-        r["source_file"] = f"{store.path}:boards[{r['record_id']}]"  # errors.csv names the record
+        if not r.get("source_file"):  # a board with no raw record: named by its store row
+            r["source_file"] = f"{store.path}:boards[{r['record_id']}]"
         context = f"{(r.get('event') or '').strip()}|{r.get('year') or 0}"
         for seat in ("north", "east", "south", "west"):
             m = matched.get((context, r.get(f"{seat}name") or ""))
             if m:
                 r[f"{seat}_player"] = m
     loaded = _prepare(rows, str(store.path))
+    loaded.errors = excluded(store) + loaded.errors
     loaded.facts = store.rows("event_facts")
     loaded.standings = store.rows("published_standings")
     return loaded
+
+
+def excluded(store: Store) -> list[RecordError]:
+    """The records cleaning left out, each with its file, line, place and reason."""
+    out = []
+    for r in store.rows("exclusion_errors"):
+        why = EXCLUSION_REASONS.get(r["reason"], r["reason"]).rstrip(".")
+        detail = f": {r['detail']}" if r.get("detail") else ""
+        out.append(RecordError(str(r["source_file"] or store.path), r["source_line"],
+                               f"{why}{detail}", **place_of(r)))  # fmt: skip
+    return out
 
 
 # ---------------------------------------------------------------- scoring
@@ -163,16 +186,22 @@ def chosen(results: list[EventResult], info: EventInfo, standings: Sequence[Row]
         info = replace(info, pair_inputs=inputs)
     choice = choose_method(results, info, standings, method, mp_top)
     return replace(
-        info, mp_top=choice.mp_top, vp_scale=choice.vp_scale, imp_rule=choice.imp_rule
+        info,
+        mp_top=choice.mp_top,
+        vp_scale=choice.vp_scale,
+        imp_rule=choice.imp_rule,
+        mp_rule=choice.mp_rule,
     ), choice
 
 
 def with_choice(sc: EventScores, choice: MethodChoice, standings: Sequence[Row]) -> EventScores:
-    """The scores with how they were scored and how many published values they reproduce."""
-    checks = compare_published({sc.info.event: sc}, event_standings(sc.info.event, standings))
+    """The scores with how they were scored and how many published values they reproduce (a
+    value that differs is explained where the file's own numbers contradict it)."""
+    sc = replace(sc, method=choice.method, method_reason=choice.reason)
+    checks = compare_published({sc.info.event: sc}, event_standings(sc.info.event, standings),
+                               prove=True)  # fmt: skip
     compared, agree = agreement(checks)
-    return replace(sc, method=choice.method, method_reason=choice.reason,
-                   published_compared=compared, published_agree=agree, checks=checks)  # fmt: skip
+    return replace(sc, published_compared=compared, published_agree=agree, checks=checks)
 
 
 def method_rows(scores: Mapping[str, EventScores]) -> list[Row]:
@@ -344,12 +373,14 @@ def score_files(
     """`ddrank score FILE...`: score the files' events, write the output files, no store."""
     loaded = load_files(paths)
     scores = score_events(loaded, method, mp_top)
-    checks = compare_published(scores, loaded.standings)
+    checks = compare_published(scores, loaded.standings, prove=True)
     summary = publish.write_outputs(out_dir, loaded.source, loaded.errors, scores, checks,
                                     fouled_in(s.result for sc in scores.values()
                                               for s in sc.results))  # fmt: skip
     summary["top"] = top_lines(scores)
     summary["methods"] = method_rows(scores)
+    summary["records_read"] = len(loaded.results) + summary["errors"]
+    summary["hand_record_deals"] = loaded.deals
     return summary
 
 
@@ -371,9 +402,21 @@ def score_and_save(
             "unchanged": sorted(set(groups) - set(changed))}  # fmt: skip
 
 
+def save_errors(store: Store, errors: Sequence[RecordError]) -> None:
+    """Keep what this scoring found (records left out, lines missing) for the event pages."""
+    store.run("delete_scoring_errors")
+    _insert(store, "scoring_errors", [{**asdict(e), "table_no": e.table} for e in errors],
+            SCORING_ERRORS_COLUMNS)  # fmt: skip
+
+
+SCORING_ERRORS_COLUMNS = ["event", "source", "line", "session", "section", "round", "table_no",
+                          "board", "kind", "message"]  # fmt: skip
+
+
 def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError],
            events: Sequence[str] | None = None) -> Row:  # fmt: skip
     """results.csv, ranking.csv, teams.csv, butler.csv, errors.csv and report.md from the store."""
+    save_errors(store, errors)
     ev = None if events is None else list(events)
     results = store.rows("export_results", events=ev)
     pairs = store.rows("export_pair_rankings", events=ev)

@@ -24,7 +24,8 @@ from ddrank.parsers.pbn_tables import (
     split_names,
     tricks_of,
 )
-from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
+from ddrank.parsers.producer import pbn_producer, producer_events
+from ddrank.raw import BOARD_GAME, ParsedFile, RawRecord, RawStanding, number_repeats
 
 __all__ = ["_Game", "_LineReader", "_games", "iter_pbn", "ns_value", "parse_pbn", "read_pbn"]
 
@@ -93,10 +94,12 @@ def parse_pbn(text: str, source_file: str) -> list[RawRecord]:
 def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
     """A PBN file as a ParsedFile: table results (games and `ScoreTable` rows), published
     rankings (`TotalScoreTable`) and events. `tables=False` reads the games alone (a companion
-    hand record, whose results another file holds)."""
+    hand record, whose results another file holds). The file's declared producer is the scorer
+    of its events (ddrank.parsers.producer)."""
     standings: list[RawStanding] = []
     records = list(iter_pbn(text.splitlines(), source_file, tables, standings))
-    return ParsedFile("pbn", number_repeats(records), standings)
+    events = producer_events(records, pbn_producer(text), standings) if tables else []
+    return ParsedFile("pbn", number_repeats(records), standings, events)
 
 
 def iter_pbn(
@@ -168,6 +171,8 @@ def iter_pbn(
             dd = _tables(game, tags, rec, rows, standings)
             if dd and not getattr(rec, "dd_tricks", ""):
                 rec.dd_tricks = dd  # type: ignore[attr-defined]
+        if any(not row.parse_error for row in rows):  # its ScoreTable is the board's traveller
+            rec.source_format = BOARD_GAME
         carried = rows or len(standings) > ranked  # its tables gave results or a ranking
         if not (carried and _only_tables(rec)):  # a game that only carries its tables is no
             yield rec  # table result (Ruter: no deal, names or contract; the rows are results)
@@ -254,8 +259,10 @@ def _tables(
             for row_line, raw in game.table_rows(name):
                 add_row(table, row_line, raw)
         for err in table.errors:
-            out.append(RawRecord(source, int(err.split(":")[0].split()[1]), "pbn",
-                                 parse_error=f"{name}: {err}"))  # fmt: skip
+            err_line = int(err.split(":")[0].split()[1])  # the game's place: its event and board
+            err_rec = RawRecord(source, err_line, "pbn", event=base.event, date=base.date,
+                                board_no=base.board_no, parse_error=f"{name}: {err}")  # fmt: skip
+            out.append(err_rec)
         if name == "ScoreTable" and "teamid_home" in (c.casefold() for c in table.columns):
             for row_line, row in table.dicts():  # a teams event's matches, not table results
                 standings.extend(match_standings(base, row_line, row))

@@ -103,6 +103,21 @@ def card_links(cards: list[Scorecard]) -> dict[str, str]:
     return out
 
 
+#: The event page lists traveller lines missing first, then records left out, then notes.
+_PROBLEM_ORDER = {"missing": 0, "left out": 1, "note": 2}
+
+
+def problems_of(ev: Event, errors: list[Row]) -> list[Row]:
+    """The scoring's findings about this event (`scoring_errors`), each with where it is."""
+    keys = {ev.event_id, ev.name}
+    rows = [dict(e, place=", ".join(f"{n} {e[k]}" for n, k in (
+                ("session", "session"), ("section", "section"), ("round", "round"),
+                ("table", "table_no"), ("board", "board")) if e.get(k)))
+            for e in errors if str(e.get("event") or "") in keys]  # fmt: skip
+    return sorted(rows, key=lambda e: (_PROBLEM_ORDER.get(str(e.get("kind")), 3),
+                                       str(e.get("source") or ""), e.get("line") or 0))  # fmt: skip
+
+
 def event_pages(ev: Event, data: Any, players: Any, render: Any, boards: list[BoardPage],
                 rankings: list[Ranking], cards: list[Scorecard],
                 matches: Any) -> Iterator[tuple[str, str]]:  # fmt: skip
@@ -110,6 +125,7 @@ def event_pages(ev: Event, data: Any, players: Any, render: Any, boards: list[Bo
     card_page = {(*c.ranking.key, c.line.pair): c.page for c in cards}
     yield render(ev.page, "event.html", ev=ev, rankings=rankings, boards=boards,
                  matches=matches, split=pair_split(ev) if ev.scoring == "IMP" else [],
+                 problems=problems_of(ev, data.optional.get("scoring_errors", [])),
                  players=players, card_page=card_page,
                  board_dir=ev.page[: -len(".html")].split("/")[-1])  # fmt: skip
     links = card_links(cards)
