@@ -184,7 +184,7 @@ def show_costliest(rows: list[dict[str, Any]] | None, names: dict[str, str]) -> 
     and the cost in the event's units; hypothetical costs labelled, after the real ones."""
     from rich.table import Table
 
-    from publish.mistakes import cost_words, where_words
+    from ddrank.mistakes.words import cost_words, where_words
 
     if rows is None:
         console.print("Costliest mistakes: not valued yet in this store (`ddrank report` values "

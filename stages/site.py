@@ -17,6 +17,7 @@ from typing import Any
 
 from ddrank.scoring.duplicate import duplicate_score
 from ddrank.scoring.records import event_label
+from ddrank.site.costly import TOP as COSTLY_LISTED
 from ddrank.site.data import SiteData
 from ddrank.site.handrecord import dd_cells
 from ddrank.types import Contract, DomainError, Seat
@@ -156,6 +157,11 @@ def load_site_data(store: Store, out_dir: Path, audit: dict[str, Any]) -> SiteDa
         card_values=card_values,
         published_dd=read_published_dd(store, tables),
         hand_deals=store.rows("site_hand_deals") if "deals" in tables else [],
+        mistake_costs=(
+            store.rows("site_costly_mistakes", top=COSTLY_LISTED)
+            if "mistake_costs" in tables
+            else []
+        ),
     )
     data.seconds_read = time.perf_counter() - t0
     return data

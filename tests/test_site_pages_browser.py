@@ -450,3 +450,35 @@ def test_a_two_team_match_is_shown_as_a_knockout_match(lin: dict, browser) -> No
     assert page.locator("table.ranking").count() == 1  # pairs by Butler IMPs only
     assert errors == []
     page.close()
+
+
+def test_player_costliest_mistakes_are_the_stores_costs(lin: dict, browser) -> None:
+    """A player's costliest mistakes are `ranked_mistakes`' rows, in its order, each cost in the
+    event's units (hypothetical ones said so), each link landing on its card or call."""
+    from ddrank.mistakes.words import cost_words
+
+    cols = ("player", "rank", "cost", "unit", "basis", "dd_points", "tricks")
+    rows = query(lin["db"], f"SELECT {', '.join(cols)} FROM ranked_mistakes WHERE rank <= 20 "
+                            "ORDER BY player, rank")  # fmt: skip
+    assert rows, "the mistake costs stage wrote nothing"
+    by_player: dict[str, list[dict]] = {}
+    for r in rows:
+        by_player.setdefault(r[0], []).append(dict(zip(cols, r, strict=True)))
+    player, want = max(by_player.items(), key=lambda kv: len(kv[1]))
+    index, errors = open_page(browser, (lin["site"] / "index.html").as_uri())
+    index.fill("#player-search", player)
+    index.locator("#player-table tbody tr:visible a").first.click()
+    index.wait_for_load_state("load")
+    cells = index.locator("#costly tbody td.cost").all_inner_texts()
+    assert [c.split(", ")[-1] for c in cells] == [cost_words(m) for m in want]
+    assert any("IMP" in c for c in cells)
+    if any(m["basis"] == "hypothetical" for m in want):
+        assert index.locator("#costly tbody tr.hypothetical").count() == sum(
+            m["basis"] == "hypothetical" for m in want)  # fmt: skip
+    href = index.locator("#costly a.mistake-link").first.get_attribute("href")
+    index.click("#costly a.mistake-link >> nth=0")
+    index.wait_for_load_state("load")
+    anchor = href.split("#")[1]
+    assert index.locator(f"[id='{anchor}']").count() >= 1
+    assert errors == []
+    index.close()

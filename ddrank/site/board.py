@@ -91,6 +91,7 @@ class Mark:
     #: the DD value of every legal card there: (card, declarer's tricks), best for the player first
     values: list[tuple[str, int]] = field(default_factory=list)
     card: str = ""  # the card played ('SK'), for a card mistake
+    call: int | None = None  # the call's 0-based index in the auction (auction mistakes)
 
 
 @dataclass
@@ -242,7 +243,8 @@ def _call_mark(key: str, m: CallMistake, auction: Auction) -> Mark:
     words = CALL_WORDS.get(m.category, m.category.replace("_", " "))
     share = f" (one of {round(1 / m.share)} equal mistakes)" if m.share < 1 else ""
     return Mark(anchor, where, seats, suited(f"{what}: {side} {words}{share}"),
-                suited(m.alternative), None, m.points * m.share, "auction")  # fmt: skip
+                suited(m.alternative), None, m.points * m.share, "auction",
+                call=m.call)  # fmt: skip
 
 
 def _card_mark(key: str, m: CardMistake, best: str | None) -> Mark:

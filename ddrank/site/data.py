@@ -46,6 +46,8 @@ class SiteData:
     published_dd: dict[str, dict[tuple[str, str], int]] = field(default_factory=dict)
     #: hand-record deals (`deals`): the boards of events published without results
     hand_deals: list[Row] = field(default_factory=list)
+    #: each player's costliest mistakes in their events' units (`ranked_mistakes`, rank order)
+    mistake_costs: list[Row] = field(default_factory=list)
 
     def label(self, player: str | None) -> str:
         return self.labels.get(player, player) if player else ""

@@ -20,8 +20,8 @@ from jinja2 import BytecodeCache, Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from ddrank.site.board import suited
+from ddrank.site.costly import costly_mistakes
 from ddrank.site.data import (
-    SEATS,
     Event,
     Row,
     SiteData,
@@ -119,7 +119,6 @@ class Players:
         self.field = field_rates(self.totals)
         self.events: dict[str, Counter] = defaultdict(Counter)
         self.partners: dict[str, Counter] = defaultdict(Counter)
-        self.costly: dict[str, list[Row]] = defaultdict(list)
         self.board_pages = {ev.event_id: board_pages(ev, data, data.alternatives) for ev in events}
         for ev in events:
             for b in self.board_pages[ev.event_id]:
@@ -131,16 +130,8 @@ class Players:
                         partner = r["players"][(k + 2) % 4]
                         if partner:
                             self.partners[p][partner] += 1
-                    for m in r["view"].marks:
-                        for seat in m.seats:
-                            p = r["players"][seat]
-                            if p and m.points > 0:
-                                self.costly[p].append({
-                                    "cost": m.points, "event": ev, "board": b.label,
-                                    "deal_id": b.deal_id, "seat": SEATS[seat],
-                                    "href": f"{b.page}#{m.anchor}", "mark": m,
-                                    "contract": r.get("contract"), "declarer": r.get("declarer"),
-                                    "table": r["view"].label})  # fmt: skip
+        #: player -> their costliest mistakes, each linked to its card or call
+        self.costly = costly_mistakes(data.mistake_costs, events, self.board_pages)
         self.ratings = {r["player"]: r for r in data.optional.get("ratings", []) if r.get("player")}
         self.history: dict[str, list[Row]] = defaultdict(list)
         for r in data.optional.get("rating_history", []):
@@ -271,7 +262,7 @@ class SitePages:
                                                          players.field),
                               totals=players.totals.get(name, {}),
                               history=sorted(hist, key=_period_order),
-                              costly=sorted(players.costly[name], key=lambda c: -c["cost"])[:20],
+                              costly=players.costly.get(name, []),
                               rating=players.ratings.get(name), skill=players.skill.get(name, []),
                               event_of={e.event_id: e for e in events},
                               categories=CATEGORIES)  # fmt: skip

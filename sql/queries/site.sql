@@ -138,3 +138,10 @@ select deal_id, dd_tricks from published_dd;
 select event_id, source_file, session, section, board_no, deal, dealer, vulnerable, par_score,
        par_contract, dd_tricks
 from deals;
+
+-- name: site_costly_mistakes
+-- Each player's costliest mistakes with their cost in the event's units (sql/mistakes_schema.sql),
+-- the rows `ddrank player` prints, for the player pages.
+select record_id, player, seat, kind, card_index, call_index, what, instead, tricks, dd_points,
+       cost, unit, basis, rank, trick, position
+from ranked_mistakes where rank <= $top order by player, rank;

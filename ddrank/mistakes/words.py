@@ -1,5 +1,5 @@
-"""A costly mistake in words, the same on the terminal and in reports: where it was made and
-what it cost (rows of `mistake_costs`, sql/mistakes_schema.sql)."""
+"""A costly mistake in words, the same on the terminal, in reports and on the site's player
+pages: where it was made and what it cost (rows of `mistake_costs`, sql/mistakes_schema.sql)."""
 
 from __future__ import annotations
 

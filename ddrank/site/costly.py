@@ -1,0 +1,103 @@
+"""A player's costliest mistakes as their page lists them.
+
+The figures are the store's `ranked_mistakes` (the mistake costs stage, `stages.mistakes`): each
+mistake's cost in its event's units, real losses at the table before hypothetical ones, the same
+rows and order `ddrank player` prints. Each is linked to its card or call on the board page, found
+among the board page's marks (`ddrank.site.board.Mark`) by record, card index or call index. A
+store without costs (read-only and built before the stage existed) falls back to the board pages'
+DD points, and the page says so.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from markupsafe import Markup
+
+from ddrank.mistakes.words import cost_words, where_words
+from ddrank.site.board import Mark
+from ddrank.site.data import SEATS, Event, Row
+
+#: Mistakes listed on a player's page.
+TOP = 20
+
+Spot = tuple[str, str, int | None]  # (record_id, 'card' | 'call' | 'claim', index)
+
+
+def mark_spot(record_id: str, m: Mark) -> Spot:
+    if m.kind == "claim":
+        return (record_id, "claim", None)
+    if m.kind == "auction":
+        return (record_id, "call", m.call)
+    return (record_id, "card", m.index)
+
+
+def row_spot(row: Row) -> Spot:
+    """Where a `mistake_costs` row was made, as `mark_spot` names a mark."""
+    rid = str(row["record_id"])
+    if row.get("kind") == "claim":
+        return (rid, "claim", None)
+    if row.get("card_index") is not None:
+        return (rid, "card", int(row["card_index"]))
+    call = row.get("call_index")
+    return (rid, "call", None if call is None else int(call))
+
+
+def _entry(ev: Event, b: Any, r: Row, mark: Mark | None) -> dict[str, Any]:
+    view = r.get("view")
+    return {"event": ev, "board": b.label, "deal_id": b.deal_id,
+            "href": f"{b.page}#{mark.anchor}" if mark else f"{b.page}#r-{r['record_id']}",
+            "mark": mark, "contract": r.get("contract"), "declarer": r.get("declarer"),
+            "table": view.label if view else ""}  # fmt: skip
+
+
+def costly_mistakes(costs: Iterable[Row], events: list[Event],
+                    board_pages: dict[str, list[Any]]) -> dict[str, list[dict[str, Any]]]:  # fmt: skip
+    """player -> their `TOP` costliest mistakes, costliest first: the store's `ranked_mistakes`
+    rows (`costs`, in rank order) where there are any, else every marked mistake by DD points."""
+    spots: dict[Spot, tuple[Event, Any, Row, Mark | None]] = {}
+    for ev in events:
+        for b in board_pages.get(ev.event_id, []):
+            for r in b.rows:
+                view = r.get("view")
+                for m in view.marks if view else []:
+                    spots[mark_spot(r["record_id"], m)] = (ev, b, r, m)
+                spots.setdefault((r["record_id"], "", None), (ev, b, r, None))
+    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in costs:
+        player = row.get("player")
+        if not player or len(out[player]) >= TOP:
+            continue
+        found = spots.get(row_spot(row)) or spots.get((str(row["record_id"]), "", None))
+        if found is None:
+            continue  # a result the site does not show (its event has no page)
+        ev, b, r, mark = found
+        entry = _entry(ev, b, r, mark)
+        entry.update(cost_text=cost_words(row), hypothetical=row.get("basis") == "hypothetical",
+                     tricks=row.get("tricks"), where=mark.where if mark else where_words(row),
+                     what=mark.what if mark else Markup.escape(row.get("what") or ""),
+                     instead=mark.instead if mark else Markup.escape(row.get("instead") or ""),
+                     kind=row.get("kind"), seat=row.get("seat"))  # fmt: skip
+        out[player].append(entry)
+    if out:
+        return dict(out)
+    return _by_dd_points(spots.values())
+
+
+def _by_dd_points(found: Iterable[tuple[Event, Any, Row, Mark | None]]) -> dict[str, list[dict]]:
+    """Without costs in the store: each marked mistake by its DD points."""
+    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for ev, b, r, m in found:
+        if m is None or m.points <= 0:
+            continue
+        for seat in m.seats:
+            p = r["players"][seat]
+            if p:
+                entry = _entry(ev, b, r, m)
+                entry.update(cost_text=f"{m.points:.0f} DD points", hypothetical=False,
+                             tricks=m.tricks, where=m.where, what=m.what, instead=m.instead,
+                             kind=m.kind, seat=SEATS[seat], points=m.points)  # fmt: skip
+                out[p].append(entry)
+    return {p: sorted(v, key=lambda e: -e["points"])[:TOP] for p, v in out.items()}
