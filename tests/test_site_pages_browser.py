@@ -24,6 +24,8 @@ import pytest
 from site_browser import PHONE, no_sideways_scroll, open_page, shot
 from site_store import EVENTS, LIN, REPO, WELWYN, build, query
 
+from ddrank.scoring.precision import round_half_away
+
 pytestmark = pytest.mark.flow
 
 BWS = [REPO / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.bws",
@@ -89,6 +91,8 @@ def test_every_scorecard_totals_its_ranking_line(club: dict, browser) -> None:
                 assert page.inner_text("#card-pct") == pct
             if k < 3:  # each board's value is the scoring stage's, for that pair's side
                 mp = page.locator("#card-pct").count() > 0
+                # (rounded as the scorer prints it where its totals sum the printed values)
+                printed = re.search(r"to (\d) decimal", page.inner_text("#scorecard tfoot"))
                 for tr in page.locator("#scorecard tbody tr").all():
                     rid = tr.get_attribute("data-record")
                     side = tr.locator("td").nth(1).inner_text()
@@ -103,6 +107,8 @@ def test_every_scorecard_totals_its_ranking_line(club: dict, browser) -> None:
                     got = tr.locator("td.value").inner_text()
                     if want is None:
                         continue  # an adjusted IMP line: each side's own adjustment
+                    if printed:
+                        want = round_half_away(want, int(printed.group(1)))
                     assert number(got) == pytest.approx(want, abs=0.005), (key, rid)
             checked += 1
         assert errors == []

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ddrank.scoring.model import ScoringError, _identity, parse_adjusted
+from ddrank.scoring.precision import round_half_away
 from ddrank.site.data import Event, Row, slug
 from ddrank.site.ranking import Ranking, RankingLine, number
 
@@ -46,6 +47,7 @@ class Scorecard:
     page: str  # path relative to the site
     lines: list[CardLine] = field(default_factory=list)
     factor: float = 1.0  # IMP total factored for a sit-out (most boards / boards played)
+    printed: int | None = None  # decimals each board's value is summed at, as the scorer prints it
 
     @property
     def sum(self) -> float:
@@ -204,6 +206,7 @@ def scorecards(ev: Event, rankings: Iterable[Ranking], board_page: dict[str, str
             group.append(card)
         if not mp:
             _factor(group, rk)
+        _as_printed(group)
         out += group
     return out
 
@@ -216,6 +219,27 @@ def _factor(group: list[Scorecard], rk: Ranking) -> None:
     for c in group:
         if 0 < len(c.lines) < most:
             c.factor = most / len(c.lines)
+
+
+def _as_printed(group: list[Scorecard]) -> None:
+    """Where a scorer sums each board's value as it prints it (Magic Contest: matchpoints to one
+    decimal), the ranking's totals are those sums: the decimals under which most of the ranking's
+    totals agree (none when they agree unrounded) round each board's value on its cards."""
+    best, most = None, sum(agrees(c) for c in group)
+    if most == len(group):
+        return
+    raw = [[ln.value for ln in c.lines] for c in group]
+    for k in (2, 1, 0):
+        for c, values in zip(group, raw, strict=True):
+            for ln, v in zip(c.lines, values, strict=True):
+                ln.value = None if v is None else round_half_away(v, k)
+        n = sum(agrees(c) for c in group)
+        if n > most:
+            best, most = k, n
+    for c, values in zip(group, raw, strict=True):
+        c.printed = best
+        for ln, v in zip(c.lines, values, strict=True):
+            ln.value = v if v is None or best is None else round_half_away(v, best)
 
 
 def agrees(card: Scorecard) -> bool:
