@@ -28,7 +28,7 @@ from publish.run_summary import thresholds_line
 from stages import freshness
 from stages.progress import stage
 from stages.regression import MIN_REGRESSION_PLAYERS
-from stages.settings import PipelineSettings, load_settings
+from stages.settings import PipelineSettings, limits_of, load_settings
 from store import store_lock
 from tasks.clean import clean_task
 from tasks.ingest import ingest_task
@@ -51,7 +51,9 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
     started = time.time()
     timings: dict[str, float] = {}
     with timed("ingest", timings):
-        ingested = ingest_task(s.db, s.inputs, s.partition_size)
+        ingested = ingest_task(s.db, s.inputs, s.partition_size, limits_of(s))
+        for refused in ingested.get("refused", []):
+            print(f"refused: {refused['file']}: {refused['reason']}")
     with timed("clean", timings):
         cleaned = clean_task(s.db, s.workers)
     names: dict[str, Any] = {"skipped": "names_scope is none"}
@@ -86,7 +88,9 @@ def pipeline(settings: PipelineSettings | None = None) -> dict[str, Any]:
         site = publish_site(db=s.db, out=s.out, return_state=True)
         summary["site"] = site.result() if site.is_completed() else {"failed": str(site.message)}
     summary["timings"] = timings
-    if not any(isinstance(v, dict) and "failed" in v for v in summary.values()):
+    if not any(isinstance(v, dict) and "failed" in v for v in summary.values()) and not (
+        ingested.get("refused")  # a refused file is not done: it is read again next time
+    ):
         freshness.write_manifest(s, started, summary)  # a failed stage must run again
     return summary
 
