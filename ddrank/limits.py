@@ -45,14 +45,15 @@ class Limits:
     #: large congress has 20,000); a million held elements take about 400 MB.
     max_xml_elements: int = 1_000_000
 
-    def check(self, name: str, found: int, what: str = "") -> None:
-        """Raise `LimitExceeded` when `found` is over the limit `name`."""
+    def check(self, name: str, found: int, what: str = "", exact: bool = True) -> None:
+        """Raise `LimitExceeded` when `found` is over the limit `name`; `exact=False` when the
+        counting stopped at the first one over (the message says "more than")."""
         if found > getattr(self, name):
-            raise LimitExceeded(name, getattr(self, name), found, what)
+            raise LimitExceeded(name, getattr(self, name), found, what, exact)
 
-    def check_rows(self, found: int, what: str = "") -> None:
+    def check_rows(self, found: int, what: str = "", exact: bool = True) -> None:
         """For a reader counting records (or a count field read from a binary file)."""
-        self.check("max_rows", found, what)
+        self.check("max_rows", found, what, exact)
 
     def as_dict(self) -> dict[str, int]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -73,11 +74,12 @@ class LimitExceeded(ValueError):
     The message is one line: what was found, the limit's name and value, and how to raise it.
     """
 
-    def __init__(self, name: str, limit: int, found: int, what: str = "") -> None:
+    def __init__(self, name: str, limit: int, found: int, what: str = "",
+                 exact: bool = True) -> None:  # fmt: skip
         self.name, self.limit, self.found = name, limit, found
         noun, unit = UNITS.get(name, (name, ""))
         counted = f"{what}: " if what else ""
-        found_text = f"more than {limit:,}" if found == limit + 1 else f"{found:,}"
+        found_text = f"{found:,}" if exact else f"more than {limit:,}"
         super().__init__(
             f"refused: {counted}{found_text} {noun}, over the limit {name} = {limit:,} {unit}; "
             f"{how_to_raise(name)}"

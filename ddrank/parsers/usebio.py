@@ -140,10 +140,11 @@ class _Reader:
             raise _NotUsebio(f"the root element is <{tag}>, not <USEBIO>")
         self.elements += 1  # the limits hold before the element is: memory stays bounded
         if self.elements > self.limits.max_xml_elements:
-            raise LimitExceeded("max_xml_elements", self.limits.max_xml_elements, self.elements)
+            raise LimitExceeded("max_xml_elements", self.limits.max_xml_elements, self.elements,
+                                exact=False)  # fmt: skip
         if len(self.stack) >= self.limits.max_xml_depth:
             depth = self.limits.max_xml_depth
-            raise LimitExceeded("max_xml_depth", depth, len(self.stack) + 1, f"line {line}")
+            raise LimitExceeded("max_xml_depth", depth, depth + 1, f"line {line}", exact=False)
         node = _Node(tag, attrs, line)  # expat hands a fresh dict per element
         if self.stack:
             self.stack[-1].add(node)
