@@ -53,10 +53,9 @@ def dd_command(
     if not refresh_cache and not partitions and _nothing_left(db):
         typer.echo(f"nothing to analyse: every board of {db} has its DD analysis")
         return
-    from rich.console import Console
-
     from cli.progress import progress_bars
     from flows.dd_analysis import dd_analysis, prefect_api
+    from publish.console import PipeConsole as Console
     from store import StoreLockedError
 
     console = Console(stderr=True)

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from cli.options import existing_store
+from publish.console import PipeConsole as Console
 
 CacheOpt = Annotated[
     Path, typer.Option(help="Cache of DDS-solved states (resumable parquet/json shards).")

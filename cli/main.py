@@ -13,8 +13,11 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
 import typer  # noqa: E402
 
+from cli.group import DdrankGroup  # noqa: E402
+
 app = typer.Typer(
     name="ddrank",
+    cls=DdrankGroup,
     help=(
         "Turn bridge event files into results as the scorer publishes them, double-dummy "
         "analysis of every card and call, and ratings.\n\n"

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from cli.options import existing_store, stop_if_empty
 from cli.render import err_console
 from ddrank.regression.defaults import DEFAULT_CV_SEED, TABLE9_MINIMA, regress_flags
+from publish.console import PipeConsole as Console
 
 
 class Response(StrEnum):

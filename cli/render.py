@@ -28,6 +28,14 @@ def a_stop_is_under_way() -> bool:
     return stop_requested() is not None
 
 
+def problem(exc: BaseException) -> str:
+    """The error in the documented words: a file the system could not find is named, with
+    'no such file or folder' (not Python's "[Errno 2] ..."); anything else as it says."""
+    if isinstance(exc, FileNotFoundError) and exc.filename is not None:
+        return f"{exc.filename}: no such file or folder"
+    return str(exc)
+
+
 @contextmanager
 def friendly_errors() -> Iterator[None]:
     """Turn expected failures (missing file, locked store) into one clear line and exit 2."""
@@ -39,7 +47,7 @@ def friendly_errors() -> Iterator[None]:
     except (FileNotFoundError, StoreLockedError, ValueError) as exc:
         if a_stop_is_under_way():  # an interrupt a library wrapped in its own error
             raise KeyboardInterrupt from exc
-        err_console.print(tagged("error:", "bold red", exc), soft_wrap=True)
+        err_console.print(tagged("error:", "bold red", problem(exc)), soft_wrap=True)
         raise typer.Exit(2) from None
     except Exception as exc:  # a full disk or a damaged store: one line, not a traceback
         if a_stop_is_under_way():

@@ -25,7 +25,6 @@ def results(
         list[Path],
         typer.Argument(
             help="Event files or folders (USEBIO, Bridgemate .bws, PBN, LIN).",
-            exists=True,
             show_default=False,
         ),
     ],  # fmt: skip
@@ -95,7 +94,7 @@ def results(
         if not result.get("nothing_new"):
             if not verbose:
                 os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
-            from cli.run import stage_progress
+            from cli.progress import stage_progress
             from flows.pipeline import run_pipeline
 
             with stage_progress(disable=json):

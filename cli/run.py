@@ -3,40 +3,16 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    SpinnerColumn,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from cli.inputs import require_readable
 from cli.options import store_folder
+from cli.progress import stage_progress
 from cli.render import a_stop_is_under_way, console, emit_json, friendly_errors
 from cli.run_options import with_settings_options
-
-#: Labels of the pipeline's stages on the console; a stage not listed shows its own name.
-STAGE_LABELS = {
-    "ingest": "ingest",
-    "clean": "clean",
-    "names": "match names",
-    "solve": "DD solve (boards)",
-    "tally": "DD tally (boards)",
-    "regression": "regression report",
-    "prefect-api": "start Prefect API",
-    "scoring": "scoring",
-    "skill ratings": "ddrank skill ratings",
-}
 
 
 def run(
@@ -144,30 +120,6 @@ def stopped(settings: Any) -> None:
     )  # fmt: skip
     console.file.flush()
     os._exit(EXIT_INTERRUPTED)
-
-
-@contextmanager
-def stage_progress(disable: bool = False) -> Iterator[None]:
-    """One rich progress line per stage the flow reports (stages.progress): a bar when the stage
-    knows its size (DD boards), a spinner with the elapsed time otherwise."""
-    from stages.progress import reporting
-
-    columns = (SpinnerColumn(), TextColumn("[bold]{task.description}"), BarColumn(),
-               MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("ETA"),
-               TimeRemainingColumn())  # fmt: skip
-    with Progress(*columns, console=console, disable=disable) as bar:
-        rows: dict[str, TaskID] = {}
-
-        def hook(stage: str, done: int, total: int) -> None:
-            if stage not in rows:
-                rows[stage] = bar.add_task(STAGE_LABELS.get(stage, stage), total=None)
-            if total:
-                bar.update(rows[stage], completed=done, total=total)
-            if total and done >= total:
-                bar.stop_task(rows[stage])
-
-        with reporting(hook):
-            yield
 
 
 def register(app: typer.Typer) -> None:

@@ -27,12 +27,11 @@ def show_summary(result: dict[str, Any], settings: Any) -> None:
     )
     print_audit(result["audit"])
     names = result["names"]
-    console.print(f"names: {names.get('matched', 0):,} of {names.get('names', 0):,} matched"
-                  + (f" (ranking list applied to: {names['scope']} events)" if names.get("scope")
-                     else f" ({names['skipped']})" if names.get("skipped") else ""))  # fmt: skip
+    console.print(names_line(names), markup=False, soft_wrap=True)
     console.print(
-        f"double dummy: {dd.get('tables_computed', 0):,} tables, "
-        f"{dd.get('traces_computed', 0):,} traces computed; {dd.get('players', 0):,} players"
+        f"double dummy: {dd.get('tables_computed', 0):,} DD tables and "
+        f"{dd.get('traces_computed', 0):,} play traces computed; DD mistake statistics for "
+        f"{dd.get('players', 0):,} players (those with an analysed board)"
     )
     if dd.get("quarantined"):
         console.print(f"{len(dd['quarantined']):,} board(s) quarantined (solver_crash): "
@@ -92,6 +91,16 @@ def show_outputs(site: dict[str, Any] | None, report: dict[str, Any]) -> None:
         folders = sorted({str(p.parent) for p in csvs})
         console.print(f"CSV files: {len(csvs)} in {', '.join(folders)}", markup=False)
     console.print(
-        f"site: {site['events']} events, {site['players']:,} players → "
-        f"[bold]{escape(site['site'])}[/] (open it in a browser)"
+        f"site: {site['events']} events, {site['players']:,} players (everyone seated at a kept "
+        f"board) → [bold]{escape(site['site'])}[/] (open it in a browser)"
     )
+
+
+def names_line(names: dict[str, Any]) -> str:
+    """How many seat names were matched to the ranking list. A seat name counts once per event
+    (the same name in two events is matched twice), so this is not a count of players."""
+    if names.get("skipped"):
+        return f"names: not matched ({names['skipped']})"
+    scope = f"; ranking list applied to {names['scope']} events" if names.get("scope") else ""
+    return (f"names: {names.get('matched', 0):,} of {names.get('names', 0):,} seat names "
+            f"(one per name and event) matched to the ranking list{scope}")  # fmt: skip

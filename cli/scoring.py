@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from cli.options import MIN_BOARDS, MaybeStoreOpt, MinBoardsOpt, stop_if_empty
+from publish.console import PipeConsole as Console
 from store.defaults import DEFAULT_DB
 
 console = Console()

@@ -12,46 +12,11 @@ from cli.options import JsonOpt, StoreOpt, stop_if_empty
 from cli.render import console, emit_json, err_console, friendly_errors
 from store.defaults import DEFAULT_DB
 
-ReportsOpt = Annotated[
-    Path,
-    typer.Option("--reports", help="The output folder of the run that made the store (its "
-                 "--out), where the regression report is read from (REPORTS/regression/)."),
-]  # fmt: skip
 OutOpt = Annotated[
     Path,
     typer.Option("--out", help="Output folder: the site goes to OUT/site/, the regression "
                  "report is read from OUT/regression/."),
 ]  # fmt: skip
-
-
-def _load(db: Path, out: Path) -> tuple[Any, Any, list[Any]]:
-    """Site data, players and events of a store (read-only: never blocks a writer's data)."""
-    from ddrank.site.data import build_events
-    from ddrank.site.render import Players
-    from stages.site import read_site_data
-
-    if not db.is_file():
-        raise FileNotFoundError(f"{db}: no such store (run `ddrank run` first, or pass --db)")
-    data, _ = read_site_data(db, out)
-    events = build_events(data)
-    return data, Players(data, events), events
-
-
-def _pick(query: str, names: list[str], what: str) -> str:
-    """The one name matching `query`: exact, else case-insensitive, else a unique substring."""
-    if query in names:
-        return query
-    low = query.casefold()
-    exact = [n for n in names if n.casefold() == low]
-    if len(exact) == 1:
-        return exact[0]
-    hits = [n for n in names if low in n.casefold()]
-    if len(hits) == 1:
-        return hits[0]
-    if not hits:
-        raise ValueError(f"no {what} matches {query!r}")
-    shown = "; ".join(hits[:10]) + (f"; ... ({len(hits) - 10} more)" if len(hits) > 10 else "")
-    raise ValueError(f"{len(hits)} {what}s match {query!r}: {shown}. Be more specific.")
 
 
 def _build(build_site: Any, db: Path, out: Path) -> dict[str, Any]:
@@ -78,7 +43,7 @@ def _f(v: Any, digits: int = 2) -> str:
     """A number or a name as a table cell; names are escaped (rich would read '[x]' as markup)."""
     from rich.markup import escape
 
-    from ddrank.site.data import fmt_num
+    from ddrank.site.stats import fmt_num
 
     return escape(fmt_num(v, digits))
 
@@ -117,143 +82,163 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def player(
-        name: Annotated[str, typer.Argument(help="Player name, or a unique part of it.")],
+        name: Annotated[
+            str,
+            typer.Argument(
+                help="Player name, or a unique part of it (accents and case do not matter)."
+            ),
+        ],
         db: StoreOpt = DEFAULT_DB,
-        reports: ReportsOpt = Path("out"),
+        top: Annotated[int, typer.Option(help="Costliest mistakes to show.")] = 5,
         json: JsonOpt = False,
     ) -> None:
-        """One player's profile: boards, rating, DD mistake rates with percentiles, partners."""
-        from rich.table import Table
-
-        from ddrank.site.profile import profile
-        from ddrank.site.render import count_text
+        """One player's profile from the store: boards, rating, DD mistake rates with percentiles, partners, and the costliest mistakes in each event's own units."""
+        from stages.lookup import pick, player_profile, players
+        from store import Store
 
         with friendly_errors():
-            data, players, events = _load(db, reports)
-            by_label: dict[str, str] = {}
-            for key in players.names:
-                by_label.setdefault(players.label(key), key)
-            who = by_label[_pick(name, list(by_label), "player")]
-        lines = profile(players.totals.get(who, {}), players.field)
-        rating = players.ratings.get(who)
-        costly = sorted(players.costly[who], key=lambda c: -c["cost"])[:5]
-        if json:
-            emit_json({
-                "player": players.label(who), "identity": who, "boards": players.boards(who),
-                "analysed_boards": players.totals.get(who, {}).get("analysed_boards", 0),
-                "events": {e.name: players.events[who][e.event_id] for e in events
-                           if e.event_id in players.events[who]},
-                "rating": rating,
-                "profile": [{"category": ln.category.key, "mistakes": ln.mistakes,
-                             "opportunities": ln.opportunities, "rate": ln.rate,
-                             "rate_interval": [ln.rate_low, ln.rate_high],
-                             "percentile": ln.percentile,
-                             "percentile_interval": [ln.percentile_low, ln.percentile_high],
-                             "too_few": ln.too_few} for ln in lines],
-                "partners": [(players.label(p), n) for p, n in players.partners[who].most_common(10)],
-                "costliest": [{"event": c["event"].name, "board": c["board"], "seat": c["seat"],
-                               "points": c["cost"]} for c in costly],
-            })  # fmt: skip
-            return
-        head = f"{players.label(who)}: {players.boards(who):,} boards in {len(players.events[who])} event(s)"
-        if rating:
-            se = rating.get("se", rating.get("std_error"))
-            head += f"; Lehman rating {_f(rating.get('rating'))}" + (f" ± {_f(se)}" if se else "")
-        console.print(head, markup=False, style="bold")
-        t = Table(title="Double-dummy mistake profile", title_justify="left")
-        for col, just in (("category", "left"), ("mistakes / chances", "right"),
-                          ("rate", "right"), ("95% interval", "right"),
-                          ("percentile (100 = best)", "right")):  # fmt: skip
-            t.add_column(col, justify=just)  # type: ignore[arg-type]
-        for ln in lines:
-            label = ln.category.label.replace("Auction, defending:", "auction (defending):")
-            label = label.replace("Auction, declaring:", "auction (declaring):")
-            if ln.rate is None:
-                t.add_row(label, f"0 / 0 {ln.category.unit}", "", "", "no chance")
-                continue
-            pct = (
-                f"too few (< {ln.category.min_opportunities})"
-                if ln.percentile is None
-                else f"{ln.percentile:.0f} ({ln.percentile_low:.0f}–{ln.percentile_high:.0f})"
-            )
-            t.add_row(label, f"{count_text(ln.mistakes)} / {ln.opportunities:.0f} "
-                      f"{ln.category.unit}", f"{100 * ln.rate:.2f}%",
-                      f"{100 * ln.rate_low:.2f}–{100 * ln.rate_high:.2f}%", pct)  # fmt: skip
-        console.print(t)
-        p = Table(title="Partners", title_justify="left")
-        p.add_column("partner")
-        p.add_column("boards", justify="right")
-        for partner, n in players.partners[who].most_common(5):
-            p.add_row(_f(players.label(partner)), str(n))
-        console.print(p)
-        if costly:
-            c = Table(title="Costliest mistakes", title_justify="left")
-            for col in ("event", "board", "seat", "points lost"):
-                c.add_column(col, justify="right" if col == "points lost" else "left")
-            for row in costly:
-                c.add_row(
-                    _f(row["event"].name), _f(row["board"]), row["seat"], f"{row['cost']:.0f}"
+            if not db.is_file():
+                raise FileNotFoundError(
+                    f"{db}: no such store (run `ddrank run` first, or pass --db)"
                 )
-            console.print(c)
+            with Store(db, read_only=True) as store:
+                by_label = players(store)
+                who = by_label[pick(name, list(by_label), "player")]
+                found = player_profile(store, who, by_label, top)
+        show_player(found, json)
 
     @app.command()
     def event(
-        name: Annotated[str, typer.Argument(help="Event name, or a unique part of it.")],
+        name: Annotated[
+            str,
+            typer.Argument(
+                help="Event name, or a unique part of it (accents and case do not matter)."
+            ),
+        ],
         db: StoreOpt = DEFAULT_DB,
-        reports: ReportsOpt = Path("out"),
-        top: Annotated[int, typer.Option(help="Lines of the ranking to show.")] = 20,
+        top: Annotated[int, typer.Option(help="Lines of each ranking to show.")] = 20,
         json: JsonOpt = False,
     ) -> None:
-        """An event's ranking: the store's rankings when present, else pairs by the result
-        computed from the travellers (Butler IMPs with the bid/play split, or MP %)."""
-        from rich.table import Table
-
-        from ddrank.site.data import pair_matchpoints, pair_split
+        """An event's ranking per section and direction, as the scoring stage stored it, with how it was scored and its agreement with the published values."""
+        from stages.lookup import event_names, event_summary, pick
+        from store import Store
 
         with friendly_errors():
-            data, _players, events = _load(db, reports)
-            labels = [f"{e.name} ({e.year})" if e.year else e.name for e in events]
-            chosen = _pick(name, labels, "event")
-        ev = events[labels.index(chosen)]
-        from ddrank.site.render import RANKING_COLUMNS, event_of, group_rankings
+            if not db.is_file():
+                raise FileNotFoundError(
+                    f"{db}: no such store (run `ddrank run` first, or pass --db)"
+                )
+            with Store(db, read_only=True) as store:
+                names = event_names(store)
+                if not names:
+                    raise ValueError(f"no scored event in {db}: `ddrank score --db {db}` scores "
+                                     "its events")  # fmt: skip
+                found = event_summary(store, names[pick(name, list(names), "event")])
+        show_event(found, top, json)
 
-        stored = [
-            {k: r.get(k) for k in RANKING_COLUMNS if k in r}
-            for r in data.optional.get("rankings", [])
-            if event_of(r) == ev.event_id
-        ]
-        if stored:  # one ranking per kind/session/section, each in rank order
-            stored = [{"ranking": g, **r} for g, rows in group_rankings(stored) for r in rows]
-            source, rows = "rankings table", stored
-        elif ev.scoring == "IMP":
-            source, rows = "Butler IMPs per board computed from the travellers", pair_split(ev)
-        else:
-            source, rows = "matchpoint % computed from the travellers", pair_matchpoints(ev)
-        if json:
-            emit_json({"event": ev.name, "year": ev.year, "scoring": ev.scoring,
-                       "results": len(ev.results), "boards": ev.deals, "source": source,
-                       "ranking": rows})  # fmt: skip
-            return
-        console.print(
-            f"{ev.name}: {len(ev.results):,} results on {ev.deals} boards, "
-            f"{len(ev.players)} players, {ev.scoring}",
-            markup=False, style="bold",
-        )  # fmt: skip
-        if not rows:
-            err_console.print("no ranking: no board of this event was played at two tables")
-            return
-        t = Table(title=f"Ranking ({source})", title_justify="left")
-        cols = [k for k in rows[0] if k not in ("event_id",)]
-        t.add_column("#", justify="right")
-        for k in cols:
-            t.add_column(
-                k, justify="left" if k in ("players", "player", "pair", "name") else "right"
-            )
-        for i, r in enumerate(rows[:top], 1):
-            t.add_row(str(i), *(_f(r[k]) for k in cols))
-        console.print(t)
-        if len(rows) > top:
-            console.print(f"... {len(rows) - top} more (--top N)")
+
+def show_player(found: dict[str, Any], as_json: bool) -> None:
+    """A player's profile on the terminal (or as JSON)."""
+    from rich.table import Table
+
+    from ddrank.site.profile import count_text, profile
+
+    lines = profile(found["totals"], found["field"])
+    rating = found["rating"]
+    if as_json:
+        emit_json({
+            "player": found["name"], "identity": found["player"], "boards": found["boards"],
+            "analysed_boards": found["totals"].get("analysed_boards", 0),
+            "events": found["events"], "rating": rating,
+            "profile": [{"category": ln.category.key, "mistakes": ln.mistakes,
+                         "opportunities": ln.opportunities, "rate": ln.rate,
+                         "rate_interval": [ln.rate_low, ln.rate_high],
+                         "percentile": ln.percentile,
+                         "percentile_interval": [ln.percentile_low, ln.percentile_high],
+                         "too_few": ln.too_few} for ln in lines],
+            "partners": found["partners"],
+            "costliest": [{k: m[k] for k in MISTAKE_FIELDS} for m in found["costliest"] or []],
+        })  # fmt: skip
+        return
+    head = f"{found['name']}: {found['boards']:,} boards in {len(found['events'])} event(s)"
+    if rating:
+        se = rating.get("std_error")
+        head += f"; Lehman rating {_f(rating.get('rating'))}" + (f" ± {_f(se)}" if se else "")
+    console.print(head, markup=False, style="bold")
+    t = Table(title="Double-dummy mistake profile", title_justify="left")
+    for col, just in (("category", "left"), ("mistakes / chances", "right"),
+                      ("rate", "right"), ("95% interval", "right"),
+                      ("percentile (100 = best)", "right")):  # fmt: skip
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for ln in lines:
+        label = ln.category.label.replace("Auction, defending:", "auction (defending):")
+        label = label.replace("Auction, declaring:", "auction (declaring):")
+        if ln.rate is None:
+            t.add_row(label, f"0 / 0 {ln.category.unit}", "", "", "no chance")
+            continue
+        pct = (
+            f"too few (< {ln.category.min_opportunities})"
+            if ln.percentile is None
+            else f"{ln.percentile:.0f} ({ln.percentile_low:.0f}–{ln.percentile_high:.0f})"
+        )
+        t.add_row(label, f"{count_text(ln.mistakes)} / {ln.opportunities:.0f} "
+                  f"{ln.category.unit}", f"{100 * ln.rate:.2f}%",
+                  f"{100 * ln.rate_low:.2f}–{100 * ln.rate_high:.2f}%", pct)  # fmt: skip
+    console.print(t)
+    p = Table(title="Partners", title_justify="left")
+    p.add_column("partner")
+    p.add_column("boards", justify="right")
+    for partner, n in found["partners"][:5]:
+        p.add_row(_f(partner), str(n))
+    console.print(p)
+    show_costliest(found["costliest"], found["names"])
+
+
+#: What `ddrank player --json` gives of each costly mistake (sql/mistakes_schema.sql).
+MISTAKE_FIELDS = ("rank", "event", "board", "seat", "kind", "trick", "position", "card", "call",
+                  "what", "instead", "tricks", "dd_points", "cost", "unit", "basis")  # fmt: skip
+
+
+def show_costliest(rows: list[dict[str, Any]] | None, names: dict[str, str]) -> None:
+    """The costliest mistakes: where (trick and card, or call), what, what DD would have done,
+    and the cost in the event's units; hypothetical costs labelled, after the real ones."""
+    from rich.table import Table
+
+    from publish.mistakes import cost_words, where_words
+
+    if rows is None:
+        console.print("Costliest mistakes: not valued yet in this store (`ddrank report` values "
+                      "them)", markup=False)  # fmt: skip
+        return
+    if not rows:
+        console.print("Costliest mistakes: none analysed (the double-dummy analysis of this "
+                      "player's boards has not run: `ddrank run`)", markup=False)  # fmt: skip
+        return
+    c = Table(title="Costliest mistakes (in each event's units; hypothetical costs last)",
+              title_justify="left")  # fmt: skip
+    for col in ("event", "board", "where", "mistake", "double dummy", "cost"):
+        c.add_column(col, justify="right" if col == "cost" else "left", overflow="fold")
+    for m in rows:
+        c.add_row(_f(names.get(m["event"], m["event"])), _f(m["board"]), _f(where_words(m)),
+                  _f(m["what"]), _f(m["instead"]), _f(cost_words(m)))  # fmt: skip
+    console.print(c)
+
+
+def show_event(found: dict[str, Any], top: int, as_json: bool) -> None:
+    """An event's header line and its ranking per section and direction."""
+    from publish.rankings import event_title, ranking_text
+
+    ranking = found.get("ranking")
+    if as_json:
+        emit_json(found)
+        return
+    title = event_title(ranking) if ranking else found["event"]
+    console.print(f"{title}: {found.get('results', 0):,} results on {found.get('boards', 0):,} "
+                  f"boards, {found.get('players', 0):,} players", markup=False, style="bold")  # fmt: skip
+    if ranking is None:
+        err_console.print("no ranking stored for this event", markup=False)
+        return
+    console.print(ranking_text([ranking], top=top), markup=False, highlight=False, soft_wrap=True)
 
 
 def _null() -> Any:

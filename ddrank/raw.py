@@ -28,7 +28,7 @@ EVENT_FIELDS = (
     "organiser", "session", "section", "round", "table_no", "ns_pair", "ew_pair",
     "north_id", "east_id", "south_id", "west_id", "ns_score", "adjusted", "phantom",
     "published_ns_mp", "published_ew_mp", "published_ns_pct", "published_ew_pct",
-    "published_imps", "par_score", "par_contract",
+    "published_imps", "par_score", "par_contract", "player_numbers",
 )  # fmt: skip
 
 
@@ -100,11 +100,17 @@ class RawRecord:
     published_imps: str = ""  # North-South's IMPs as published (cross-IMP, Butler or teams)
     par_score: str = ""  # published par for NS, e.g. "420" (OptimumScore "NS 420")
     par_contract: str = ""
+    # An individual event's players at the table by their numbers in the event, "N|E|S|W"
+    # (PBN `PlayerId_North`.., USEBIO individual traveller lines); "" in pairs and teams events
+    player_numbers: str = ""
     occurrence: int = 0  # k-th identical copy within one file (two unnamed passed-out tables)
     # The opening lead card where a source gives it without the play (USEBIO <LEAD>SJ, Bridgemate
     # LeadCard): shown on the site. Not part of the record id (a file read before it was kept
     # keeps its ids).
     lead_card: str = ""
+    # The Butler datum a scorer published for the board (Ruter `ButlerDatum`, USEBIO
+    # `BOARD_AVERAGE`), compared with ours; not part of the record id.
+    published_datum: str = ""
 
     @_computed_once
     def record_id(self) -> str:

@@ -28,7 +28,7 @@ from ddrank.scoring.events import (
 from publish.encoding import markdown_text as md
 from publish.rankings import method_words
 from stages.ratings import lehman_params
-from stages.scoring import changed_events, chosen, event_hash, top_lines, with_choice
+from stages.scoring import changed_events, event_hash, score_one, top_lines
 from stages.settings import PipelineSettings
 from tasks.scoring import (
     load_task,
@@ -60,9 +60,8 @@ def score_events_and_lehman(settings: PipelineSettings | None = None) -> dict[st
     groups, infos, hashes, changed = changed_events(loaded, stored, s.mp_method, s.mp_top)
     scores = {}
     for ev in changed:  # as the scorer did, unless the settings say (ddrank.scoring.method)
-        info, choice = chosen(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top)
-        scores[ev] = with_choice(score_event_cached(ev, groups[ev], info, choice.method), choice,
-                                 loaded.standings)  # fmt: skip
+        scores[ev] = score_one(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top,
+                               lambda rs, info, m, ev=ev: score_event_cached(ev, rs, info, m))  # fmt: skip
     summary = save_and_rate_task(s.db, scores, hashes, loaded, s.out, lehman_params(s),
                                  s.min_boards, rate=s.ratings)  # fmt: skip
     imp_events = sorted(ev for ev, i in infos.items() if _is_imp(i, groups[ev]))

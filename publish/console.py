@@ -33,8 +33,26 @@ class SafeConsole(Console):
         )
 
 
-console = SafeConsole()
-err_console = SafeConsole(stderr=True)
+class PipeConsole(SafeConsole):
+    """A console whose reader may go away (`ddrank player X | head`): the rest of the output is
+    dropped and the command goes on to its end (a site still gets written) and exits 0. Rich's
+    own reaction is exit status 1 at once. Like every console of ddrank, it prints no control
+    character or escape sequence from the text it shows (`SafeConsole`)."""
+
+    def on_broken_pipe(self) -> None:
+        import os
+
+        self.quiet = True
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.file.fileno())
+            os.close(devnull)
+        except (OSError, ValueError):  # no real file behind it (a test runner's buffer)
+            pass
+
+
+console = PipeConsole()
+err_console = PipeConsole(stderr=True)
 
 
 def tagged(tag: str, style: str, message: object) -> Text:

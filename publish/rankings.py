@@ -28,6 +28,9 @@ def method_words(ev: Row) -> str:
     agree' for a matchpoint event; the scoring alone for others."""
     scoring = str(ev.get("scoring") or "")
     agree = agreement_words(ev)
+    if scoring in ("IMP", "BUTLER"):  # the IMP rule, which names itself
+        why = str(ev.get("method_reason") or "")
+        return f"{scoring} scoring; {'; '.join(x for x in (why, agree) if x)}".rstrip("; ")
     if scoring in ("TEAMS", "BAM"):  # the VP scale (or point-a-board rule) and why
         how = (
             f"{ev.get('mp_method') or '?'} ({ev['method_reason']})"
@@ -60,7 +63,11 @@ def _heading(group: Row, teams: bool = False) -> str:
     section, direction = group.get("section") or "", group.get("direction") or ""
     parts = [f"section {section}" if section else "", {"NS": "North-South", "EW": "East-West"}.get(
         direction, direction)]  # fmt: skip
-    return " · ".join(p for p in parts if p) or ("all teams" if teams else "all pairs")
+    kinds = {x.get("kind") for x in group.get("lines", [])}
+    if "knockout" in kinds:  # a knockout match: its stage and teams, IMPs over its segments
+        return f"match {section}: IMPs" if section else "match: IMPs"
+    whole = "all teams" if teams else "all players" if "individual" in kinds else "all pairs"
+    return " · ".join(p for p in parts if p) or whole
 
 
 def _line(x: Row) -> str:

@@ -26,8 +26,8 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         f"already stored {ing['duplicate']:,}",
         f"* raw records {audit['raw_records']:,} = boards {audit['boards']:,} "
         f"+ excluded {audit['excluded']:,} ({'balanced' if audit['balanced'] else 'NOT balanced'})",
-        f"* names: {names.get('matched', 0):,} of {names.get('names', 0):,} matched, "
-        f"{names.get('review', 0):,} to review",
+        f"* names: {names.get('matched', 0):,} of {names.get('names', 0):,} seat names (one per "
+        f"name and event) matched to the ranking list, {names.get('review', 0):,} to review",
         f"* double dummy: {dd.get('tables_computed', 0):,} tables and "
         f"{dd.get('traces_computed', 0):,} traces computed, {dd.get('boards_tallied', 0):,} "
         f"boards tallied, {len(dd.get('quarantined', [])):,} quarantined",

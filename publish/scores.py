@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ddrank.scoring.events import EventResult, EventScores
+from ddrank.scoring.individual import seat_rows
 from ddrank.scoring.published import Check
 from ddrank.scoring.results import RecordError
 from publish.atomic import staged_files
@@ -37,8 +38,10 @@ SCORED_RESULTS_COLUMNS = [
     "ew_players", "contract", "declarer", "tricks", "ns_score", "adjusted", "field_size", "ns_mp",
     "ew_mp", "ns_pct", "ew_pct", "imps", "butler", "published_ns_mp", "published_ew_mp",
     "published_ns_pct", "published_imps", "players", "content_hash", "match", "played",
-    "deal_id", "names", "ns_vulnerable", "ew_vulnerable", "year", "date",
+    "deal_id", "names", "ns_vulnerable", "ew_vulnerable", "year", "date", "player_numbers",
 ]  # fmt: skip
+PLAYER_RESULTS_COLUMNS = ["event", "session", "section", "board", "record_id", "seat",
+                          "player_number", "player", "score", "pct"]  # fmt: skip
 RANKINGS_TABLE_COLUMNS = ["event", "kind", "session", "section", "direction", "pair", "players",
                           "boards", "score", "pct", "rank", "published_pct", "published_place"]  # fmt: skip
 
@@ -71,6 +74,7 @@ def results_rows(scores: Mapping[str, EventScores]) -> list[Row]:
                 "deal_id": r.deal_id or None, "names": "|".join(r.names),
                 "ns_vulnerable": r.ns_vulnerable, "ew_vulnerable": r.ew_vulnerable,
                 "year": r.year, "date": r.date,
+                "player_numbers": "|".join(r.player_numbers) if any(r.player_numbers) else None,
             })  # fmt: skip
     return out
 
@@ -78,9 +82,11 @@ def results_rows(scores: Mapping[str, EventScores]) -> list[Row]:
 def ranking_rows(scores: Mapping[str, EventScores]) -> list[Row]:
     out: list[Row] = []
     for ev, sc in scores.items():
-        kind = "teams" if sc.info.scoring in ("TEAMS", "BAM") else "pairs"
+        kind = ("teams" if sc.info.scoring in ("TEAMS", "BAM") else
+                "individual" if sc.info.individual else "pairs")  # fmt: skip
         for x in sc.rankings:
-            out.append({"event": ev, "kind": kind, "session": x.session, "section": x.section,
+            out.append({"event": ev, "kind": x.kind or kind, "session": x.session,
+                        "section": x.section,
                         "direction": x.direction, "pair": x.pair, "players": x.players,
                         "boards": x.boards, "mp": x.mp, "score": x.mp, "pct": x.pct,
                         "rank": x.rank})  # fmt: skip
@@ -93,6 +99,12 @@ def butler_rows(scores: Mapping[str, EventScores]) -> list[Row]:
              "score": x.mp, "butler_per_board": x.mp / x.boards if x.boards else None,
              "pct": None, "rank": x.rank}
             for ev, sc in scores.items() for x in sc.butler]  # fmt: skip
+
+
+def player_rows(scores: Mapping[str, EventScores]) -> list[Row]:
+    """An individual event's players board by board (`player_results`)."""
+    return [{**row, "event": ev} for ev, sc in scores.items() if sc.info.individual
+            for row in seat_rows(sc.results)]  # fmt: skip
 
 
 def team_rows(scores: Mapping[str, EventScores]) -> list[Row]:

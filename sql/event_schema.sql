@@ -33,6 +33,12 @@ ALTER TABLE boards ADD COLUMN IF NOT EXISTS par_contract VARCHAR;
 -- The opening lead card a source gives without the play (USEBIO <LEAD>, Bridgemate LeadCard).
 ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS lead_card VARCHAR;
 ALTER TABLE boards ADD COLUMN IF NOT EXISTS lead_card VARCHAR;   -- 'SJ'
+-- The Butler datum the scorer published for the board (Ruter ButlerDatum, USEBIO BOARD_AVERAGE).
+ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS published_datum VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS published_datum DOUBLE;
+-- An individual event's four players by their numbers in the event, 'N|E|S|W'.
+ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS player_numbers VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS player_numbers VARCHAR;
 
 -- What a source says about an event as a whole (ddrank.raw.RawEvent). One row per event_id;
 -- a later file about the same event fills in what an earlier one left empty.

@@ -18,8 +18,9 @@
 --                   after scoring compare tables by (the bid/play split, the skill ratings): the
 --                   teams match, the deal as played (cards, dealer, vulnerability), the store's
 --                   deal, the seats' names as read N|E|S|W, and the board's date (or year)
--- rankings: one row per pair (or team) per ranking.
---   kind            'pairs' (MP or IMP pairs), 'teams' (VPs), 'butler' (pairs of a teams event)
+-- rankings: one row per pair (or team, or player) per ranking.
+--   kind            'pairs' (MP or IMP pairs), 'teams' (VPs), 'butler' (pairs of a teams event),
+--                   'individual' (players of an individual event: pair is the player's number)
 --   session         '' = the whole event; section '' = across the field (or no sections)
 --   direction       'NS' / 'EW' in a two-winner Mitchell, '' otherwise
 --   pair, players, boards
@@ -54,6 +55,16 @@ ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS ns_vulnerable BOOLEAN;
 ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS ew_vulnerable BOOLEAN;
 ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS year INTEGER;
 ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS date VARCHAR;
+
+-- An individual event's players at each table by their numbers in the event ('N|E|S|W').
+ALTER TABLE scored_results ADD COLUMN IF NOT EXISTS player_numbers VARCHAR;
+
+-- player_results: an individual event, one row per player per board: the side's score the player
+--   takes (matchpoints, or IMPs), its percentage of the board's top, the seat and the player.
+CREATE TABLE IF NOT EXISTS player_results (
+    event VARCHAR, session VARCHAR, section VARCHAR, board VARCHAR, record_id VARCHAR,
+    seat VARCHAR, player_number VARCHAR, player VARCHAR, score DOUBLE, pct DOUBLE
+);
 
 CREATE TABLE IF NOT EXISTS rankings (
     event VARCHAR, kind VARCHAR, session VARCHAR, section VARCHAR, direction VARCHAR,

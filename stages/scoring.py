@@ -19,6 +19,7 @@ from typing import Any
 from ddrank.ratings.lehman import LehmanParams, sortable_date
 from ddrank.raw import ParsedFile
 from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
+from ddrank.scoring.matches import matches_only_events, score_matches
 from ddrank.scoring.method import AUTO, MethodChoice, agreement, choose_method, event_standings
 from ddrank.scoring.published import as_float, compare_published, match_standings
 from ddrank.scoring.records import event_infos, event_label, results_from_rows, with_scoring_hint
@@ -33,7 +34,8 @@ Row = dict[str, Any]
 #: Bumped when the stored model gains columns or a scoring rule changes, so a store scored before
 #: is rescored once and no cached session score (Prefect's `score-session`) of the old code is
 #: reused. 4: IMP totals factored for sit-outs, teams VP scales and point-a-board, kept checks.
-MODEL_VERSION = "4"
+#: 5: IMP pairs rules as the scorer declared/published them, individual events (player_results).
+MODEL_VERSION = "5"
 
 
 @dataclass
@@ -155,7 +157,9 @@ def chosen(results: list[EventResult], info: EventInfo, standings: Sequence[Row]
     """The event's facts with the top it is scored on, and the method choice (as the scorer did,
     unless the options say; ddrank.scoring.method)."""
     choice = choose_method(results, info, standings, method, mp_top)
-    return replace(info, mp_top=choice.mp_top, vp_scale=choice.vp_scale), choice
+    return replace(
+        info, mp_top=choice.mp_top, vp_scale=choice.vp_scale, imp_rule=choice.imp_rule
+    ), choice
 
 
 def with_choice(sc: EventScores, choice: MethodChoice, standings: Sequence[Row]) -> EventScores:
@@ -192,7 +196,37 @@ def score_events(
         info, choice = chosen(rs, infos[ev], loaded.standings, method, mp_top)
         sc = score_event(rs, info, choice.method)  # type: ignore[arg-type]
         out[ev] = with_choice(sc, choice, loaded.standings)
+    for ev, info in matches_only(loaded).items():
+        out[ev] = score_matches_event(info, loaded.standings)
     return out
+
+
+def matches_only(loaded: Loaded) -> dict[str, EventInfo]:
+    """Teams events the files publish as their matches' IMPs only (no table result)."""
+    events = matches_only_events(loaded.standings, {r.event for r in loaded.results})
+    return {
+        ev: EventInfo(ev, scoring="TEAMS", date=loaded.dates.get(ev, "")) for ev in sorted(events)
+    }
+
+
+def score_one(results: list[EventResult], info: EventInfo, standings: Sequence[Row],
+              method: str = AUTO, mp_top: float | None = None,
+              scorer: Any = None) -> EventScores:  # fmt: skip
+    """One event as its scorer did (or as the options say), with its published-value checks:
+    from its table results (`scorer(results, info, method)`, `score_event` by default), or, an
+    event without any, from its published matches."""
+    if not results:  # a matches-only teams event
+        return score_matches_event(info, standings)
+    info, choice = chosen(results, info, standings, method, mp_top)
+    sc = (scorer or score_event)(results, info, choice.method)
+    return with_choice(sc, choice, standings)
+
+
+def score_matches_event(info: EventInfo, standings: Sequence[Row]) -> EventScores:
+    """A matches-only teams event (ddrank.scoring.matches), with its published-value checks."""
+    matches, lines, why = score_matches(info, standings)
+    sc = EventScores(info, [], lines, matches)
+    return with_choice(sc, MethodChoice("wbf continuous", 2.0, why), standings)
 
 
 def fouled_in(results: Iterable[EventResult]) -> int:
@@ -235,8 +269,10 @@ def changed_events(
     loaded: Loaded, stored: Mapping[str, str], method: str = AUTO, mp_top: float | None = None
 ) -> tuple[dict[str, list[EventResult]], dict[str, EventInfo], dict[str, str], list[str]]:
     """Results per event, their facts and hashes, and the events whose hash is not stored."""
-    infos = loaded.infos()
+    infos = {**loaded.infos(), **matches_only(loaded)}
     groups = by_event(loaded.results)
+    for ev in matches_only(loaded):
+        groups[ev] = []  # scored from its published matches
     options = option_key(method, mp_top)
     hashes = {ev: event_hash(rs, infos[ev], options, event_standings(ev, loaded.standings))
               for ev, rs in groups.items()}  # fmt: skip
@@ -251,7 +287,7 @@ def save_scores(store: Store, scores: Mapping[str, EventScores], hashes: Mapping
     if not events:
         return
     for name in ("delete_scored_results", "delete_rankings", "delete_team_matches",
-                 "delete_scored_events"):  # fmt: skip
+                 "delete_scored_events", "delete_player_results"):  # fmt: skip
         store.run(name, events=events)
     res = [{**r, "content_hash": hashes[r["event"]]} for r in publish.results_rows(scores)]
     rank = publish.ranking_rows(scores) + publish.butler_rows(scores)
@@ -264,6 +300,7 @@ def save_scores(store: Store, scores: Mapping[str, EventScores], hashes: Mapping
     _insert(store, "scored_results", res, publish.SCORED_RESULTS_COLUMNS)
     _insert(store, "rankings", rank, publish.RANKINGS_TABLE_COLUMNS)
     _insert(store, "team_matches", publish.team_rows(scores), publish.TEAMS_COLUMNS)
+    _insert(store, "player_results", publish.player_rows(scores), publish.PLAYER_RESULTS_COLUMNS)
     _insert(store, "scored_events", [{**m, "date": scores[m["event"]].info.date,
                                       "content_hash": hashes[m["event"]],
                                       "results": len(scores[m["event"]].results),
@@ -322,11 +359,8 @@ def score_and_save(
         if not loaded.results:
             raise ValueError(f"no event {event!r} in {store.path}")
     groups, infos, hashes, changed = changed_events(loaded, scored_events(store), method, mp_top)
-    scores = {}
-    for ev in changed:
-        info, choice = chosen(groups[ev], infos[ev], loaded.standings, method, mp_top)
-        sc = score_event(groups[ev], info, choice.method)  # type: ignore[arg-type]
-        scores[ev] = with_choice(sc, choice, loaded.standings)
+    scores = {ev: score_one(groups[ev], infos[ev], loaded.standings, method, mp_top)
+              for ev in changed}  # fmt: skip
     save_scores(store, scores, hashes, loaded.standings)
     return {"scores": scores, "rescored": changed,
             "unchanged": sorted(set(groups) - set(changed))}  # fmt: skip

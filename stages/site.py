@@ -15,16 +15,16 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import polars as pl
-
 from ddrank.scoring.duplicate import duplicate_score
-from ddrank.scoring.records import event_label, split_name_id
+from ddrank.scoring.records import event_label
 from ddrank.site.data import SiteData
 from ddrank.types import Contract, DomainError, Seat
 from publish.site import write_site
 from stages.audit import audit_tables
 from stages.dd import compute_par
 from stages.dd_explain import fill_card_alternatives
+from stages.mistakes import cost_mistakes
+from stages.seats import read_who
 from store import Store
 from store.store import StoreNotWritableError
 
@@ -84,31 +84,6 @@ def read_dd_tables(store: Store) -> dict[str, dict[tuple[str, str], int]]:
     return dict(out)
 
 
-def read_who(store: Store) -> dict[str, str]:
-    """Register `site_who(record_id, seat, player)` and return player -> name to show.
-
-    A seat's player is identified as the scoring stage identifies it (`ddrank.scoring.records`),
-    so that ratings join: the matched ranking name, else `id:<source id>` when the source gives
-    one (`Markus Knob#39415` -> `id:39415`), else the name as written. The page shows the name.
-    """
-    who: dict[str, list] = {"record_id": [], "seat": [], "player": []}
-    labels: dict[str, str] = {}
-    for record_id, seat, matched, raw, sid in store.tuples("site_board_seats"):
-        name, pid = split_name_id((raw or "").strip(), str(sid or "").strip())
-        player = matched or (f"id:{pid}" if pid else name)
-        if not player:
-            continue
-        who["record_id"].append(record_id)
-        who["seat"].append(seat)
-        who["player"].append(player)
-        labels.setdefault(player, matched or name or player)
-    frame = pl.DataFrame(
-        who, schema={"record_id": pl.String, "seat": pl.Int32, "player": pl.String}
-    )
-    store.con.register("site_who", frame.to_arrow())
-    return labels
-
-
 def read_optional(store: Store) -> dict[str, list[Row]]:
     """The tables other stages write, when present: rankings, ratings, history, skill ratings."""
     tables = {name for (name,) in store.tuples("site_table_names")}
@@ -165,14 +140,15 @@ def load_site_data(store: Store, out_dir: Path, audit: dict[str, Any]) -> SiteDa
 def read_site_data(db: str | Path, out: str | Path, fill_par: bool = False) -> tuple[SiteData, int]:
     """The site's data from the store `db` (read-only unless `fill_par`), and how many deals got
     their par first (stores built before par existed). With `fill_par` the DD-best cards at each
-    costly card are found first too (within `stages.dd_explain.DEFAULT_BUDGET` seconds). A store
-    that cannot be written is read as it is: par and DD-best cards it lacks stay missing, and the
-    pages say so."""
+    costly card are found first too (within `stages.dd_explain.DEFAULT_BUDGET` seconds), and the
+    mistakes' costs in the events' units (`stages.mistakes`). A store that cannot be written is
+    read as it is: par, DD-best cards and costs it lacks stay missing, and the pages say so."""
     if fill_par:
         try:
             with Store(db) as store:
                 par_rows = compute_par(store)
                 fill_card_alternatives(store)
+                cost_mistakes(store)  # what each mistake cost, for the player pages
                 return load_site_data(store, Path(out), audit_tables(store)), par_rows
         except StoreNotWritableError:
             pass

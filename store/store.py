@@ -31,6 +31,7 @@ DDL_FILES = (
     "dd_schema.sql",
     "scoring_schema.sql",
     "skill_schema.sql",
+    "mistakes_schema.sql",
 )
 
 Row = dict[str, Any]

@@ -99,16 +99,19 @@ class CleanBoard:
     par_score: int | None = None  # published par, North-South's sign
     par_contract: str | None = None
     lead_card: str | None = None  # 'SJ': the lead a source gives without the play
+    published_datum: float | None = None  # the Butler datum the scorer published
+    player_numbers: str | None = None  # an individual event's players, 'N|E|S|W' numbers
 
 
 # Event-model text fields copied from the raw record as they are ("" becomes NULL).
 EVENT_TEXT_FIELDS = (
     "organiser", "session", "section", "round", "table_no", "ns_pair", "ew_pair",
     "north_id", "east_id", "south_id", "west_id", "adjusted", "phantom", "par_contract",
+    "player_numbers",
 )  # fmt: skip
 EVENT_NUMBER_FIELDS = (
     "published_ns_mp", "published_ew_mp", "published_ns_pct", "published_ew_pct",
-    "published_imps",
+    "published_imps", "published_datum",
 )  # fmt: skip
 
 

@@ -5,7 +5,8 @@ Hand records spell one player many ways: "Balicki", "BALICKI Cezary", "Clemens W
 "LEVIN Robert (Bobby)". A raw name is parsed into one or more :class:`Reading` s (which token is
 the surname is not always knowable), a ranking entry into one :class:`EntryName`.
 
-All comparison keys are folded: accents removed (NFKD), ø/ł/ß/... spelled out, lower case.
+All comparison keys are folded (`ddrank.text.fold`): accents removed (NFKD), ø/ł/ß/... spelled
+out, lower case.
 The ranking list itself lost some accented letters ("J r me Rombaut", "Herv  Mouiel"); such gaps
 become a one-letter wildcard ``?`` in the entry's keys.
 """
@@ -13,10 +14,10 @@ become a one-letter wildcard ``?`` in the entry's keys.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from ddrank.names.rankings import RankingEntry
+from ddrank.text import fold
 
 # Longer raw strings are not names (a corrupt field, a comment): they get no match at once.
 MAX_NAME_LENGTH = 200
@@ -36,20 +37,6 @@ W_ALT = 0.95  # a surname in parentheses at the end of an entry (maiden or marri
 W_MIDDLE = 0.97  # an entry's second-to-last token taken as (first) surname
 W_PART = 0.92  # one part of a hyphenated or multi-word surname, or the surname without particle
 W_SWAPPED = 0.92  # whole reading with given name and surname swapped
-
-_SPECIAL = str.maketrans(
-    {
-        "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
-        "Æ": "AE", "œ": "oe", "Œ": "OE", "ı": "i", "þ": "th", "Þ": "Th", "ð": "d", "Ð": "D",
-        "’": "'", "‘": "'", "`": "'", "´": "'", "–": "-", "—": "-",
-    }
-)  # fmt: skip
-
-
-def fold(text: str) -> str:
-    """Remove accents and spell out special letters, keeping case (case carries meaning)."""
-    text = unicodedata.normalize("NFKD", text.translate(_SPECIAL))
-    return "".join(ch for ch in text if not unicodedata.combining(ch))
 
 
 def key_of(token: str) -> str:

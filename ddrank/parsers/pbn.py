@@ -15,6 +15,7 @@ from functools import lru_cache
 from ddrank.parsers.adjusted import adjusted_split, sides_split
 from ddrank.parsers.pbn_blocks import _games
 from ddrank.parsers.pbn_lines import _BOARD_TAGS, _EVENT_TAGS, _SEATS, _Game, _LineReader
+from ddrank.parsers.pbn_rankings import SEAT_NAMES, match_standings, names_from_standings, standing
 from ddrank.parsers.pbn_tables import (
     Table,
     add_row,
@@ -162,19 +163,23 @@ def iter_pbn(
         )  # fmt: skip
         _event_model(rec, tags)
         rows: list[RawRecord] = []
+        ranked = len(standings)
         if tables and game.tables:
             dd = _tables(game, tags, rec, rows, standings)
             if dd and not getattr(rec, "dd_tricks", ""):
                 rec.dd_tricks = dd  # type: ignore[attr-defined]
-        yield rec
+        carried = rows or len(standings) > ranked  # its tables gave results or a ranking
+        if not (carried and _only_tables(rec)):  # a game that only carries its tables is no
+            yield rec  # table result (Ruter: no deal, names or contract; the rows are results)
         for row in rows:
             unnamed_ns = row.ns_pair and not (row.northname or row.southname)
             unnamed_ew = row.ew_pair and not (row.eastname or row.westname)
-            if not row.parse_error and (unnamed_ns or unnamed_ew):
+            unnamed = row.player_numbers and not (row.northname or row.eastname)
+            if not row.parse_error and (unnamed_ns or unnamed_ew or unnamed):
                 waiting.append(row)
             else:
                 yield row
-    _names_from_standings(waiting, standings)
+    names_from_standings(waiting, standings)
     yield from waiting
 
 
@@ -251,20 +256,19 @@ def _tables(
         for err in table.errors:
             out.append(RawRecord(source, int(err.split(":")[0].split()[1]), "pbn",
                                  parse_error=f"{name}: {err}"))  # fmt: skip
-        if name == "ScoreTable":
+        if name == "ScoreTable" and "teamid_home" in (c.casefold() for c in table.columns):
+            for row_line, row in table.dicts():  # a teams event's matches, not table results
+                standings.extend(match_standings(base, row_line, row))
+        elif name == "ScoreTable":
             for row_line, row in table.dicts():
                 copies = row.get("multiplicity", "")
                 for _ in range(int(copies) if copies.isdigit() and 0 < int(copies) < 10_000 else 1):
                     out.append(_score_row(base, row_line, row))
         elif name == "TotalScoreTable":
-            standings.extend(_standing(base, row_line, row) for row_line, row in table.dicts())
+            standings.extend(standing(base, row_line, row) for row_line, row in table.dicts())
         elif name == "OptimumResultTable" and "DoubleDummyTricks" not in tags:
             dd = dd_hex(table.dicts())
     return dd
-
-
-_SEAT_NAMES = (("north", "northname"), ("east", "eastname"), ("south", "southname"),
-               ("west", "westname"))  # fmt: skip
 
 
 def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
@@ -284,6 +288,12 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
     # Score_NS and Score_EW each hold their own side's mark: both are read ("A+"/"A+" is
     # 60/60, neither side at fault); a two-sided mark ("A+/A-", "60/40") anywhere is NS/EW.
     ns_cell, ew_cell = row.get("score_ns", ""), row.get("score_ew", "")
+    rec.published_datum = row.get("butlerdatum", "")
+    if _SITOUT.match(ns_cell) or _SITOUT.match(ew_cell):  # Ruter's "Bye": who sits out has a number
+        rec.phantom = "NS" if not rec.ns_pair else "EW" if not rec.ew_pair else ""
+        if rec.phantom:
+            _published_imps(rec, row)
+            return rec
     adjusted = sides_split(ns_cell, ew_cell)
     for cell in (contract, ns_cell, ew_cell, row.get("score", ""), row.get("result", "")):
         adjusted = adjusted or adjusted_split(cell)
@@ -300,17 +310,20 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
             rec.ns_score = ns_value(row["score_ew"], "EW")
         elif row.get("score"):
             rec.ns_score = ns_value(row["score"], side)
-    rec.published_ns_mp = row.get("mp_ns", "")
-    rec.published_ew_mp = row.get("mp_ew", "")
-    rec.published_ns_pct = row.get("percentage_ns", "")
-    rec.published_ew_pct = row.get("percentage_ew", "")
-    if row.get("imp_ns"):
-        rec.published_imps = _plain(row["imp_ns"])
-    elif row.get("imp_ew"):
-        rec.published_imps = _negate(row["imp_ew"])
-    for key, attr in _SEAT_NAMES:
+    # an individual publishes each seat's own (North's and South's are the same on a board)
+    rec.published_ns_mp = row.get("mp_ns", "") or row.get("mp_north", "")
+    rec.published_ew_mp = row.get("mp_ew", "") or row.get("mp_east", "")
+    rec.published_ns_pct = row.get("percentage_ns", "") or row.get("percentage_north", "")
+    rec.published_ew_pct = row.get("percentage_ew", "") or row.get("percentage_east", "")
+    _published_imps(rec, row)
+    numbers = [row.get(f"playerid_{key}", "") for key, _ in SEAT_NAMES]
+    individual = all(numbers) and not (rec.ns_pair or rec.ew_pair)
+    if individual:  # an individual event: each seat is a player, numbered in the event
+        rec.player_numbers = "|".join(numbers)
+    for key, attr in SEAT_NAMES:
         setattr(rec, attr, row.get(key, ""))
-        setattr(rec, f"{key}_id", row.get(f"playerid_{key}", ""))
+        if not individual:
+            setattr(rec, f"{key}_id", row.get(f"playerid_{key}", ""))
     if row.get("names_ns"):
         rec.northname, rec.southname = split_names(row["names_ns"])
     if row.get("names_ew"):
@@ -318,54 +331,24 @@ def _score_row(base: RawRecord, line: int, row: dict[str, str]) -> RawRecord:
     return rec
 
 
-def _standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
-    """One TotalScoreTable row as a published ranking line."""
-
-    def first(*keys: str) -> str:
-        return next((row[k] for k in keys if row.get(k)), "")
-
-    names = first("names", "name", "teamname")
-    players = (
-        " - ".join(p.strip() for p in names.split(";") if p.strip()) if ";" in names else names
-    )
-    return RawStanding(
-        source_file=base.source_file, source_line=line, event=base.event, date=base.date,
-        session=base.session, section=first("section"), direction=first("direction", "line"),
-        pair=first("pairid", "pairid_ns", "pairid_ew", "teamid", "pair", "team"),
-        team_name=first("teamname", "team_name"), players=players,
-        player_ids=first("playerids", "memberid"),
-        published_mp=first("totalscoremp", "mp", "totalmp"),
-        published_pct=first("totalpercentage", "percentage"),
-        published_imps=first("totalscoreimp", "imp", "totalimp"),
-        published_vp=first("totalscorevp", "vp", "totalvp"),
-        published_place=first("rank"),
-    )  # fmt: skip
+def _only_tables(rec: RawRecord) -> bool:
+    """The game says nothing of its own: no deal, players, contract, result, score or play."""
+    return not any(v.strip() for v in (
+        rec.deal, rec.contract, rec.declarer, rec.result, rec.ns_score, rec.auction, rec.play,
+        rec.northname, rec.eastname, rec.southname, rec.westname, rec.published_imps,
+        rec.published_ns_mp, rec.published_ns_pct, rec.adjusted, rec.parse_error))  # fmt: skip
 
 
-def _names_from_standings(records: list[RawRecord], standings: list[RawStanding]) -> None:
-    """ScoreTable rows without names take them from the TotalScoreTable (by pair number)."""
-    # a Mitchell numbers NS and EW pairs separately: match the direction when the ranking has it
-    by_pair: dict[tuple[str, str, str], str] = {}
-    for st in standings:
-        if st.pair and st.players:
-            direction = st.direction.upper().replace("-", "")
-            for key in ((st.section, direction, st.pair), (st.section, "", st.pair),
-                        ("", "", st.pair)):  # fmt: skip
-                by_pair.setdefault(key, st.players)
-    for rec in records:
-        for pair, direction, seats in ((rec.ns_pair, "NS", ("northname", "southname")),
-                                       (rec.ew_pair, "EW", ("eastname", "westname"))):  # fmt: skip
-            if not pair or getattr(rec, seats[0]) or getattr(rec, seats[1]):
-                continue
-            names = (
-                by_pair.get((rec.section, direction, pair))
-                or by_pair.get((rec.section, "", pair))
-                or by_pair.get(("", "", pair))
-            )
-            if names:
-                a, b = split_names(names)
-                setattr(rec, seats[0], a)
-                setattr(rec, seats[1], b)
+#: A ScoreTable cell saying the pair without a number sat out (Ruter, Magic Contest: "Bye").
+_SITOUT = re.compile(r"^\s*(bye|sit[\s-]*out)\s*$", re.IGNORECASE)
+
+
+def _published_imps(rec: RawRecord, row: dict[str, str]) -> None:
+    """North-South's published IMPs of a row (`IMP_NS`, else minus `IMP_EW`)."""
+    if row.get("imp_ns"):
+        rec.published_imps = _plain(row["imp_ns"])
+    elif row.get("imp_ew"):
+        rec.published_imps = _negate(row["imp_ew"])
 
 
 def _event_model(rec: RawRecord, tags: dict[str, str]) -> None:

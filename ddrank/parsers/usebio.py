@@ -46,6 +46,7 @@ from ddrank.parsers.usebio_fields import (
     _team_label,
     _utf8_or_declared,
 )
+from ddrank.parsers.usebio_individual import name_seats, player_standing, seat_numbers
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding, number_repeats
 
 _CHUNK = 1 << 16
@@ -128,6 +129,8 @@ class _Reader:
         self.pending: list[_Pending] = []
         self.standings: list[RawStanding] = []
         self.players: dict[tuple[str, str, str], list[_Player]] = {}
+        # an individual's players by number: (session, section, number) -> (name, national id)
+        self.individuals: dict[tuple[str, str, str], tuple[str, str]] = {}
         self.handset: dict[str, HandDeal] = {}
         self.sessions: set[str] = set()
         self.events: list[tuple[_Node, list[RawRecord]]] = []
@@ -209,6 +212,12 @@ class _Reader:
         name, date, scoring = self._event_facts()
         for pair in node.every("PAIR"):
             self._pair(pair, session, section, name, date, scoring, team_name="")
+        for player in node.every("PLAYER"):  # an individual event's participants
+            st = player_standing(player, self.source, name, date, session, section,
+                                 scoring in ("IMP", "BUTLER"))  # fmt: skip
+            if st is not None:
+                self.standings.append(st)
+                self.individuals[(session, section, st.pair)] = (st.players, st.player_ids)
         for team in node.every("TEAM"):
             team_id = team.attrs.get("TEAM_ID", "").strip()
             team_name = team.attrs.get("TEAM_NAME", "").strip()
@@ -336,8 +345,13 @@ class _Reader:
                 result=line.value("TRICKS"),
                 published_ns_mp=line.value("NS_MATCH_POINTS"),
                 published_ew_mp=line.value("EW_MATCH_POINTS"),
-                published_imps=line.value("NS_CROSS_IMP_POINTS") or line.value("NS_IMPS"),
+                published_imps=(
+                    line.value("NS_CROSS_IMP_POINTS")
+                    or line.value("NS_IMPS")
+                    or line.value("NS_BUTLER_POINTS")
+                ),
                 lead_card=line.value("LEAD"),
+                published_datum=node.value("BOARD_AVERAGE"),
             )
             score = line.value("SCORE")
             split = adjusted_split(score) if score[:1].upper() == "A" else ""
@@ -348,6 +362,7 @@ class _Reader:
                 rec.ns_score = score
             if own is not None:
                 rec.deal, rec.bidstart = own.deal, own.dealer
+            rec.player_numbers = seat_numbers(line)
             direction = line.value("DIRECTION").upper()
             if match is not None:
                 self._match_line(rec, node, direction, team, opponents)
@@ -385,7 +400,9 @@ class _Reader:
         seated: dict[tuple[object, ...], dict[str, str]] = {}  # the same pairs, line after line
         for item in self.pending:
             rec = item.rec
-            if not item.lin_seated:
+            if rec.player_numbers:
+                name_seats(rec, self.individuals, item.keys)
+            elif not item.lin_seated:
                 key = (tuple(item.keys), rec.ns_pair, rec.ew_pair)
                 fields = seated.get(key)
                 if fields is None:

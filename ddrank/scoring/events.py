@@ -22,9 +22,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
 
-from ddrank.scoring import crossimps, matchpoints
+from ddrank.scoring import crossimps, imprule, matchpoints
+from ddrank.scoring.imprule import ImpRule, round_half_away
+from ddrank.scoring.individual import individual_rankings, is_individual
+from ddrank.scoring.knockout import is_knockout, knockout_lines, knockout_stages
 from ddrank.scoring.model import (  # noqa: F401 - the model is imported from here too
     ADJUSTED_CODES,
     TEAM_SCORINGS,
@@ -135,36 +137,40 @@ def score_mp_board(
     return sorted(out, key=lambda s: s.result.order)
 
 
-def score_imp_board(
-    results: Sequence[EventResult],
-    scoring: Literal["IMP", "BUTLER"] = "BUTLER",
-    drop_count: int = 1,
-    divide_by: Literal["results", "comparisons"] = "comparisons",
-) -> list[ScoredResult]:
-    """Cross-IMPs (per comparison, as published) or Butler IMPs of one board, group by group.
+def score_imp_board(results: Sequence[EventResult], rule: ImpRule | None = None
+                    ) -> list[ScoredResult]:  # fmt: skip
+    """Cross-IMPs or Butler IMPs of one board under `rule` (the EBU's by default: cross-IMPs
+    averaged per comparison, Butler against the mean after dropping one result at each end),
+    group by group (a fouled board's versions are never compared).
 
-    Adjusted results get 0 IMPs (average) plus (NS% - 50) / 10 IMPs per 10% above average, the
-    usual +3/-3 for A+/A-; they are not compared with the others.
+    An artificial score is not compared with the others: it gets its percentage above average
+    at the rule's rate (A+ +3, A- -3 IMPs), each side its own (`ew_imps`).
     """
+    rule = rule or ImpRule()
     real = [r for r in results if r.is_result]
     played: dict[str, list[EventResult]] = defaultdict(list)
     for r in real:
         if r.adjusted is None:
             played[r.played].append(r)
+    compared = sum(len(g) for g in played.values())
     out: list[ScoredResult] = []
     for g in played.values():
         pts = [float(r.ns_score) for r in g]  # type: ignore[arg-type]
-        bu = crossimps.butler(pts, drop_count) if len(g) > 1 else [0] * len(g)
-        if scoring == "IMP":
-            ci = crossimps.cross_imps(pts, divide_by) if len(g) > 1 else [0.0] * len(g)
-        else:
-            ci = [float(b) for b in bu]
-        for r, c, b in zip(g, ci, bu, strict=True):
-            out.append(ScoredResult(r, len(real), len(g), imps=c, butler=float(b)))
+        values, datum = imprule.group_imps(pts, rule)
+        if rule.kind == imprule.CROSS and rule.cross == "sum" and 1 < len(g) < compared:
+            values = [v * (compared - 1) / (len(g) - 1) for v in values]  # ACBLscore's factor
+        bu = (
+            values
+            if rule.kind == imprule.BUTLER
+            else ([float(b) for b in crossimps.butler(pts, 1)] if len(g) > 1 else [0.0] * len(g))
+        )
+        for r, v, b in zip(g, values, bu, strict=True):
+            out.append(ScoredResult(r, len(real), len(g), imps=v, butler=b, datum=datum))
     for r in real:
         if r.adjusted is not None:
-            adj = (r.adjusted[0] - 50.0) * 0.3
-            out.append(ScoredResult(r, len(real), 0, imps=adj, butler=adj))
+            ns = imprule.adjusted_imps(r.adjusted[0], rule, compared)
+            ew = imprule.adjusted_imps(r.adjusted[1], rule, compared)
+            out.append(ScoredResult(r, len(real), 0, imps=ns, butler=ns, ew_imps=ew))
     return sorted(out, key=lambda s: s.result.order)
 
 
@@ -174,16 +180,20 @@ def score_pairs_event(
     method: MpMethod = "neuberg",
 ) -> list[ScoredResult]:
     """Every board of a pairs event: matchpoints (MP) or IMPs (IMP, BUTLER) on its field."""
+    imp = info.scoring in ("IMP", "BUTLER")
+    rule = info.imp_rule or (ImpRule(kind=imprule.BUTLER if info.scoring == "BUTLER"
+                                     else imprule.CROSS) if imp else None)  # fmt: skip
+    across = info.across_field if rule is None or rule.across is None else rule.across
     fields: dict[tuple[str, str, str, str], list[EventResult]] = defaultdict(list)
     for r in results:
-        fields[field_key(r, info.across_field)].append(r)
-    sizes = field_sizes(results, info.across_field)
+        fields[field_key(r, across)].append(r)
+    sizes = field_sizes(results, across)
     top = info.mp_top or 2.0
     out: list[ScoredResult] = []
     for key in sorted(fields):
         rs = fields[key]
-        if info.scoring in ("IMP", "BUTLER"):
-            out += score_imp_board(rs, info.scoring)  # type: ignore[arg-type]
+        if imp:
+            out += score_imp_board(rs, rule)
         else:
             out += score_mp_board(rs, sizes.get(_field_of_board(key)), top, method)
     return out
@@ -230,8 +240,8 @@ def _side_lines(s: ScoredResult, movement: str) -> list[tuple[str, str, str, flo
         if r.phantom == direction:
             continue
         score = mp if mp is not None else (sign * (s.imps or 0.0))
-        if r.adjusted is not None and mp is None:  # IMP events: each side's own adjustment
-            score = (r.adjusted[0 if direction == "NS" else 1] - 50.0) * 0.3
+        if direction == "EW" and mp is None and s.ew_imps is not None:  # each side its own
+            score = s.ew_imps
         d = direction if movement == "mitchell" else ""
         out.append((d, pair or players, players, float(score), top))
     return out
@@ -252,16 +262,24 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo) -> list[PairL
         k: info.movement or infer_movement(x.result for x in v) for k, v in by_section.items()
     }
     sessions = {k[1] for k in by_section}
+    rule = info.imp_rule
+    across = info.across_field if rule is None or rule.across is None else rule.across
+    places = rule.line_decimals if rule is not None else None
+    boards: dict[tuple[str, str, str], set[tuple[str, str]]] = defaultdict(set)
     lines: dict[tuple[str, str, str, str, str], PairLine] = {}
     totals: dict[tuple[str, str], PairLine] = {}
     total_dirs: dict[tuple[str, str], set[str]] = defaultdict(set)
     for key, items in by_section.items():
         event, session, section = key
         mv = movements[key]
-        rank_section = "" if info.across_field else section
+        rank_section = "" if across else section
         for s in items:
+            boards[(event, session, rank_section)].add(("", s.result.board))
+            boards[(event, "", "")].add((session, s.result.board))
             for direction, pair, players, score, top in _side_lines(s, mv):
-                label = f"{section}{pair}" if info.across_field and section else pair
+                if places is not None:  # the line as the scorer printed it, then summed
+                    score = round_half_away(score, places)
+                label = f"{section}{pair}" if across and section else pair
                 k = (event, session, rank_section, direction, label)
                 line = lines.get(k) or PairLine(event, session, rank_section, direction, label,
                                                 players)  # fmt: skip
@@ -283,8 +301,13 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo) -> list[PairL
         dirs = total_dirs[k]
         t.direction = next(iter(dirs)) if len(dirs) == 1 else ""
     out = list(lines.values()) + list(totals.values())
-    factor_imp_totals(out)
-    assign_ranks(out)
+    to_boards = rule is not None and rule.factor_to == "boards"
+    factor_imp_totals(
+        out,
+        {k: len(v) for k, v in boards.items()} if to_boards else None,
+        rule.sum_decimals if rule is not None else None,
+    )
+    assign_ranks(out, by_direction=rule is None or not rule.one_ranking)
     return sorted(out, key=lambda x: (x.event, x.session == "", x.session, x.section, x.direction,
                                       x.rank, x.pair))  # fmt: skip
 
@@ -305,11 +328,20 @@ class EventScores:
     published_agree: int = 0
     #: each kind of published value against ours (ddrank.scoring.published.Check), made once
     checks: list = field(default_factory=list)
+    #: IMP pairs: the sit-out rows a scorer published a pair's credit on (Ruter `Bye`), checked
+    sitouts: list[EventResult] = field(default_factory=list)
 
 
 def infer_scoring(results: Sequence[EventResult], hint: str = "") -> str:
     """The event's scoring: as stated, else TEAMS when results carry teams, else MP."""
     h = hint.strip().upper()
+    if ";" in h:  # Magic Contest / Ruter: "IMP;Butler-2;Mean", "IMP;Cross", "MatchPoints;MP1"
+        parts = [p.strip() for p in h.split(";")]
+        if any(p.startswith("BUTLER") for p in parts):
+            return "BUTLER"
+        if "CROSS" in parts:
+            return "IMP"
+        h = parts[0]
     if h in ("MP", "MATCHPOINTS", "MATCHPOINT", "PAIRS", "MP_PAIRS"):
         return "MP"
     if h in ("IMP", "CROSS_IMPS", "CROSS-IMPS", "CROSSIMPS", "IMP_PAIRS"):
@@ -324,8 +356,11 @@ def infer_scoring(results: Sequence[EventResult], hint: str = "") -> str:
 
 
 def event_info_for(results: Sequence[EventResult], info: EventInfo) -> EventInfo:
-    """The event's facts with its scoring settled (stated, else inferred from all its results)."""
-    return replace(info, scoring=infer_scoring(results, info.scoring))
+    """The event's facts with its scoring settled (stated, else inferred from all its results),
+    and the declaration as written kept (`declared`)."""
+    return replace(info, scoring=infer_scoring(results, info.scoring),
+                   declared=info.declared or info.scoring,
+                   individual=info.individual or is_individual(results))  # fmt: skip
 
 
 def by_session(results: Iterable[EventResult]) -> dict[str, list[EventResult]]:
@@ -343,7 +378,8 @@ def score_session(
     if info.scoring in TEAM_SCORINGS:
         scored, matches = score_teams_event(results, info.vp_scale, info.scoring == "BAM")
         return EventScores(info, scored, matches=matches)
-    return EventScores(info, score_pairs_event(results, info, method))
+    sitouts = [r for r in results if r.phantom and r.published_imps is not None]
+    return EventScores(info, score_pairs_event(results, info, method), sitouts=sitouts)
 
 
 def assemble_event(info: EventInfo, sessions: Sequence[EventScores]) -> EventScores:
@@ -351,8 +387,17 @@ def assemble_event(info: EventInfo, sessions: Sequence[EventScores]) -> EventSco
     scored = [s for part in sessions for s in part.results]
     if info.scoring in TEAM_SCORINGS:
         matches = [m for part in sessions for m in part.matches]
-        return EventScores(info, scored, team_rankings(matches), matches, butler_rankings(scored))
-    return EventScores(info, scored, pair_rankings(scored, info))
+        stages = knockout_stages(matches) if info.scoring == "TEAMS" else set()
+        ko = [m for m in matches if is_knockout(m, stages)]
+        for m in ko:  # a knockout is won on IMPs: its segments are not converted to VPs
+            m.vp = None
+        robin = [m for m in matches if not is_knockout(m, stages)]
+        return EventScores(info, scored, team_rankings(robin) + knockout_lines(ko), matches,
+                           butler_rankings(scored))  # fmt: skip
+    sitouts = [r for part in sessions for r in part.sitouts]
+    if info.individual:  # players, not pairs
+        return EventScores(info, scored, individual_rankings(scored), sitouts=sitouts)
+    return EventScores(info, scored, pair_rankings(scored, info), sitouts=sitouts)
 
 
 def score_event(

@@ -29,6 +29,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ddrank.scoring.events import EventInfo, EventResult, event_info_for, score_event
+from ddrank.scoring.impchoice import choose_imp_rule, method_name
+from ddrank.scoring.imprule import ImpRule
 from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.scoring.published import compare_published
 from ddrank.scoring.vpscale import FILE, WBF, VpScale, file_scale, published_matches
@@ -53,6 +55,7 @@ class MethodChoice:
     compared: int = 0  # published values compared (matchpoints, percentages, places)
     agree: int = 0
     vp_scale: VpScale = ()  # teams: the file's own VP scale, () = WBF continuous
+    imp_rule: ImpRule | None = None  # IMP pairs: the rule (ddrank.scoring.impchoice)
 
     def line(self) -> str:
         """'neuberg, top 2 per result beaten (published values: 144 of 144 agree)'."""
@@ -131,6 +134,10 @@ def choose_method(
         return MethodChoice(method, float(mp_top), "as the options say")
     if info.scoring in TEAM_SCORINGS:
         return choose_vp_scale(results, info, own, float(mp_top or first_top))
+    if info.scoring in ("IMP", "BUTLER"):
+        rule, why, compared, agree = choose_imp_rule(results, info, own)
+        return MethodChoice(method_name(rule), float(mp_top or first_top), why, compared, agree,
+                            imp_rule=rule)  # fmt: skip
     if info.scoring != "MP":
         return MethodChoice(first_method if method == AUTO else method,
                             float(mp_top or first_top), f"{info.scoring} scoring: no matchpoints")  # fmt: skip
@@ -158,6 +165,10 @@ PAB_RULE = ("point-a-board: on each board the team whose two tables net more win
             "(any difference, even 10), equal nets 1 each; a match scores its board points")  # fmt: skip
 
 
+KNOCKOUT_RULE = ("knockout: each team meets one opponent over several segments of a stage, and "
+                 "the match is won on total IMPs; no VPs, no round-robin ranking")  # fmt: skip
+
+
 def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
                     own: Sequence[Mapping[str, Any]], top: float) -> MethodChoice:  # fmt: skip
     """A teams event's VP scale: WBF continuous, or the file's own scale where that reproduces
@@ -170,6 +181,8 @@ def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
     wbf = score_event(results, replace(info, vp_scale=()))
     w_checks = compare_published({info.event: wbf}, own)
     compared, agree = agreement(w_checks)
+    if wbf.matches and all(m.vp is None for m in wbf.matches):
+        return MethodChoice("knockout", top, KNOCKOUT_RULE, compared, agree)
     if not table:
         why = "WBF continuous 20-VP scale: the source published no match VPs"
         return MethodChoice(WBF, top, why, compared, agree)

@@ -8,9 +8,11 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from ddrank.scoring.imprule import ImpRule, round_half_away
 
 MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"]
 EventScoring = Literal["MP", "IMP", "BUTLER", "TEAMS", "BAM"]
@@ -41,6 +43,13 @@ class EventInfo:
     # TEAMS: the VP scale read from the file's published matches (ddrank.scoring.vpscale):
     # (boards, IMP margin, winner's VPs) steps; () = the WBF continuous scale
     vp_scale: tuple[tuple[int, int, float], ...] = ()
+    # The scoring as the source declares it, word for word (PBN `[Scoring "IMP;Butler-2;Mean"]`,
+    # USEBIO `EVENT_TYPE`): `scoring` is what it means; IMP rules read their details from it.
+    declared: str = ""
+    # IMP and BUTLER: the rule the event is scored by (ddrank.scoring.impchoice); None = EBU's
+    imp_rule: ImpRule | None = None
+    # an individual event: players, not pairs, are ranked (ddrank.scoring.individual)
+    individual: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +82,9 @@ class EventResult:
     published_ns_pct: float | None = None
     published_ew_pct: float | None = None
     published_imps: float | None = None
+    published_datum: float | None = None  # the Butler datum as published (Ruter, Compscore)
+    # An individual event: the four players' numbers in the event, N, E, S, W (else "")
+    player_numbers: tuple[str, str, str, str] = ("", "", "", "")
     # What the stages after scoring compare tables by (the bid/play split, the skill ratings):
     match: str = ""  # 'A v B', the teams of the match (teams events)
     deal_id: str = ""  # the store's deal (its DD table), when read from the store
@@ -101,6 +113,10 @@ class ScoredResult:
     ew_pct: float | None = None
     imps: float | None = None  # North-South's: vs the other room (teams), cross-IMPs or Butler
     butler: float | None = None  # North-South's Butler IMPs against the field's datum
+    datum: float | None = None  # the Butler datum this result was compared with (IMP pairs)
+    # East-West's IMPs where they are not minus North-South's: an artificial score, each side its
+    # own (A+/A+ gives both sides the average-plus IMPs)
+    ew_imps: float | None = None
     top: float = 0.0  # the board's matchpoint top, top * (N - 1) (0 outside matchpoint scoring)
 
 
@@ -167,15 +183,22 @@ class PairLine:
     mp: float = 0.0  # matchpoints, or IMPs in an IMP-scored event
     top: float = 0.0  # the sum of the tops of the boards played (matchpoint events)
     rank: int = 0
+    factor: float = 1.0  # IMP totals: what the pair's sum was multiplied by (a sit-out)
+    kind: str = ""  # "" = the event's own kind; "knockout": a team's line in a knockout match
 
     @property
     def pct(self) -> float | None:
         return 100.0 * self.mp / self.top if self.top else None
 
 
-def factor_imp_totals(lines: Sequence[PairLine]) -> None:
+def factor_imp_totals(lines: Sequence[PairLine],
+                      boards: Mapping[tuple[str, str, str], int] | None = None,
+                      decimals: int | None = None) -> None:  # fmt: skip
     """IMP totals of pairs that played fewer boards (a sit-out) are factored up to the most boards
-    played in their ranking, as EBU scorers do ("Factor IMPs"): a sit-out neither adds nor costs.
+    played in their ranking, as EBU scorers do ("Factor IMPs"): a sit-out neither adds nor costs;
+    or, given `boards` per (event, session, section), up to that many (Ruter: every pair sits out
+    some rounds, and the total is the one every board would have given). `decimals`: the sum is
+    rounded to them (halves away from zero, as printed) before it is factored.
 
     Matchpoint lines are left alone: their percentage already is per board.
     """
@@ -183,18 +206,25 @@ def factor_imp_totals(lines: Sequence[PairLine]) -> None:
     for line in lines:
         if not line.top:
             groups[(line.event, line.session, line.section, line.direction)].append(line)
-    for members in groups.values():
+    for key, members in groups.items():
         most = max(x.boards for x in members)
+        if boards is not None:
+            most = max(most, boards.get(key[:3], 0))
         for line in members:
             if 0 < line.boards < most:
-                line.mp = line.mp * most / line.boards
+                line.factor = most / line.boards
+                if decimals is not None:
+                    line.mp = round_half_away(line.mp, decimals)
+                line.mp = line.mp * line.factor
 
 
-def assign_ranks(lines: Sequence[PairLine]) -> None:
-    """Rank within (event, session, section, direction); equal scores share a place (3=, 3=, 5)."""
+def assign_ranks(lines: Sequence[PairLine], by_direction: bool = True) -> None:
+    """Rank within (event, session, section, direction); equal scores share a place (3=, 3=, 5).
+    `by_direction=False`: North-South and East-West in one ranking."""
     groups: dict[tuple[str, str, str, str], list[PairLine]] = defaultdict(list)
     for line in lines:
-        groups[(line.event, line.session, line.section, line.direction)].append(line)
+        groups[(line.event, line.session, line.section,
+                line.direction if by_direction else "")].append(line)  # fmt: skip
     for members in groups.values():
 
         def value(x: PairLine) -> float:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ddrank.scoring.events import EventScores, PairLine
+from ddrank.scoring.impchecks import imp_checks
 from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.scoring.vpscale import published_matches, published_vp
 
@@ -24,11 +25,17 @@ class Check:
     compared: int = 0
     agree: int = 0
     disagree: list[str] = field(default_factory=list)
+    #: published values ours differ from where the file's own numbers disagree with each other
+    #: (its own sum is not its own total): each says which numbers, in words
+    explained: list[str] = field(default_factory=list)
 
-    def add(self, ok: bool, detail: str) -> None:
+    def add(self, ok: bool, detail: str, proof: str = "") -> None:
+        """One value compared; a miss with a `proof` from the file's own numbers is explained."""
         self.compared += 1
         if ok:
             self.agree += 1
+        elif proof:
+            self.explained.append(f"{detail} ({proof})")
         else:
             self.disagree.append(detail)
 
@@ -56,6 +63,16 @@ def as_float(v: Any) -> float | None:
     return None if math.isnan(x) else x
 
 
+#: What a result we could not score shows instead of a number: the board holds no other result
+#: to compare it with (a teams board whose other room is missing, a board played once).
+NOT_SCORED = "none (no other result on the board to compare it with)"
+
+
+def _ours(value: float | None, missing: str = NOT_SCORED) -> str:
+    """Our value as the disagreement line shows it; never the word None."""
+    return missing if value is None else f"{value:g}"
+
+
 def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
     """Every published matchpoint, percentage, IMP and place against ours."""
     mp, pct, imp = (
@@ -73,16 +90,25 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                 ok = _close(s.ns_mp, r.published_ns_mp) and (
                     r.published_ew_mp is None or _close(s.ew_mp, r.published_ew_mp)
                 )
-                per_line.add(ok, f"{where}: ours {s.ns_mp}/{s.ew_mp}, published "
+                per_line.add(ok, f"{where}: ours {_ours(s.ns_mp)}/{_ours(s.ew_mp)}, published "
                                  f"{r.published_ns_mp}/{r.published_ew_mp}")  # fmt: skip
             if r.published_ns_pct is not None:
                 pct.add(_close(s.ns_pct, r.published_ns_pct),
-                        f"{where}: ours {s.ns_pct}, published {r.published_ns_pct}")  # fmt: skip
+                        f"{where}: ours {_ours(s.ns_pct)}, published {r.published_ns_pct}")  # fmt: skip
             if r.published_imps is not None:
                 imp.add(_close(s.imps, r.published_imps),
-                        f"{where}: ours {s.imps}, published {r.published_imps}")  # fmt: skip
+                        f"{where}: ours {_ours(s.imps)}, published {r.published_imps}")  # fmt: skip
     final_pct, place, total = Check("final percentage"), Check("place"), Check("team total")
-    for st, line in match_standings(scores, standings):
+    pairs = match_standings(scores, standings)
+    tied = Counter((ev, x.session, x.section, x.direction, x.rank)
+                   for ev, sc in scores.items() for x in sc.rankings)  # fmt: skip
+    imp_kinds: dict[str, Check] = {}
+
+    def add_imp(what: str, ok: bool, detail: str, proof: str = "") -> None:
+        imp_kinds.setdefault(what, Check(what)).add(ok, detail, proof)
+
+    imp_checks(scores, pairs, add_imp)
+    for st, line in pairs:
         ev, direction = (
             str(st.get("event_id") or st.get("event") or ""),
             str(st.get("direction") or ""),
@@ -91,20 +117,27 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
         pub_total = as_float(st.get("published_vp") or st.get("published_mp"))
         if sc is not None and sc.info.scoring in TEAM_SCORINGS and pub_total is not None:
             total.add(line is not None and _close(line.mp, pub_total),  # VPs, or PAB points
-                      f"{ev} team {st.get('pair')}: ours {line.mp if line else 'not found'}, "
+                      f"{ev} team {st.get('pair')}: ours {_ours(line.mp) if line else 'not found'}, "
                       f"published {pub_total}")  # fmt: skip
         who = f"{ev} {st.get('section') or ''} {direction} pair {st.get('pair')} ({st.get('players', '')})"
         pub_pct = as_float(st.get("published_pct"))
         if pub_pct is not None:
             final_pct.add(line is not None and _close(line.pct, pub_pct),
-                          f"{who}: ours {line.pct if line else 'not found'}, published {pub_pct}")  # fmt: skip
+                          f"{who}: ours {_ours(line.pct, 'no percentage') if line else 'not found'}, published {pub_pct}")  # fmt: skip
         pub_place = _place(st.get("published_place"))
         if pub_place is not None:
-            place.add(line is not None and line.rank == pub_place,
+            # a tie the scorer broke (places 23 and 24 for two equal totals) is no disagreement
+            width = (
+                tied.get((ev, line.session, line.section, line.direction, line.rank), 1)
+                if line
+                else 1
+            )
+            place.add(line is not None and line.rank <= pub_place < line.rank + width,
                       f"{who}: ours {line.rank if line else 'not found'}, published "
                       f"{st.get('published_place')}")  # fmt: skip
     matches = match_checks(scores, standings)
-    return [c for c in (mp, points, pct, imp, final_pct, place, total, *matches) if c.compared]
+    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), final_pct, place, total,
+                        *matches) if c.compared]  # fmt: skip
 
 
 def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
@@ -157,6 +190,8 @@ def match_standings(
             found = index.get((ev, "", direction, _norm_pair(f"{key[1]}{key[3]}")), [])
         if not found and direction:  # a Howell's stationary pair, published with its direction
             found = index.get((ev, key[1], "", key[3]), [])
+        if not found and direction and key[1]:  # both at once: sections as one field, a Howell
+            found = index.get((ev, "", "", _norm_pair(f"{key[1]}{key[3]}")), [])
         # a one-session event's standings may name that session; ours is then the event's line
         cands = [x for x, single in found
                  if x.session == session or (single and (not session or not x.session))]  # fmt: skip

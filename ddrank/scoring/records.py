@@ -112,6 +112,12 @@ def _tricks(row: Mapping[str, Any]) -> int | None:
     return t if 0 <= t <= 13 else None
 
 
+def _seats(text: str) -> tuple[str, str, str, str]:
+    """'7|44|27|11' -> ('7', '44', '27', '11'); four blanks unless all four seats are named."""
+    parts = [p.strip() for p in text.split("|")] if text else []
+    return tuple(parts) if len(parts) == 4 and all(parts) else ("", "", "", "")  # type: ignore[return-value]
+
+
 def event_label(row: Mapping[str, Any]) -> str:
     """The event a row belongs to: the store's event id, else its name and year."""
     eid = _s(row, "event_id")
@@ -209,6 +215,8 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         published_ns_pct=parse_number(row.get("published_ns_pct")),
         published_ew_pct=parse_number(row.get("published_ew_pct")),
         published_imps=parse_number(row.get("published_imps")),
+        published_datum=parse_number(row.get("published_datum")),
+        player_numbers=_seats(_s(row, "player_numbers")),
         match=" v ".join(sorted(x for x in (_s(row, "home_team"), _s(row, "visit_team")) if x)),
         deal_id=_s(row, "deal_id"),
         names=tuple(_s(row, f"{seat}name") for seat in ("north", "east", "south", "west")),  # type: ignore[arg-type]

@@ -81,7 +81,7 @@ class TeamMatch:
     boards: int = 0
     imps_for: float = 0.0
     imps_against: float = 0.0
-    vp: float = 0.0  # VPs; point-a-board: the match's board points
+    vp: float | None = 0.0  # VPs; point-a-board: board points; None: a knockout's segment
     points: float = 0.0  # board points (point-a-board), 2 a board won, 1 tied
 
 
@@ -197,7 +197,7 @@ def team_rankings(matches: Sequence[TeamMatch]) -> list[PairLine]:
             line = lines.get(k) or PairLine(k[0], k[1], "", "", m.team, m.team)
             lines[k] = line
             line.boards += m.boards
-            line.mp += m.vp
+            line.mp += m.vp or 0.0
     out = list(lines.values())
     assign_ranks(out)
     return sorted(out, key=lambda x: (x.event, x.session, x.rank, x.pair))

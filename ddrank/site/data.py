@@ -16,6 +16,7 @@ from typing import Any
 
 from ddrank.scoring.matchpoints import matchpoints, percentages
 from ddrank.scoring.results import TableResult, make_result, pair_label
+from ddrank.site.stats import fmt_num  # noqa: F401 - the site's number format, used from here
 from ddrank.split import aggregate_splits, split_board
 
 Row = dict[str, Any]
@@ -222,15 +223,4 @@ def fmt_short(value: Any) -> str:
     if isinstance(value, (int, float)):
         text = f"{float(value):.2f}".rstrip("0").rstrip(".")
         return "0" if text == "-0" else text
-    return str(value)
-
-
-def fmt_num(value: Any, digits: int = 2) -> str:
-    """Numbers as the site prints them ('' for missing or NaN)."""
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        if math.isnan(value):
-            return ""
-        return f"{value:.{digits}f}"
     return str(value)

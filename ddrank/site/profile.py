@@ -111,3 +111,10 @@ def profile(totals: Mapping[str, Any], field: Mapping[str, Sequence[float]]) -> 
                 pct = plo = phi = None
         lines.append(CategoryLine(cat, k, n, rate, lo, hi, pct, plo, phi, len(ref)))
     return lines
+
+
+def count_text(v: float | None) -> str:
+    """A mistake count: whole numbers plainly, fractional ones (tied auction mistakes) to 0.1."""
+    if v is None:
+        return ""
+    return f"{v:.0f}" if abs(v - round(v)) < 1e-9 else f"{v:.1f}"

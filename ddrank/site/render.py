@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 from ddrank.site.board import suited
 from ddrank.site.data import SEATS, Event, Row, SiteData, build_events, fmt_num, slug
 from ddrank.site.pages import board_pages, event_pages
-from ddrank.site.profile import CATEGORIES, field_rates, profile
+from ddrank.site.profile import CATEGORIES, count_text, field_rates, profile
 from ddrank.site.ranking import rankings_of
 from ddrank.site.stats import regression_verdict
 
@@ -68,13 +68,6 @@ def par_text(par: str | None) -> str:
     if not par:
         return ""
     return re.sub(r"([1-7])([SHDCN])", lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], par)
-
-
-def count_text(v: float | None) -> str:
-    """A mistake count: whole numbers plainly, fractional ones (tied auction mistakes) to 0.1."""
-    if v is None:
-        return ""
-    return f"{v:.0f}" if abs(v - round(v)) < 1e-9 else f"{v:.1f}"
 
 
 def contract_html(contract: str | None) -> str:

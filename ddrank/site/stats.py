@@ -85,3 +85,14 @@ def regression_verdict(report: Mapping[str, Any] | None, alpha: float = 0.05) ->
         f"{len(significant)} variable(s) predict {response} at the {alpha:g} level on this data "
         f"({n} players, adjusted R² = {final.get('adj_r_squared', math.nan):.3f}): {parts}."
     )
+
+
+def fmt_num(value: Any, digits: int = 2) -> str:
+    """Numbers as the site prints them ('' for missing or NaN)."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ""
+        return f"{value:.{digits}f}"
+    return str(value)

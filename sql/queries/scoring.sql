@@ -11,7 +11,8 @@ select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
        b.event_id, b.session, b.section, b.ns_pair, b.ew_pair,
        b.north_id, b.east_id, b.south_id, b.west_id, b.ns_score, b.adjusted, b.phantom,
        b.published_ns_mp, b.published_ew_mp, b.published_ns_pct, b.published_ew_pct,
-       b.published_imps, coalesce(nullif(b.date, ''), r.date) as date
+       b.published_imps, b.published_datum, b.player_numbers, r.stage,
+       coalesce(nullif(b.date, ''), r.date) as date
 from boards b left join raw_records r using (record_id)
 order by b.year, b.event, b.session, b.section, b.board_no, b.record_id;
 
@@ -47,13 +48,23 @@ order by event, session, section, try_cast(board as integer), board, record_id;
 
 -- name: export_pair_rankings
 select *, score as mp from rankings
-where ($events is null or event in (select unnest($events))) and kind in ('pairs', 'teams')
+where ($events is null or event in (select unnest($events)))
+  and kind in ('pairs', 'teams', 'individual', 'knockout')
 order by event, session = '', session, section, direction, rank, pair;
 
 -- name: export_butler_rankings
 select *, score as butler, score / nullif(boards, 0) as butler_per_board from rankings
 where ($events is null or event in (select unnest($events))) and kind = 'butler'
 order by event, rank, pair;
+
+-- name: delete_player_results!
+delete from player_results where event in (select unnest($events));
+
+-- name: export_player_results
+-- An individual event's players, board by board (ddrank.scoring.individual).
+select * from player_results
+where $events is null or event in (select unnest($events))
+order by event, session, player_number, try_cast(board as integer), board;
 
 -- name: export_team_matches
 select * from team_matches
@@ -85,10 +96,13 @@ where $events is null or event in (select unnest($events))
 order by date, event;
 
 -- name: final_rankings
--- Each event's final pair (or team) rankings: the whole-event lines ('' session) where the event
--- has several sessions, else its one session's.
+-- Each event's final pair (or team, or player) rankings: the whole-event lines ('' session) where
+-- the event has several sessions, else its one session's; every knockout match (its stage is
+-- its session).
 select r.* from rankings r
-where r.kind in ('pairs', 'teams') and ($events is null or r.event in (select unnest($events)))
-  and (r.session = '' or not exists (select 1 from rankings t where t.event = r.event
-                                     and t.kind = r.kind and t.session = ''))
+where r.kind in ('pairs', 'teams', 'individual', 'knockout')
+  and ($events is null or r.event in (select unnest($events)))
+  and (r.kind = 'knockout' or r.session = ''
+       or not exists (select 1 from rankings t where t.event = r.event
+                      and t.kind = r.kind and t.session = ''))
 order by r.event, r.section, r.direction, r.rank, r.pair;

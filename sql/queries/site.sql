@@ -1,6 +1,6 @@
 -- Named queries of the site stage (stages/site.py): everything the site shows, read in a few
 -- batched queries over the whole store (no query per player or per event).
--- `site_who(record_id, seat, player)` is a frame the stage registers first (stages/site.py read_who):
+-- `site_who(record_id, seat, player)` is a temporary table the stage makes first (stages/seats.py):
 -- a seat's player identified as the scoring stage identifies it.
 
 -- name: site_table_names
@@ -38,13 +38,6 @@ select * from scored_results;
 -- The DD table of every deal on a kept board.
 select deal_id, strain, declarer, tricks from dd_tables
 where deal_id in (select deal_id from boards);
-
--- name: site_board_seats
--- Who sat where, with the id the source gives for the seat (`north_id` ...).
-select w.record_id, cast(w.seat as integer), w.player, w.raw_name,
-       case w.seat when 0 then b.north_id when 1 then b.east_id when 2 then b.south_id
-                   when 3 then b.west_id end
-from board_players w join boards b using (record_id);
 
 -- name: site_seats
 -- Who sat where, with that seat's DD mistakes on the board (0 when not analysed); `cost` sums

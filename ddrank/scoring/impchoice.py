@@ -1,0 +1,120 @@
+"""Which IMP rule an IMP pairs event is scored by: what the file declares, then what its
+published values say (per-line IMPs, Butler datums, totals, places).
+
+The declared rule comes first (`[Scoring "IMP;Butler-2;Mean"]`: 2 results dropped at each end;
+`IMP;Cross`; USEBIO `BUTLER_PAIRS` / `CROSS_IMP`; else the EBU's rule). Where the file published
+values, each detail the declaration leaves open is tried in turn, the others held
+(cross-IMPs summed or averaged; the datum's drop, median and rounding; sections compared
+together or apart; the artificial score's rate, also as the file's own adjusted lines define
+it), and a variant is kept only when it reproduces more published values: ties keep the
+declaration. So a file whose values cannot tell two readings apart is scored as declared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ddrank.scoring import imprule
+from ddrank.scoring.events import EventInfo, EventResult, score_event
+from ddrank.scoring.imprule import ImpRule
+from ddrank.scoring.published import compare_published
+
+#: Datum drops tried at each end besides the declared one.
+DROPS = (1, 0, 2, 3)
+
+
+def method_name(rule: ImpRule) -> str:
+    """The short name the store and the console keep: 'cross-IMPs sum', 'Butler'."""
+    if rule.kind == imprule.BUTLER:
+        return "butler"
+    return "cross-imps sum" if rule.cross == "sum" else "cross-imps average"
+
+
+def has_imp_values(results: Sequence[EventResult], own: Sequence[Mapping[str, Any]]) -> bool:
+    return any(r.published_imps is not None or r.published_datum is not None for r in results) or any(
+        st.get("published_imps") or st.get("published_place") for st in own)  # fmt: skip
+
+
+def printed_decimals(results: Sequence[EventResult]) -> int | None:
+    """The decimals the file prints its per-line IMPs with (the most any line needs, <= 2)."""
+    found = [r.published_imps for r in results if r.published_imps is not None]
+    if not found:
+        return None
+    return max(len(f"{abs(v):.2f}".rstrip("0").split(".")[1]) for v in found)
+
+
+def variants(rule: ImpRule, sections: int, decimals: int | None) -> list[tuple[str, list[Any]]]:
+    """The details to try, one at a time, with their values (the rule's own first)."""
+    out: list[tuple[str, list[Any]]] = []
+    if rule.kind == imprule.CROSS:
+        out.append(("cross", ["comparisons", "sum"]))
+    else:
+        out.append(("drop", [rule.drop, *DROPS]))
+        out.append(("median", [rule.median, not rule.median]))
+        out.append(("datum_half", ["away", "even"]))
+        out.append(("datum_step", [10, 0]))
+    if sections > 1:
+        out.append(("across", [None, True, False]))
+    out.append(("factor_to", ["most", "boards"]))
+    if decimals is not None:
+        out.append(("line_decimals", [None, decimals]))
+        out.append(("sum_decimals", [None, decimals]))
+    out.append(("one_ranking", [False, True]))
+    return out
+
+
+def choose_imp_rule(
+    results: Sequence[EventResult], info: EventInfo, own: Sequence[Mapping[str, Any]]
+) -> tuple[ImpRule, str, int, int]:
+    """(rule, why, published values compared, agreeing) for one IMP pairs event."""
+    kind = imprule.BUTLER if info.scoring == "BUTLER" else imprule.CROSS
+    rule = imprule.declared_rule(info.declared, kind)
+    said = f"declared {info.declared!r}" if info.declared and ";" in info.declared else (
+        f"{info.scoring} scoring")  # fmt: skip
+
+    def tally(candidate: ImpRule) -> tuple[int, int]:
+        sc = score_event(results, replace(info, imp_rule=candidate))
+        checks = compare_published({info.event: sc}, own)
+        return sum(c.compared for c in checks), sum(c.agree for c in checks)
+
+    compared, agree = tally(rule)
+    if not has_imp_values(results, own):
+        return rule, f"{rule.words()} ({said}; no published IMPs to compare)", compared, agree
+    tried = 1
+    sections = len({(r.session, r.section) for r in results})
+    for name, values in variants(rule, sections, printed_decimals(results)):
+        for value in values:
+            if getattr(rule, name) == value:
+                continue
+            cand = replace(rule, **{name: value})
+            tried += 1
+            c, a = tally(cand)
+            if a > agree:
+                rule, compared, agree = cand, c, a
+    rate = file_rate(results, info, rule)
+    if rate is not None and abs(rate - rule.adjusted_rate) > 1e-9:
+        tried += 1
+        cand = replace(rule, adjusted_rate=rate)
+        c, a = tally(cand)
+        if a > agree:
+            rule, compared, agree = cand, c, a
+    why = f"{rule.words()} ({said}; the best of {tried} readings at the published values)"
+    return rule, why, compared, agree
+
+
+def file_rate(results: Sequence[EventResult], info: EventInfo, rule: ImpRule) -> float | None:
+    """The artificial score's IMPs per % above average that the file's own published adjusted
+    lines define under `rule` (one rate for all of them), or None."""
+    adjusted = [r for r in results if r.adjusted is not None and r.published_imps is not None
+                and r.adjusted[0] != 50.0]  # fmt: skip
+    if not adjusted:
+        return None
+    sc = score_event(results, replace(info, imp_rule=replace(rule, adjusted_rate=1.0)))
+    rates = {
+        round(s.result.published_imps / s.imps, 9)
+        for s in sc.results  # type: ignore[operator]
+        if s.result.adjusted is not None and s.result.published_imps is not None and s.imps
+    }
+    return next(iter(rates)) if len(rates) == 1 else None
