@@ -34,11 +34,16 @@ from tasks.scoring import (
     load_task,
     rankings_task,
     save_and_rate_task,
+    score_events_task,
     score_session_task,
     split_task,
 )
 
 IMP_SCORINGS = ("IMP", "BUTLER", "TEAMS", "BAM")
+#: Changed events scored session by session as cached Prefect tasks, up to this many. More (a
+#: folder of 10,000 one-table files is an event per file) are scored in one task: a task run and
+#: a persisted result per session flooded Prefect's event queue (issue 32).
+CACHED_EVENTS_UP_TO = 50
 
 
 def score_event_cached(event: str, results: list[EventResult], info: EventInfo,
@@ -58,10 +63,12 @@ def score_events_and_lehman(settings: PipelineSettings | None = None) -> dict[st
     s = settings or PipelineSettings()
     loaded, stored = load_task(s.db)
     groups, infos, hashes, changed = changed_events(loaded, stored, s.mp_method, s.mp_top)
-    scores = {}
-    for ev in changed:  # as the scorer did, unless the settings say (ddrank.scoring.method)
-        scores[ev] = score_one(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top,
-                               lambda rs, info, m, ev=ev: score_event_cached(ev, rs, info, m))  # fmt: skip
+    if len(changed) > CACHED_EVENTS_UP_TO:  # a folder of one-table files: an event per file
+        scores = score_events_task(groups, infos, loaded.standings, changed, s.mp_method, s.mp_top)
+    else:  # as the scorer did, unless the settings say (ddrank.scoring.method)
+        scores = {ev: score_one(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top,
+                                lambda rs, info, m, ev=ev: score_event_cached(ev, rs, info, m))
+                  for ev in changed}  # fmt: skip
     summary = save_and_rate_task(s.db, scores, hashes, loaded, s.out, lehman_params(s),
                                  s.min_boards, rate=s.ratings)  # fmt: skip
     imp_events = sorted(ev for ev, i in infos.items() if _is_imp(i, groups[ev]))

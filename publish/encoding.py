@@ -70,8 +70,9 @@ def csv_cell(value: Any) -> Any:
     return text
 
 
-# Markdown: characters that start emphasis, code, links, images, headings, tables or HTML.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~])")
+# Markdown: characters that make emphasis, code, links and images (with `[` and `]` escaped no
+# link or image can form, so parentheses stay as they are), strike-through and table cells.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
 
 def markdown_text(value: Any) -> str:
@@ -80,6 +81,6 @@ def markdown_text(value: Any) -> str:
     text = one_line(str(value if value is not None else ""))
     text = html.escape(text, quote=False)
     text = _MARKDOWN_SPECIAL.sub(r"\\\1", text)
-    if text[:1] in ("-", "="):  # a list item or a heading's rule
+    if text[:1] in ("-", "=", "+", "#"):  # a list item, a heading or a heading's rule
         text = "\\" + text
     return re.sub(r"^(\d+)\.", r"\1\\.", text)  # an ordered list item

@@ -41,6 +41,16 @@ def score_session_task(
     return score_session(results, info, method)  # type: ignore[arg-type]
 
 
+@task(name="score-events", cache_policy=NO_CACHE)
+def score_events_task(groups: dict[str, list[EventResult]], infos: dict[str, EventInfo],
+                      standings: list, events: list[str], method: str,
+                      mp_top: float | None) -> dict[str, EventScores]:  # fmt: skip
+    """Many events in one task (each as its scorer did: `stages.scoring.score_one`), not a task
+    per session."""
+    return {ev: scoring.score_one(groups[ev], infos[ev], standings, method, mp_top)
+            for ev in events}  # fmt: skip
+
+
 @task(name="save-scores-and-rate", cache_policy=NO_CACHE)
 def save_and_rate_task(db: str, scores: dict[str, EventScores], hashes: dict[str, str],
                        loaded: Loaded, out: str, params: LehmanParams,

@@ -129,14 +129,17 @@ FILE_READERS: dict[str, Callable[[Path, Limits], ParsedFile]] = {"bws": _read_bw
                                                                  "sqlite": _read_sqlite}  # fmt: skip
 
 
-def _read_format(path: Path, fmt: str, results: Path | None, limits: Limits) -> ParsedFile:
-    """Bytes to the registry's reader, with the companion's text or name; a database by file."""
+def _read_format(path: Path, fmt: str, results: Path | None, limits: Limits,
+                 data: bytes | None = None) -> ParsedFile:  # fmt: skip
+    """Bytes (`data`, else the file's) to the registry's reader, with the companion's text or
+    name; a database by file."""
     if fmt in FILE_READERS:
         parsed = FILE_READERS[fmt](path, limits)
         check_rows(parsed, limits)
         return parsed
     hands = hands_of(path) if fmt == "usebio" else None
-    return read_bytes(path.read_bytes(), str(path), fmt, limits=limits,
+    data = path.read_bytes() if data is None else data
+    return read_bytes(data, str(path), fmt, limits=limits,
                       hands=read_text(hands) if hands else None,
                       results=str(results) if results else None)  # fmt: skip
 
@@ -185,10 +188,16 @@ def _read(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
     fmt = FORMATS.get(path.suffix.lower(), "unknown")
     try:
         check_size(path, limits)
-        fmt = detect_format(path)
+        with path.open("rb") as fh:  # opened once: the head tells the format, then the rest
+            head = fh.read(SNIFF_BYTES)
+            fmt = sniff(head)
+            data = None
+            if fmt not in FILE_READERS:  # read within the limit, whatever the size said
+                data = head + fh.read(max(0, limits.max_file_bytes + 1 - len(head)))
+                limits.check("max_file_bytes", len(data), exact=len(data) <= limits.max_file_bytes)
         results = companion_of(path) if fmt == "pbn" else None
         with gc_paused():
-            parsed = _read_format(path, fmt, results, limits)
+            parsed = _read_format(path, fmt, results, limits, data)
     except (LimitExceeded, RefusedInput) as exc:
         return ParsedFile(fmt, [], refused=str(exc))
     except UnreadableFile as exc:
