@@ -1,24 +1,33 @@
-"""DD stage benchmark: the pipeline against bare endplay batch calls on the same real boards.
+"""DD stage benchmark: the pipeline against bare endplay on the same real boards, per worker count.
 
-Run: `nice -n 10 .venv/bin/python bench/bench_dd.py [--games 600] [--split-games 200]`
+Run: `nice -n 10 .venv/bin/python bench/bench_dd.py [--games 1200] [--workers 1,2] [--rounds 1]`
 
-In one process, on the first `--games` table results of the 2012 world-class sample:
-  (a) bare: endplay `calc_all_tables` (8 deals per call) on every distinct deal and
-      `analyse_all_plays` (200 per call) on every valid play, nothing else;
-  (b) the pipeline: `dd_analysis` on a fresh copy of the cleaned store (validation, planning, dedup,
-      sandboxed solver processes, Prefect process pool, DuckDB writes, mistake tally), with the
-      same resources as (a) (1 worker x 2 DDS threads) and with the default split (2 x 1).
-Distinct deals are solved once in both. Then: DD tables/s and traces/s; every split of workers x
-DDS threads on `--split-games` results; and an incremental rerun after adding 5% new boards, as a
-fraction of the full run. Prints everything side by side; timings only, no assertions.
+On the first `--games` table results of the bundled 2012 world-class PBN, ingested at the default
+partition size and cleaned, for each worker count w (default: 1, 2 and every count up to the
+machine's cores):
+  (a) bare: endplay `calc_all_tables` (8 deals per call, as the pipeline's default) on every
+      distinct deal and `analyse_all_plays` (200 per call) on every valid play, DDS on w threads,
+      in a fresh child process (nothing else: no validation, no store);
+  (b) the pipeline: the `dd_analysis` flow with its defaults (w workers x 1 DDS thread, solve
+      units planned for w workers) on a fresh copy of the cleaned store, cache refreshed:
+      planning, validation, dedup, sandboxed solver processes, the Prefect process pool, DuckDB
+      writes, the mistake tally and `player_stats`.
+(a) and (b) alternate for each w, so both see the same load; the ratio (b) / (a) is printed for
+each w, with the CPU time of each. It also prints DDS's cost per table and per trace on one
+thread (the planner's weights, `ddrank.dd.units`), and with `--incremental` a rerun after 5%
+more boards and a rerun with nothing new. Timings only, no assertions.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
+import pickle
+import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -48,13 +57,14 @@ def make_store(db: Path, pbn_text: str) -> None:
     src = db.with_suffix(".pbn")
     src.write_text(pbn_text, encoding="latin-1")
     with Store(db) as store:
-        ingest_paths(store, [src], partition_size=100)
+        ingest_paths(store, [src])  # the default partition size
         clean_pending(store, workers=1)
 
 
 def solve_inputs(db: Path) -> tuple[list[str], list]:
     """Distinct deals and valid trace requests of the store, as the pipeline would see them."""
     from ddrank.dd import board_from_row, has_play, trace_request
+    from ddrank.types import DomainError
     from store import Store
 
     with Store(db, read_only=True) as store:
@@ -65,18 +75,20 @@ def solve_inputs(db: Path) -> tuple[list[str], list]:
         b = board_from_row(row)
         deals.setdefault(b.deal_id, b.deal.to_pbn())
         if has_play(b):
-            with contextlib.suppress(ValueError):
+            with contextlib.suppress(DomainError, ValueError):  # the pipeline skips these too
                 traces.append(trace_request(b))
     return list(deals.values()), traces
 
 
-def bare(deals: list[str], traces: list) -> tuple[float, float]:
-    """Plain endplay batch calls in this process, DDS on all cores."""
+def bare_child(work: Path, threads: int) -> None:
+    """In a fresh process: plain endplay batch calls on `threads` DDS threads; prints JSON."""
     import endplay._dds as _dds
     from endplay.dds import analyse_all_plays, calc_all_tables
     from endplay.types import Deal, Denom, Player
 
-    _dds.SetMaxThreads(0)
+    deals, traces = pickle.loads(work.read_bytes())
+    _dds.SetMaxThreads(threads)
+    c0 = time.process_time()
     t0 = time.perf_counter()
     for i in range(0, len(deals), 8):
         calc_all_tables([Deal(p) for p in deals[i : i + 8]])
@@ -90,115 +102,123 @@ def bare(deals: list[str], traces: list) -> tuple[float, float]:
             ds.append(d)
         analyse_all_plays(ds, [list(r.cards) for r in chunk])
     t2 = time.perf_counter()
-    return t1 - t0, t2 - t1
+    print(json.dumps({"tables": t1 - t0, "traces": t2 - t1, "cpu": time.process_time() - c0}))
+
+
+def bare(work: Path, threads: int) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--bare-child", str(work), str(threads)],
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def cpu_seconds() -> float:
     """CPU time of this process and of its reaped children (pool workers and solver processes)."""
-    import resource
-
-    me, kids = (
-        resource.getrusage(resource.RUSAGE_SELF),
-        resource.getrusage(resource.RUSAGE_CHILDREN),
-    )
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def pipeline(base: Path, work: Path, workers: int, threads: int) -> tuple[float, dict]:
+def pipeline(base: Path, work: Path, workers: int) -> tuple[float, dict]:
     from flows.dd_analysis import dd_analysis
 
     shutil.copy(base, work)
     t0, c0 = time.perf_counter(), cpu_seconds()
-    summary = dd_analysis(db=str(work), workers=workers, dds_threads=threads, refresh_cache=True)
+    summary = dd_analysis(db=str(work), workers=workers, dds_threads=1, refresh_cache=True)
     summary["cpu"] = cpu_seconds() - c0
     return time.perf_counter() - t0, summary
 
 
+def worker_counts(arg: str | None) -> list[int]:
+    """1, 2 and every count up to the machine's cores, unless told."""
+    if arg:
+        return sorted({int(w) for w in arg.split(",")})
+    return sorted({1, 2, *range(1, (os.cpu_count() or 1) + 1)})
+
+
 def main() -> None:
+    if len(sys.argv) == 4 and sys.argv[1] == "--bare-child":
+        bare_child(Path(sys.argv[2]), int(sys.argv[3]))
+        return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=600, help="table results for the main runs")
-    ap.add_argument("--split-games", type=int, default=200, help="table results for the splits")
-    ap.add_argument("--skip-splits", action="store_true")
-    ap.add_argument(
-        "--rounds", type=int, default=1, help="alternate bare/pipeline this often; keep the best"
-    )
+    ap.add_argument("--games", type=int, default=1200, help="table results of the 2012 file")
+    ap.add_argument("--workers", help="comma-separated worker counts (default: 1, 2, ... cores)")
+    ap.add_argument("--rounds", type=int, default=1, help="repeat each pair; keep the best")
+    ap.add_argument("--incremental", action="store_true", help="also +5%% boards and a no-op")
     args = ap.parse_args()
     os.environ.setdefault("DO_NOT_TRACK", "1")
+    from ddrank.dd.units import TABLE_SECONDS, TRACE_SECONDS
     from flows.dd_analysis import dd_analysis, prefect_api
 
     blocks = pbn_blocks()
     n = board_start(blocks, args.games)
-    extra = board_start(blocks, n + max(1, n // 20))
     tmp = Path(tempfile.mkdtemp(prefix="bench_dd_"))
     base = tmp / "base.duckdb"
     make_store(base, "\n\n".join(blocks[:n]) + "\n")
     deals, traces = solve_inputs(base)
-    print(f"boards: {n} table results, {len(deals)} distinct deals, {len(traces)} valid plays")
-    print(f"cores: {os.cpu_count()}, load average: {os.getloadavg()[0]:.1f}")
+    work = tmp / "work.pickle"
+    work.write_bytes(pickle.dumps((deals, traces)))
+    cores = os.cpu_count() or 1
+    print(f"boards: {n} table results, {len(deals)} distinct deals, {len(traces)} valid plays; "
+          f"cores: {cores}, load average: {os.getloadavg()[0]:.1f}")  # fmt: skip
 
     with prefect_api():
-        dd_analysis(db=str(tmp / "warmup.duckdb"), workers=1)  # first flow run pays API set-up
-        best_bare = best_pipe = (float("inf"), 0.0)
-        for r in range(args.rounds):
-            c0 = cpu_seconds()
-            t_tab, t_tr = bare(deals, traces)
-            c_bare = cpu_seconds() - c0
-            print(f"\n(a) bare endplay: tables {t_tab:.1f} s ({len(deals) / t_tab:.2f}/s), "
-                  f"traces {t_tr:.1f} s ({len(traces) / t_tr:.1f}/s), "
-                  f"total {t_tab + t_tr:.1f} s wall, {c_bare:.1f} s CPU")  # fmt: skip
-            best_bare = min(best_bare, (t_tab + t_tr, c_bare))
-            t_same, s_same = pipeline(base, tmp / f"p12_{r}.duckdb", 1, 2)
-            print(f"(b) pipeline 1 worker x 2 DDS threads: {t_same:.1f} s wall, "
-                  f"{s_same['cpu']:.1f} s CPU (solve {s_same['seconds_solve']:.1f} s, "
-                  f"tally {s_same['seconds_tally']:.1f} s) -> {t_same / (t_tab + t_tr):.3f} x bare "
-                  f"(load {os.getloadavg()[0]:.1f})")  # fmt: skip
-            best_pipe = min(best_pipe, (t_same, s_same["cpu"]))
-        t_bare = best_bare[0]
-        print(f"best of {args.rounds}: pipeline / bare = {best_pipe[0] / best_bare[0]:.3f} wall, "
-              f"{best_pipe[1] / best_bare[1]:.3f} CPU")  # fmt: skip
-        t_def, s_def = pipeline(base, tmp / "p21.duckdb", 2, 1)
-        print(f"    pipeline 2 workers x 1 DDS thread:  {t_def:.1f} s -> ratio "
-              f"{t_def / t_bare:.3f} x bare; tables/s {s_def['tables_computed'] / t_def:.2f}, "
-              f"boards/s {s_def['boards_tallied'] / t_def:.1f}")  # fmt: skip
-
-        # incremental: 5% new boards into the store that has the full run
-        from stages.clean import clean_pending
-        from stages.ingest import ingest_paths
-        from store import Store
-
-        inc = tmp / "p21.duckdb"
-        src = tmp / "extra.pbn"
-        # the file up to the new boards: PBN tags (names, event) are inherited from earlier games,
-        # and records already in the store are recognised and not added again
-        src.write_text("\n\n".join(blocks[:extra]) + "\n", encoding="latin-1")
-        with Store(inc) as store:
-            ingest_paths(store, [src], partition_size=100)
-            clean_pending(store, workers=1)
-        t0 = time.perf_counter()
-        s_inc = dd_analysis(db=str(inc), refresh_cache=True)  # no help from earlier runs' cache
-        t_inc = time.perf_counter() - t0
-        print(f"\nincremental: +{extra - n} table results ({(extra - n) / n:.1%}): {t_inc:.1f} s "
-              f"= {t_inc / t_def:.1%} of the full run ({s_inc['tables_computed']} tables, "
-              f"{s_inc['traces_computed']} traces computed)")  # fmt: skip
-        t0 = time.perf_counter()
-        s_again = dd_analysis(db=str(inc), refresh_cache=True)
-        print(f"rerun with nothing new: {time.perf_counter() - t0:.1f} s, "
-              f"{s_again['solver_runs']} solver runs")  # fmt: skip
-
-        if not args.skip_splits:
-            m = board_start(blocks, args.split_games)
-            small = tmp / "small.duckdb"
-            make_store(small, "\n\n".join(blocks[:m]) + "\n")
-            print(f"\nsplits on {m} table results (workers x DDS threads):")
-            times = {}
-            for w, th in ((1, 1), (1, 2), (2, 1), (2, 2)):
-                t, s = pipeline(small, tmp / f"s{w}{th}.duckdb", w, th)
-                times[(w, th)] = t
-                print(f"  {w} x {th}: {t:6.1f} s  (solve {s['seconds_solve']:.1f} s)")
-            best = min(times, key=times.get)
-            print(f"  fastest: {best[0]} x {best[1]}; speed-up of 2 workers over 1 "
-                  f"(1 thread each): {times[(1, 1)] / times[(2, 1)]:.2f}x")  # fmt: skip
+        dd_analysis(db=str(tmp / "warmup.duckdb"), workers=1)  # the first flow run sets up the API
+        rows = []
+        for w in worker_counts(args.workers):
+            best = None
+            for r in range(args.rounds):
+                b = bare(work, w)
+                t_pipe, s = pipeline(base, tmp / f"p{w}_{r}.duckdb", w)
+                t_bare = b["tables"] + b["traces"]
+                row = (t_pipe / t_bare, w, t_bare, b["cpu"], t_pipe, s, b)
+                if w == 1 and r == 0:
+                    per_table, per_trace = b["tables"] / len(deals), b["traces"] / len(traces)
+                    print(f"DDS on 1 thread: {per_table:.3f} s per table, {per_trace * 1000:.1f} ms "
+                          f"per trace (the planner assumes {TABLE_SECONDS:.3f} s and "
+                          f"{TRACE_SECONDS * 1000:.1f} ms)")  # fmt: skip
+                print(f"  {w} worker(s): bare {t_bare:6.1f} s wall ({b['cpu']:.1f} s CPU)  "
+                      f"pipeline {t_pipe:6.1f} s wall ({s['cpu']:.1f} s CPU; solve "
+                      f"{s['seconds_solve']:.1f} s, tally {s['seconds_tally']:.1f} s) -> "
+                      f"{t_pipe / t_bare:.3f} x bare  (load {os.getloadavg()[0]:.1f})")  # fmt: skip
+                best = min(best or row, row, key=lambda x: x[0])
+            rows.append(best)
+        print(f"\npipeline / bare endplay, same boards, best of {args.rounds} "
+              f"({n} table results, {len(deals)} deals, {len(traces)} plays):")  # fmt: skip
+        print("  workers  bare wall  pipeline wall  ratio   (bare: DDS on that many threads; "
+              "pipeline: that many workers x 1 DDS thread)")  # fmt: skip
+        for ratio, w, t_bare, _, t_pipe, _, _ in rows:
+            print(f"  {w:7d}  {t_bare:8.1f} s  {t_pipe:11.1f} s  {ratio:5.3f}")
+        if args.incremental:
+            incremental(blocks, n, tmp, rows[-1][1], rows[-1][4])
     shutil.rmtree(tmp, ignore_errors=True)
+
+
+def incremental(blocks: list[str], n: int, tmp: Path, workers: int, t_full: float) -> None:
+    """5% new boards into the store of the last full run, then a rerun with nothing new."""
+    from flows.dd_analysis import dd_analysis
+    from stages.clean import clean_pending
+    from stages.ingest import ingest_paths
+    from store import Store
+
+    extra = board_start(blocks, n + max(1, n // 20))
+    inc = tmp / f"p{workers}_0.duckdb"
+    src = tmp / "extra.pbn"
+    # the file up to the new boards: PBN tags (names, event) are inherited from earlier games,
+    # and records already in the store are recognised and not added again
+    src.write_text("\n\n".join(blocks[:extra]) + "\n", encoding="latin-1")
+    with Store(inc) as store:
+        ingest_paths(store, [src])
+        clean_pending(store, workers=1)
+    t0 = time.perf_counter()
+    s_inc = dd_analysis(db=str(inc), workers=workers, refresh_cache=True)
+    t_inc = time.perf_counter() - t0
+    print(f"\nincremental: +{extra - n} table results ({(extra - n) / n:.1%}): {t_inc:.1f} s "
+          f"= {t_inc / t_full:.1%} of the full run ({s_inc['tables_computed']} tables, "
+          f"{s_inc['traces_computed']} traces computed)")  # fmt: skip
+    t0 = time.perf_counter()
+    s_again = dd_analysis(db=str(inc), workers=workers, refresh_cache=True)
+    print(f"rerun with nothing new: {time.perf_counter() - t0:.1f} s, "
+          f"{s_again['solver_runs']} solver runs")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -143,8 +143,8 @@ def child(path: str, mode: str, repeat: int) -> None:
             errors = sum(1 for r in parsed.records if r.parse_error)
             del parsed
     else:
+        from stages.ingest import ingest_paths
         from store.store import open_connection as connect
-        from tasks.ingest import ingest_paths
 
         with tempfile.TemporaryDirectory() as tmp:
             con = connect(Path(tmp) / "bench.duckdb")

@@ -60,8 +60,8 @@ def dd_command(
 
     console = Console(stderr=True)
     started = time.perf_counter()
-    labels = {"solve": "DD solve", "tally": "tally"}
-    with progress_bars(labels, console=console, transient=as_json, rate_unit="boards"):
+    labels = {"solve": "DD solve (tables + traces)", "tally": "tally (boards)"}
+    with progress_bars(labels, console=console, transient=as_json, rate_unit="items"):
         try:
             with prefect_api():
                 summary = dd_analysis(

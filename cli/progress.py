@@ -34,7 +34,7 @@ STAGE_LABELS = {
     "ingest": "ingest",
     "clean": "clean",
     "names": "match names",
-    "solve": "DD solve (boards)",
+    "solve": "DD solve (tables + traces)",
     "tally": "DD tally (boards)",
     "regression": "regression report",
     "prefect-api": "start Prefect API",

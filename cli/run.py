@@ -40,37 +40,40 @@ def run(
 
     Every option below is a field of the run settings, so a deployment parameter, a DDRANK_* environment variable or a --config file can set it too. When the inputs, the store, the settings and the outputs are the same as after the last finished run (recorded in OUT/.ddrank-run.json), it says so at once and starts nothing. It ends with each stage's wall time (also in --json, under "timings").
     """
-    from stages import freshness
+    from stages.run import freshness_of, open_run
     from stages.settings import limits_of, load_settings
 
     with friendly_errors():
         settings = load_settings(config, inputs=inputs or None, **fields)
         require_readable(settings.inputs, limits_of(settings))
         store_folder(Path(settings.db))  # a new store, but never in a folder made up by a typo
-        fresh = freshness.check(settings)  # before Prefect is even imported
-        if fresh.nothing_new:
-            if json:
-                emit_json(fresh.as_dict())
-            else:
-                console.print(fresh.message(settings.out), highlight=False, soft_wrap=True)
-            return
-        # The console shows progress bars and the summary; Prefect's own log lines (and its
-        # copy of any error, which friendly_errors prints once) go to the Prefect UI.
-        if not verbose:
-            os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
-        from flows.pipeline import run_pipeline
-
-        if a_stop_is_under_way():  # a Ctrl-C during that import, swallowed by some library
-            stopped(settings)
-
         try:
-            with stage_progress(disable=json):
-                result = run_pipeline(settings)
+            # the run's one Store and its inputs hashed once, before Prefect is even imported
+            with open_run(settings) as run:
+                fresh = freshness_of(run)
+                if fresh.nothing_new:
+                    if json:
+                        emit_json(fresh.as_dict())
+                    else:
+                        console.print(fresh.message(settings.out), highlight=False,
+                                      soft_wrap=True)  # fmt: skip
+                    return
+                # The console shows progress bars and the summary; Prefect's own log lines (and
+                # its copy of any error, which friendly_errors prints once) go to the Prefect UI.
+                if not verbose:
+                    os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
+                from flows.pipeline import run_pipeline
+
+                if a_stop_is_under_way():  # a Ctrl-C during that import, swallowed by a library
+                    raise KeyboardInterrupt
+                with stage_progress(disable=json):
+                    result = run_pipeline(settings, run)
         except BaseException as exc:
             from flows.interrupts import is_stop
 
             # a library may wrap the interrupt in its own error (pydantic: "Error calling
-            # function `_ser_model`: KeyboardInterrupt"): once a stop signal came, it is the stop
+            # function `_ser_model`: KeyboardInterrupt"): once a stop signal came, it is the stop.
+            # The store is closed and unlocked by now.
             if is_stop(exc) or a_stop_is_under_way():
                 stopped(settings)
             raise
@@ -107,6 +110,7 @@ def stopped(settings: Any) -> None:
     """One line on what an interrupted run kept, then exit 130 at once: the store is closed and
     unlocked by now, and Prefect's exit hooks would only retry a server that has stopped."""
     from cli.main import _received
+    from ddrank.processes import stop_requested
     from flows.interrupts import EXIT_INTERRUPTED, stopping
     from stages.freshness import store_counts
 
@@ -114,7 +118,8 @@ def stopped(settings: Any) -> None:
     kept = (f"{counts.get('boards', 0)} clean boards, {counts.get('dd_tables', 0) // 20} DD tables"
             f" and {counts.get('play_traces', 0)} play traces are saved in {settings.db}")  # fmt: skip
     console.print(
-        f"stopped by {stopping() or next(iter(_received), 'an interrupt')}: {kept}. "
+        f"stopped by {stopping() or stop_requested() or next(iter(_received), 'an interrupt')}: "
+        f"{kept}. "
         "Run the same command again to resume; it redoes only what is missing.",
         highlight=False, soft_wrap=True,
     )  # fmt: skip

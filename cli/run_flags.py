@@ -25,7 +25,8 @@ FLAGS = [
     {
         "name": "partition_size",
         "kind": "int",
-        "help": "Table results (raw records) per partition, the unit of fan-out. Default: 500.",
+        "help": "Table results (raw records) per partition, the unit of storage (DD work is cut into "
+        "solve units for the workers, whatever the partitions). Default: 500.",
         "panel": "Execution",
     },
     {
@@ -68,14 +69,15 @@ FLAGS = [
     {
         "name": "runner",
         "kind": ["process", "thread", "dask"],
-        "help": "Where DD partitions run: CPU processes, threads, or a Dask cluster. Default: "
+        "help": "Where DD solve units run: CPU processes, threads, or a Dask cluster. Default: "
         "process.",
         "panel": "Execution",
     },
     {
         "name": "dask_address",
         "kind": "str",
-        "help": "tcp://host:port of a Dask scheduler.",
+        "help": "tcp://host:port of a Dask scheduler (with --runner dask); the DD work is then "
+        "planned for its workers' threads, not --workers.",
         "panel": "Execution",
     },
     {
@@ -135,11 +137,11 @@ FLAGS = [
     },
     {
         "name": "mp_method",
-        "kind": ["auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"],
+        "kind": ["auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none", "acbl"],
         "help": "How a board played fewer times than the field reaches the field's top: `auto` "
         "scores as the event's scorer did (the method that reproduces the published values, "
-        "else the source's program: `none` for BriAn), or one method for every event "
-        "(`none`: each board on its own top). Default: auto.",
+        "else the source's program: `none` for BriAn, `acbl` for ACBLscore), or one method for "
+        "every event (`none`: each board on its own top). Default: auto.",
         "panel": "Scoring",
     },
     {
@@ -250,7 +252,7 @@ FLAGS = [
     {
         "name": "refresh_cache",
         "kind": "bool",
-        "help": "Recompute DD partitions even when a cached result exists. Default: False.",
+        "help": "Recompute DD solve units even when a cached result exists. Default: False.",
         "panel": "Double dummy",
     },
     {

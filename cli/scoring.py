@@ -53,6 +53,7 @@ class MpMethod(StrEnum):
     mitchell1 = "mitchell1"
     mitchell1_bis = "mitchell1_bis"
     ascherman = "ascherman"
+    acbl = "acbl"
 
 
 class DivideBy(StrEnum):
@@ -222,7 +223,7 @@ def register(app: typer.Typer) -> None:
         valet: ValetOpt = None,
         event: EventOpt = None,
         out: Annotated[Path, typer.Option(help="Directory for results.csv, ranking.csv, teams.csv, errors.csv and report.md.")] = Path("out/score"),
-        mp_method: Annotated[MpMethod, typer.Option(help="How a board played fewer times than the field (missing tables, adjusted scores, fouled groups) reaches the field's top: auto (as the event's scorer did: the method that reproduces the published values, else what the source's program and federation say), neuberg, mitchell1, mitchell1_bis, ascherman, or none (each board on its own top, as BriAn and some club scorers publish).")] = MpMethod.auto,
+        mp_method: Annotated[MpMethod, typer.Option(help="How a board played fewer times than the field (missing tables, adjusted scores, fouled groups) reaches the field's top: auto (as the event's scorer did: the method that reproduces the published values, else what the source's program and federation say), neuberg, mitchell1, mitchell1_bis, ascherman, none (each board on its own top, as BriAn and some club scorers publish), or acbl (ACBLscore's arithmetic: each direction on its own scores, boards rounded to 0.01, totals factored to the full number of boards).")] = MpMethod.auto,
         cross_imps_divide_by: Annotated[DivideBy, typer.Option("--divide-by", help="--valet only: cross-IMPs per result (B) or per comparison (A).")] = DivideBy.results,
         butler_drop_count: Annotated[int, typer.Option("--drop-count", help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
         butler_drop_percent: Annotated[float | None, typer.Option("--drop-percent", help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,

@@ -28,7 +28,7 @@ EVENT_FIELDS = (
     "organiser", "session", "section", "round", "table_no", "ns_pair", "ew_pair",
     "north_id", "east_id", "south_id", "west_id", "ns_score", "adjusted", "phantom",
     "published_ns_mp", "published_ew_mp", "published_ns_pct", "published_ew_pct",
-    "published_imps", "par_score", "par_contract", "player_numbers",
+    "published_imps", "par_score", "par_contract", "player_numbers", "ew_score", "repeat",
 )  # fmt: skip
 
 
@@ -111,6 +111,14 @@ class RawRecord:
     # The Butler datum a scorer published for the board (Ruter `ButlerDatum`, USEBIO
     # `BOARD_AVERAGE`), compared with ours; not part of the record id.
     published_datum: str = ""
+    # East-West's own score (their side, e.g. "980") where it is not the negative of ns_score: a
+    # director's split score (ACBLscore). With `adjusted` also set, North-South's side is the
+    # artificial one and East-West's the score.
+    ew_score: str = ""
+    # "NS"/"EW": that side's pair had already played this board in an earlier round (a movement
+    # error); the result stays in the board's field for the others, and does not count for that
+    # pair (ACBLscore). The pair's first result on the board is its own.
+    repeat: str = ""
 
     @_computed_once
     def record_id(self) -> str:
@@ -179,6 +187,18 @@ class RawStanding:
     # A match's published result (USEBIO MATCH: TEAM_SCORE) rather than a ranking line: the team
     # `pair` against `opponent`, its VPs (`published_vp`) or board points (`published_mp`).
     opponent: str = ""
+    # A strat's letter (ACBL): the place is in the ranking of the pairs eligible for that strat
+    # (the event's ranking restricted to them), not in the whole field's.
+    strat: str = ""
+    # What a director applied to the pair's total, as published (ACBLscore): an adjustment to
+    # its session score ("-12.00"), the score carried over from earlier sessions ("105.43"), and
+    # whether it may take a place among the others (False: ranked after every eligible pair).
+    adjustment: str = ""
+    carryover: str = ""
+    eligible: bool = True
+    # A place among every pair of the event across sections and directions, on their totals
+    # with any carry-over (ACBLscore's overall ranking; published for the places with awards).
+    overall: bool = False
 
 
 @dataclass
@@ -196,6 +216,14 @@ class RawEvent:
     mp_top: str = ""  # "2" per result beaten (EBU, FFB) or "1" (ACBL); "" unknown
     scorer: str = ""  # the scoring program the source names (USEBIO PROGRAM_NAME: "BriAn")
     federation: str = ""  # whose rules the source follows, where it tells ("ACBL", "EBU")
+    # Sections matchpointed as one field / ranked together where the source says more than
+    # `across_field` can (ACBLscore joins some sections and not others): "A+B;C", "" = as
+    # across_field says (all sections one field, or each its own).
+    fields: str = ""
+    rankings: str = ""
+    # The most matchpoints a pair can score in a session (ACBLscore scales every section's
+    # session scores to it): "360"; "" unknown.
+    max_score: str = ""
 
 
 @dataclass

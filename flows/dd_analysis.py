@@ -1,16 +1,17 @@
 """Flow `dd_analysis`: DD tables, play traces and the 33 player counters for every board.
 
-One `solve_partition` task per board partition runs on a process pool (one worker per core by
-default, DDS threads per worker set by the pool initializer). The flow's own process holds the
-DuckDB connection and writes each partition's results as soon as they arrive, so an interrupted run
-loses at most the partitions in flight; the next run plans only what is still missing.
-Progress goes to `stages.progress` as stages "solve" and "tally" (boards done, boards pending).
+The stage itself is `stages.dd_run.analyse`; this flow gives it a `Solve` that submits one cached,
+retried `solve_unit_task` per solve unit to a process pool (one worker per core by default,
+DDS threads per worker set by the pool initializer), to threads, or to a Dask cluster. The flow's
+own process holds the run's `Store` and writes each unit's results as soon as they arrive.
+Inside `ddrank run` it uses the run's store (`run_id`); alone (`ddrank dd`) it opens the store.
 """
 
 from __future__ import annotations
 
 import os
-import time
+from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 
 from prefect import flow, get_run_logger
@@ -21,25 +22,11 @@ from ddrank.dd.sandbox import THREADS_ENV
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH
 from flows.interrupts import workers_stopped_on_interrupt
 from flows.server import prefect_api  # noqa: F401 - re-exported for callers
-from stages.dd import TABLE_COST, configure_worker, engine_version
-from stages.progress import report as _report
+from stages.dd import configure_worker, engine_version
+from stages.dd_run import DDOptions, Solve, analyse, default_split  # noqa: F401 - re-exported
+from stages.run import lookup
 from store import DEFAULT_DB, Store
-from tasks.dd import (
-    build_player_stats,
-    par_task,
-    plan_dd_work,
-    record_invalid,
-    solve_partition,
-    store_solution,
-    tally_partition,
-)
-
-
-def default_split(workers: int | None, dds_threads: int | None) -> tuple[int, int]:
-    """Workers x DDS threads: one worker per core and one thread each unless told otherwise."""
-    cores = os.cpu_count() or 1
-    w = workers or cores
-    return w, dds_threads or max(1, cores // w)
+from tasks.dd import solve_unit_task
 
 
 def make_runner(
@@ -69,6 +56,38 @@ def make_runner(
     raise ValueError(f"unknown runner {runner!r}: use process, thread or dask")
 
 
+def prefect_solve(runner: str, dask_address: str | None, isolate: bool,
+                  refresh_cache: bool) -> Solve:  # fmt: skip
+    """Each unit a `solve_unit_task` (cached on its content and the engine version)."""
+    solve_task = solve_unit_task.with_options(refresh_cache=True) if refresh_cache else \
+        solve_unit_task  # fmt: skip
+
+    def solve(units: list, workers: int, threads: int) -> Iterator[tuple[Any, Any]]:
+        engine = engine_version()
+        with (
+            make_runner(runner, workers, threads, dask_address) as task_runner,
+            workers_stopped_on_interrupt(),  # before the runner's exit waits for them
+        ):
+            futures = {}
+            for u in units:
+                params = {"unit": u.index, "content_hash": u.content_hash,
+                          "engine": engine, "job": u.job, "isolate": isolate}  # fmt: skip
+                fut = task_runner.submit(solve_task, params)
+                futures[id(fut)] = (fut, u)
+            for fut in as_completed([f for f, _ in futures.values()]):
+                yield futures[id(fut)][1], fut.result()
+
+    return solve
+
+
+def cluster_threads(address: str) -> int:
+    """The worker threads of a running Dask cluster: what its share of the DD work is cut for."""
+    from distributed import Client
+
+    with Client(address, timeout=60) as client:
+        return sum(client.nthreads().values())
+
+
 @flow(name="dd_analysis", validate_parameters=False)
 def dd_analysis(
     db: str = str(DEFAULT_DB),
@@ -81,112 +100,24 @@ def dd_analysis(
     isolate: bool = True,
     refresh_cache: bool = False,
     dask_address: str | None = None,
+    run_id: str | None = None,
 ) -> dict[str, Any]:
     """Solve what is missing, tally every pending board, rebuild `player_stats`.
 
-    `refresh_cache` recomputes partitions even when a persisted result exists for their content
-    (benchmarks, or after a solver upgrade that keeps the same wrapper code). Returns counts:
-    boards tallied, tables and traces computed, solver processes started, boards quarantined as
-    `solver_crash`, and wall time per stage. `dask_address` sends the solve tasks to an existing
-    Dask scheduler (with `runner="dask"`).
+    `refresh_cache` recomputes units even when a persisted result exists for their content
+    (benchmarks, or after a solver upgrade that keeps the same wrapper code). `dask_address`
+    sends the solve tasks to an existing Dask scheduler (with `runner="dask"`), and the work is
+    then planned for its workers' threads instead of `workers`. `run_id` is the
+    pipeline run whose store to use (`stages.run`); without it the flow opens the store at `db`.
     """
-    logger = get_run_logger()
-    n_workers, threads = default_split(workers, dds_threads)
     if runner == "thread":
         isolate = True  # DDS is not re-entrant across threads of one process
-    store = Store(db)
-    summary: dict[str, Any] = {"workers": n_workers, "dds_threads": threads, "runner": runner}
-    try:
-        t0 = time.perf_counter()
-        _report("solve", 0, 0)  # planning: size not known yet
-        plan = plan_dd_work(store, partitions, table_batch, trace_batch)
-        record_invalid(store, plan)
-        # heaviest partitions first, so the last one to finish is a small one
-        work = sorted(
-            (p for p in plan.partitions if len(p.job)),
-            key=lambda p: -(len(p.job.tables) * TABLE_COST + len(p.job.traces)),
-        )
-        total = plan.pending_boards
-        logger.info(
-            "%d pending boards in %d partitions; %d need DDS (%d tables, %d traces)",
-            total, len(plan.partitions), len(work),
-            sum(len(p.job.tables) for p in work), sum(len(p.job.traces) for p in work),
-        )  # fmt: skip
-        done = total - sum(p.pending_boards for p in work)
-        _report("solve", *((done, total) if total else (1, 1)))  # (1, 1): nothing to solve
-        quarantined: list[str] = []
-        tables = traces = runs = 0
-        t1 = time.perf_counter()
-        if work:
-            engine = engine_version()
-            solve = (
-                solve_partition.with_options(refresh_cache=True)
-                if refresh_cache
-                else solve_partition
-            )
-            # No more workers than partitions to solve; their cores go to DDS threads instead.
-            n_workers, threads = default_split(min(n_workers, len(work)), dds_threads)
-            summary.update(workers=n_workers, dds_threads=threads)
-            with (
-                make_runner(runner, n_workers, threads, dask_address) as task_runner,
-                workers_stopped_on_interrupt(),  # before the runner's exit waits for them
-            ):
-                futures: dict[int, Any] = {}
-                for p in work:
-                    params = {
-                        "partition_id": p.partition_id,
-                        "content_hash": p.content_hash,
-                        "engine": engine,
-                        "job": p.job,
-                        "isolate": isolate,
-                    }
-                    fut = task_runner.submit(solve, params)
-                    futures[id(fut)] = (fut, p)
-                for fut in as_completed([f for f, _ in futures.values()]):
-                    p = futures[id(fut)][1]
-                    out = fut.result()
-                    quarantined += store_solution(store, p.job, out)
-                    tables += len(out.tables)
-                    traces += len(out.traces)
-                    runs += out.solver_runs
-                    logger.info(
-                        "partition %d: %d tables, %d traces, %.1f s in DDS",
-                        p.partition_id,
-                        len(out.tables),
-                        len(out.traces),
-                        out.seconds,
-                    )
-                    done += p.pending_boards
-                    _report("solve", done, total)
-        t2 = time.perf_counter()
-        par_rows = par_task(store)
-        tallied = 0
-        for p in plan.partitions:
-            tallied += tally_partition(store, p.partition_id)
-            _report("tally", tallied, total)
-        if not total:
-            _report("tally", 1, 1)  # nothing to tally: finished
-        players = build_player_stats(store)
-        t3 = time.perf_counter()
-        if quarantined:
-            logger.warning(
-                "quarantined %d boards as solver_crash: %s", len(quarantined), quarantined
-            )
-        summary.update(
-            pending_boards=total,
-            boards_tallied=tallied,
-            tables_computed=tables,
-            traces_computed=traces,
-            solver_runs=runs,
-            quarantined=quarantined,
-            invalid_plays=len(plan.invalid_plays),
-            invalid_boards=len(plan.invalid_boards),
-            players=players,
-            par_computed=par_rows,
-            seconds_plan=round(t1 - t0, 3),
-            seconds_solve=round(t2 - t1, 3),
-            seconds_tally=round(t3 - t2, 3),
-        )
-        return summary
-    finally:
-        store.close()
+    if runner == "dask" and dask_address:
+        workers = cluster_threads(dask_address) or workers  # plan for the cluster, not this host
+    options = DDOptions(workers=workers, dds_threads=dds_threads, runner=runner,
+                        partitions=tuple(partitions) if partitions else None,
+                        table_batch=table_batch, trace_batch=trace_batch)  # fmt: skip
+    with ExitStack() as stack:
+        store = lookup(run_id).store if run_id else stack.enter_context(Store(db))
+        return analyse(store, options, prefect_solve(runner, dask_address, isolate, refresh_cache),
+                       get_run_logger())  # fmt: skip

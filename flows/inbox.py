@@ -35,6 +35,7 @@ from stages.inbox import (  # noqa: F401 - the inbox look, re-exported for its c
     known_hashes,
     scan_inbox,
 )
+from stages.run import open_run
 from stages.settings import PipelineSettings, load_settings
 from store import StoreLockedError, store_lock
 from tasks.inbox import scan_inbox_task
@@ -85,7 +86,10 @@ def inbox_rerun(
             return {**out, "status": "nothing-new"}
         new = [str(f.path) for f in scan.new]
         logger.info("%d new file(s): %s", len(new), ", ".join(Path(p).name for p in new))
-        result = pipeline(s.model_copy(update={"inputs": new}))
+        ran = s.model_copy(update={"inputs": new})
+        hashed = {f.path: f.sha1 for f in scan.new}  # each new file hashed once, by the scan
+        with open_run(ran, lock=False, digests=hashed) as run:  # the lock is held above
+            result = pipeline(ran, run_id=run.id)
     return {**out, "new_files": new, "pipeline": result, "status": "ran"}
 
 

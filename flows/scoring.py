@@ -1,100 +1,47 @@
 """Flow `score-events-and-lehman`: score → Lehman ratings → bid/play split, from the store.
 
-Reads like its table of contents: load the store's results, score each event whose content
-changed, session by session in tasks cached on the session's content hash (a rerun with one new
-event scores only that event; a new session of an event scores only that session), keep
-the scores and update the Lehman ratings recursively, split the IMP events' Butler scores into
-bid and play (Cammarata), export results.csv, ranking.csv and ratings.csv into the run's `out/`,
-and publish the rankings and the rating table as Prefect artifacts. Every option (the
-matchpoint method, the MP top, the Lehman constants) comes from the run's `PipelineSettings`.
+The stage is `stages.scoring_stage.score_and_rate`; this flow gives it a session scorer that is a
+task cached on the session's content hash (a rerun with one new event scores only that event; a
+new session of an event scores only that session), logs what was scored, and publishes the
+rankings and the rating table as Prefect artifacts. Every option (the matchpoint method, the MP
+top, the Lehman constants) comes from the run's `PipelineSettings`. Inside `ddrank run` it uses
+the run's store (`run_id`); alone it opens the run's store itself.
 """
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import Any
 
 from prefect import flow
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
-from ddrank.scoring.events import (
-    EventInfo,
-    EventResult,
-    EventScores,
-    assemble_event,
-    by_session,
-    event_info_for,
-    infer_scoring,
-)
+from ddrank.scoring.events import EventInfo, EventResult, EventScores
 from publish.encoding import markdown_text as md
-from publish.rankings import method_words
-from stages.ratings import lehman_params
-from stages.scoring import changed_events, event_hash, score_one, top_lines
+from stages.pipeline import lookup, open_run
+from stages.scoring_stage import score_and_rate, summary_lines
 from stages.settings import PipelineSettings
-from tasks.scoring import (
-    load_task,
-    rankings_task,
-    save_and_rate_task,
-    score_events_task,
-    score_session_task,
-    split_task,
-)
-
-IMP_SCORINGS = ("IMP", "BUTLER", "TEAMS", "BAM")
-#: Changed events scored session by session as cached Prefect tasks, up to this many. More (a
-#: folder of 10,000 one-table files is an event per file) are scored in one task: a task run and
-#: a persisted result per session flooded Prefect's event queue (issue 32).
-CACHED_EVENTS_UP_TO = 50
+from tasks.scoring import score_session_task
 
 
-def score_event_cached(event: str, results: list[EventResult], info: EventInfo,
-                       method: str) -> EventScores:  # fmt: skip
-    """An event from its sessions' (cached) scores, ranked as a whole."""
-    info = event_info_for(results, info)
-    parts = [
-        score_session_task(event, session, rs, info, method, event_hash(rs, info, method))
-        for session, rs in by_session(results).items()
-    ]
-    return assemble_event(info, parts)
+def cached_session(event: str, session: str, results: list[EventResult], info: EventInfo,
+                   method: str, content_hash: str) -> EventScores:  # fmt: skip
+    """One session's scores through the task cached on its content."""
+    return score_session_task(event, session, results, info, method, content_hash)
 
 
 @flow(name="score-events-and-lehman", log_prints=True)
-def score_events_and_lehman(settings: PipelineSettings | None = None) -> dict[str, Any]:
+def score_events_and_lehman(settings: PipelineSettings | None = None,
+                            run_id: str | None = None) -> dict[str, Any]:  # fmt: skip
     """Score each event (cached on content), store scores, update ratings, split IMP events."""
     s = settings or PipelineSettings()
-    loaded, stored = load_task(s.db)
-    groups, infos, hashes, changed = changed_events(loaded, stored, s.mp_method, s.mp_top)
-    if len(changed) > CACHED_EVENTS_UP_TO:  # a folder of one-table files: an event per file
-        scores = score_events_task(groups, infos, loaded.standings, changed, s.mp_method, s.mp_top)
-    else:  # as the scorer did, unless the settings say (ddrank.scoring.method)
-        scores = {ev: score_one(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top,
-                                lambda rs, info, m, ev=ev: score_event_cached(ev, rs, info, m))
-                  for ev in changed}  # fmt: skip
-    summary = save_and_rate_task(s.db, scores, hashes, loaded, s.out, lehman_params(s),
-                                 s.min_boards, rate=s.ratings)  # fmt: skip
-    imp_events = sorted(ev for ev, i in infos.items() if _is_imp(i, groups[ev]))
-    summary["split"] = split_task(s.db, imp_events, s.out, s.min_boards) if s.ratings else {}
-    summary["rankings"] = rankings_task(s.db)
-    summary["rescored"], summary["unchanged"] = changed, sorted(set(groups) - set(changed))
-    summary["top"] = top_lines(scores)
-    print(f"scoring: {len(changed)} event(s) scored, {len(summary['unchanged'])} unchanged; "
-          f"{summary['results']:,} table results, {summary['errors']} left out; ratings of "
-          f"{summary['ratings'].get('players', 0)} players over "
-          f"{summary['ratings'].get('periods', 0)} periods")  # fmt: skip
-    for ev in summary["top"]:
-        print(f"  {ev['event']}: {method_words(ev)}")
-        lead = ev["lines"][0] if ev["lines"] else None
-        if lead:
-            print(f"  {ev['event']}: 1. {lead['pair']} ({lead['players']}) {lead['score']:.2f}"
-                  + ("" if lead["pct"] is None else f" = {lead['pct']:.2f}%"))  # fmt: skip
-    for r in summary["rating_table"][:10]:
-        print(f"  rating {r['rating']:6.2f} ± {r['std_error']:.2f}  {r['player']} "
-              f"({r['boards']} boards, last {r['last_period']})")  # fmt: skip
+    with ExitStack() as stack:
+        store = lookup(run_id).store if run_id else stack.enter_context(open_run(s)).store
+        summary = score_and_rate(store, s, cached_session)
+    for line in summary_lines(summary):
+        print(line)
     _publish(summary)
     return summary
-
-
-def _is_imp(info: EventInfo, results: list[EventResult]) -> bool:
-    return infer_scoring(results, info.scoring) in IMP_SCORINGS
 
 
 def _publish(summary: dict[str, Any]) -> None:

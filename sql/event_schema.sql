@@ -33,6 +33,12 @@ ALTER TABLE boards ADD COLUMN IF NOT EXISTS par_contract VARCHAR;
 -- The opening lead card a source gives without the play (USEBIO <LEAD>, Bridgemate LeadCard).
 ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS lead_card VARCHAR;
 ALTER TABLE boards ADD COLUMN IF NOT EXISTS lead_card VARCHAR;   -- 'SJ'
+-- East-West's own score where a director split a result (ACBLscore): not -ns_score.
+ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS ew_score VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS ew_score INTEGER;
+-- 'NS'/'EW': that side's pair played the board a second time (ACBLscore): not its result.
+ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS repeat VARCHAR;
+ALTER TABLE boards ADD COLUMN IF NOT EXISTS repeat VARCHAR;
 -- The Butler datum the scorer published for the board (Ruter ButlerDatum, USEBIO BOARD_AVERAGE).
 ALTER TABLE raw_records ADD COLUMN IF NOT EXISTS published_datum VARCHAR;
 ALTER TABLE boards ADD COLUMN IF NOT EXISTS published_datum DOUBLE;
@@ -59,6 +65,11 @@ CREATE TABLE IF NOT EXISTS events (
 -- member numbers in a Bridgemate file): ddrank.scoring.method chooses the matchpoint method.
 ALTER TABLE events ADD COLUMN IF NOT EXISTS scorer VARCHAR;
 ALTER TABLE events ADD COLUMN IF NOT EXISTS federation VARCHAR;
+-- Sections matchpointed as one field / ranked together ("A+B;C") where the source says more
+-- than across_field (ACBLscore), and the most matchpoints a pair can score in a session there.
+ALTER TABLE events ADD COLUMN IF NOT EXISTS fields VARCHAR;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS rankings VARCHAR;
+ALTER TABLE events ADD COLUMN IF NOT EXISTS max_score VARCHAR;
 
 -- Published rankings (PBN TotalScoreTable, USEBIO participants), kept as published.
 CREATE TABLE IF NOT EXISTS published_standings (
@@ -76,6 +87,15 @@ CREATE TABLE IF NOT EXISTS published_standings (
 -- A match's published result (USEBIO MATCH TEAM_SCORE) is a standing of team `pair` against
 -- `opponent`; ranking lines have none.
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS opponent VARCHAR;
+-- A strat's letter (ACBL): the place is in the ranking of the pairs eligible for that strat.
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS strat VARCHAR;
+-- What a director applied to the pair's total (ACBLscore): an adjustment to its session score,
+-- a carry-over from earlier sessions, and whether it may take a place among the others.
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS adjustment VARCHAR;
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS carryover VARCHAR;
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS eligible BOOLEAN;
+-- A place in the event's overall ranking, across sections and directions (ACBLscore).
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS overall BOOLEAN;
 
 -- Hand-record deals with no table result (a Bridgemate or USEBIO companion hand record, a PBN
 -- game with a deal and nothing played): the readers join them to their results; not results.

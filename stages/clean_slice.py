@@ -31,6 +31,7 @@ BOARD_SCHEMA = {
     "published_ns_pct": pl.Float64, "published_ew_pct": pl.Float64,
     "published_imps": pl.Float64, "par_score": pl.Int32, "par_contract": pl.Utf8,
     "lead_card": pl.Utf8, "published_datum": pl.Float64, "player_numbers": pl.Utf8,
+    "ew_score": pl.Int32, "repeat": pl.Utf8,
 }  # fmt: skip
 _ISSUE_SCHEMA = {"record_id": pl.Utf8, "reason": pl.Utf8, "detail": pl.Utf8}
 _EXCLUSION_SCHEMA = {**_ISSUE_SCHEMA, "source_file": pl.Utf8, "source_line": pl.Int32}

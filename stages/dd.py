@@ -21,30 +21,34 @@ from ddrank.dd import SolveJob, SolveOutput, TrickTable, board_from_row, has_pla
 from ddrank.dd.par import par_from_table
 from ddrank.dd.sandbox import THREADS_ENV
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH, set_dds_threads
+from ddrank.dd.units import plan_units
 from ddrank.mistakes import VARIABLES, board_tallies
 from ddrank.processes import detach_worker
 from ddrank.types import DomainError, Seat, Strain
 from store import Store
 
 SOLVER_CRASH = "solver_crash"
-TABLE_COST = 13  # one DD table ~ 0.19 CPU-s ~ 13 play traces (measured, 2012 sample)
 INVALID_FOR_DD = "invalid_for_dd"
 DD_PLAY_ISSUE = "dd_invalid_play"
 
 
 @dataclass(slots=True)
-class PartitionPlan:
-    """The DD work one partition still needs, and the key its cached result is stored under."""
+class SolveUnit:
+    """One unit of DD work for a worker, and the key its cached result is stored under."""
 
-    partition_id: int
+    index: int
     job: SolveJob
     content_hash: str
-    pending_boards: int
+    cost: float  # estimated CPU seconds (ddrank.dd.units)
 
 
 @dataclass(slots=True)
 class DDPlan:
-    partitions: list[PartitionPlan] = field(default_factory=list)
+    """The run's DD work: the partitions with boards to tally (the unit of storage) and the solve
+    units (the unit of work, cut for the machine's workers)."""
+
+    partitions: list[int] = field(default_factory=list)
+    units: list[SolveUnit] = field(default_factory=list)
     pending_boards: int = 0
     invalid_boards: list[tuple[str, str]] = field(default_factory=list)  # (record_id, why)
     invalid_plays: list[tuple[str, str]] = field(default_factory=list)
@@ -87,54 +91,38 @@ def plan_dd_work(
     partitions: list[int] | None = None,
     table_batch: int = TABLE_BATCH,
     trace_batch: int = TRACE_BATCH,
+    workers: int = 1,
 ) -> DDPlan:
-    """Find boards without player stats and the tables/traces they still lack, per partition.
+    """Find boards without player stats and the tables and traces they still lack, and cut that
+    work into solve units for `workers` (`ddrank.dd.units`: sized from the cost of their tables
+    and traces, several per worker, the heaviest first).
 
-    Each missing deal is assigned to exactly one partition, so a deal replayed across partitions
-    is still solved once per run; among the partitions that hold it, the least loaded one gets it
-    (a table costs about as much as 13 play traces), so shared deals do not pile up in the first
-    partition and leave the other workers idle.
-    """
+    Each missing deal needs one table however many boards and partitions replay it, so a deal is
+    solved once per run."""
     rows = store.rows("dd_pending_boards", partitions=list(partitions) if partitions else None)
     have_tables = {r[0] for r in store.tuples("dd_solved_deal_ids")}
     have_traces = {r[0] for r in store.tuples("dd_traced_record_ids")}
     plan = DDPlan(pending_boards=len(rows))
-    tables: dict[int, dict[str, str]] = defaultdict(dict)
-    traces: dict[int, list] = defaultdict(list)
-    counts: dict[int, int] = defaultdict(int)
-    holders: dict[str, list[int]] = {}
-    pbn_of: dict[str, str] = {}
+    tables: dict[str, str] = {}
+    traces = []
+    pids: set[int] = set()
     for row in rows:
-        pid = int(row["partition_id"])
-        counts[pid] += 1
+        pids.add(int(row["partition_id"]))
         try:
             board = board_from_row(row)
         except (DomainError, ValueError) as exc:
             plan.invalid_boards.append((row["record_id"], str(exc)))
             continue
-        if board.deal_id not in have_tables:
-            where = holders.setdefault(board.deal_id, [])
-            if pid not in where:
-                where.append(pid)
-            pbn_of.setdefault(board.deal_id, board.deal.to_pbn())
+        if board.deal_id not in have_tables and board.deal_id not in tables:
+            tables[board.deal_id] = board.deal.to_pbn()
         if has_play(board) and board.record_id not in have_traces:
             try:
-                traces[pid].append(trace_request(board))
+                traces.append(trace_request(board))
             except DomainError as exc:
                 plan.invalid_plays.append((board.record_id, str(exc)))
-    load = {pid: len(traces[pid]) for pid in counts}
-    for deal_id in sorted(holders, key=lambda d: (len(holders[d]), d)):
-        pid = min(holders[deal_id], key=lambda p: (load[p], p))
-        tables[pid][deal_id] = pbn_of[deal_id]
-        load[pid] += TABLE_COST
-    for pid in sorted(counts):
-        job = SolveJob(
-            tables=tuple(sorted(tables[pid].items())),
-            traces=tuple(traces[pid]),
-            table_batch=table_batch,
-            trace_batch=trace_batch,
-        )
-        plan.partitions.append(PartitionPlan(pid, job, job_hash(job), counts[pid]))
+    plan.partitions = sorted(pids)
+    units = plan_units(sorted(tables.items()), traces, workers, table_batch, trace_batch)
+    plan.units = [SolveUnit(u.index, u.job, job_hash(u.job), u.cost) for u in units]
     return plan
 
 

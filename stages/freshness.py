@@ -2,13 +2,17 @@
 
 A successful pipeline run ends by writing a manifest, `<out>/.ddrank-run.json`: the digest of
 every input file, the row count of every table in the store, the settings that shape the results
-and the files the run wrote. The next run compares. If the inputs, the store and the settings are
-the same and every output file is still there, the run has nothing to do and says so, instead of
-starting a Prefect server to learn the same thing (seconds on a 2-core machine). Any difference
-(a new or changed file, a record ingested or cleaned by another command, another flag, a deleted
-report) runs the whole pipeline, whose stages each skip what they have already done.
+and the files the run wrote. The next run compares. If the inputs' content, the store and the
+settings are the same and every output file is still there, the run has nothing to do and says
+so, instead of starting a Prefect server to learn the same thing (seconds on a 2-core machine).
+Any difference (a new or changed file, a record ingested or cleaned by another command, another
+flag, a deleted report) runs the whole pipeline, whose stages each skip what they have already
+done. Inputs are compared by content, not by where they are: the same files moved to another
+folder (the bundled sample after an editable install) are nothing new.
 
-This module imports no Prefect, polars or pandas; the store only inside `store_counts`.
+Inside a run (`stages.run.Run`) the check reads the run's own hashes and store; alone
+(`check(settings)`) it hashes and opens the store read-only itself. This module imports no
+Prefect, polars or pandas; the store only inside `store_counts`.
 """
 
 from __future__ import annotations
@@ -19,9 +23,12 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from store.inputs.files import file_sha1, input_files
+
+if TYPE_CHECKING:
+    from stages.run import Run
 
 MANIFEST = ".ddrank-run.json"
 
@@ -33,6 +40,8 @@ EXECUTION_ONLY = frozenset(
 
 #: Settings that name a file or folder: compared by where they point, not how they are spelled.
 PATH_SETTINGS = ("db", "out", "rankings", "aliases")
+#: Settings compared by content instead (the manifest's `inputs`): moving the files changes nothing.
+BY_CONTENT = frozenset({"inputs"})
 
 
 def manifest_path(out: str | Path) -> Path:
@@ -40,8 +49,13 @@ def manifest_path(out: str | Path) -> Path:
 
 
 def file_digests(inputs: Iterable[str | Path]) -> dict[str, str]:
-    """Resolved path → sha1 of the content (the digest `source_files` keeps too)."""
-    return {str(f.resolve()): file_sha1(f) for f in input_files(inputs)}
+    """sha1 of the content → one file that holds it (the digest `source_files` keeps too)."""
+    return {file_sha1(f): str(f) for f in sorted(input_files(inputs), reverse=True)}
+
+
+def table_counts(store: Any) -> dict[str, int]:
+    """Rows per table of an open store."""
+    return {t: store.table_count(f'"{t}"') for (t,) in store.tuples("base_tables")}
 
 
 def store_counts(db: str | Path) -> dict[str, int] | None:
@@ -57,7 +71,7 @@ def store_counts(db: str | Path) -> dict[str, int] | None:
     except (StoreLockedError, duckdb.Error):
         return None
     with store:
-        return {t: store.table_count(f'"{t}"') for (t,) in store.tuples("base_tables")}
+        return table_counts(store)
 
 
 def settings_fingerprint(settings: Any) -> dict[str, Any]:
@@ -66,9 +80,7 @@ def settings_fingerprint(settings: Any) -> dict[str, Any]:
     for key in PATH_SETTINGS:  # `data/x.pbn` from the repo and `repo/data/x.pbn` from above: same
         if isinstance(data.get(key), str):
             data[key] = str(Path(data[key]).resolve())
-    if isinstance(data.get("inputs"), list):
-        data["inputs"] = sorted(str(Path(p).resolve()) for p in data["inputs"])
-    return {k: v for k, v in sorted(data.items()) if k not in EXECUTION_ONLY}
+    return {k: v for k, v in sorted(data.items()) if k not in EXECUTION_ONLY | BY_CONTENT}
 
 
 def outputs_written(out: str | Path, since: float) -> list[str]:
@@ -83,15 +95,17 @@ def outputs_written(out: str | Path, since: float) -> list[str]:
     )
 
 
-def write_manifest(settings: Any, started: float, summary: dict[str, Any]) -> Path:
-    """Record a successful run (called last, so a failed run never looks finished)."""
+def write_manifest(settings: Any, started: float, summary: dict[str, Any],
+                   run: Run | None = None) -> Path:  # fmt: skip
+    """Record a successful run (called last, so a failed run never looks finished). Inside a run
+    the run's hashes and store are used: no file is hashed twice, the store not opened again."""
     path = manifest_path(settings.out)
     path.parent.mkdir(parents=True, exist_ok=True)
     manifest = {
         "finished_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "inputs": file_digests(settings.inputs),
+        "inputs": run.inputs.by_content() if run else file_digests(settings.inputs),
         "store": str(Path(settings.db).resolve()),
-        "store_counts": store_counts(settings.db),
+        "store_counts": table_counts(run.store) if run else store_counts(settings.db),
         "settings": settings_fingerprint(settings),
         "outputs": outputs_written(settings.out, started),
         "summary": {k: summary.get(k) for k in ("thresholds", "report") if k in summary},
@@ -126,24 +140,30 @@ class Freshness:
                 "since": self.since, "outputs": list(self.outputs)}  # fmt: skip
 
 
-def check(settings: Any) -> Freshness:
-    """Compare the inputs, the store, the settings and the outputs with the last manifest."""
+def check(settings: Any, run: Run | None = None) -> Freshness:
+    """Compare the inputs' content, the store, the settings and the outputs with the last
+    manifest. Inside a run (`run`) its hashes and its open store are used."""
     path = manifest_path(settings.out)
-    digests = file_digests(settings.inputs)  # first: a missing input is an error in any case
+    # first: a missing input is an error in any case
+    digests = run.inputs.by_content() if run else file_digests(settings.inputs)
+    n_files = len(run.inputs.digests) if run else len(input_files(settings.inputs))
     if getattr(settings, "force", False):
         return Freshness(False, "--force")
     try:
         manifest = json.loads(path.read_text())
     except (OSError, ValueError):
         return Freshness(False, f"no record of a finished run in {path}")
-    if digests != manifest.get("inputs"):
-        changed = sorted(set(digests.items()) ^ set(manifest.get("inputs", {}).items()))
-        return Freshness(False, f"{len({p for p, _ in changed})} input file(s) new or changed")
+    before = manifest.get("inputs") or {}
+    if set(digests) != set(before):
+        new = len(set(digests) - set(before))
+        gone = len(set(before) - set(digests))
+        return Freshness(False, f"{new} input file(s) new or changed" if new
+                         else f"{gone} input file(s) no longer given")  # fmt: skip
     if str(Path(settings.db).resolve()) != manifest.get("store"):
         return Freshness(False, "another store")
     if settings_fingerprint(settings) != manifest.get("settings"):
         return Freshness(False, "other settings than the last run")
-    counts = store_counts(settings.db)
+    counts = table_counts(run.store) if run else store_counts(settings.db)
     if counts is None:
         return Freshness(False, "the store cannot be read (missing, or another process writes it)")
     if counts != manifest.get("store_counts"):
@@ -151,5 +171,5 @@ def check(settings: Any) -> Freshness:
     missing = [o for o in manifest.get("outputs", []) if not (Path(settings.out) / o).is_file()]
     if missing:
         return Freshness(False, f"{len(missing)} output file(s) missing, e.g. {missing[0]}")
-    return Freshness(True, "nothing new", len(digests), manifest.get("finished_at"),
+    return Freshness(True, "nothing new", n_files, manifest.get("finished_at"),
                      tuple(manifest.get("outputs", [])))  # fmt: skip

@@ -4,7 +4,7 @@ partitions; their events, published rankings and hand-record deals beside them."
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -102,6 +102,7 @@ def ingest_paths(
     partition_size: int = DEFAULT_PARTITION_SIZE,
     workers: int = 1,
     limits: Limits = DEFAULT_LIMITS,
+    digest: Callable[[Path], str] = file_sha1,
 ) -> IngestSummary:
     """Add the records of these files that the store does not have yet.
 
@@ -109,12 +110,13 @@ def ingest_paths(
     partition never changes and its cached downstream results stay valid. Small files are
     written in batches (`FLUSH_RECORDS`), so many files cost about what one file with the same
     records does. A file over one of the `limits` is refused whole: nothing of it is stored, not
-    even its digest, so the same file is read again once the limit is raised.
+    even its digest, so the same file is read again once the limit is raised. `digest` is the
+    run's hash of a file (`stages.run.InputFiles.digest`: each file hashed once per run).
     """
     store = as_store(store)
     summary = IngestSummary()
     files = expand_paths(paths)
-    digests = {p: file_sha1(p) for p in files}
+    digests = {p: digest(p) for p in files}
     unchanged = _unchanged_files(store, digests)
     for path, count in unchanged.items():  # same bytes as last time: nothing to parse
         summary.files += 1

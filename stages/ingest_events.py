@@ -20,16 +20,18 @@ from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding
 from store import Store
 
 EVENT_COLUMNS = ("event_id", "name", "organiser", "date_start", "date_end", "scoring",
-                 "movement", "across_field", "mp_top", "scorer", "federation",
-                 "source_file")  # fmt: skip
+                 "movement", "across_field", "mp_top", "scorer", "federation", "fields",
+                 "rankings", "max_score", "source_file")  # fmt: skip
 STANDING_COLUMNS = ("standing_id", "event_id", "source_file", "source_line", "event", "date",
                     "session", "section", "direction", "pair", "team_name", "players",
                     "player_ids", "published_mp", "published_pct", "published_imps",
-                    "published_vp", "published_place", "phantom", "opponent")  # fmt: skip
+                    "published_vp", "published_place", "phantom", "opponent", "strat",
+                    "adjustment", "carryover", "eligible", "overall")  # fmt: skip
 DEAL_COLUMNS = ("deal_key", "event_id", "source_file", "source_line", "session", "section",
                 "board_no", "deal", "dealer", "vulnerable", "par_score", "par_contract",
                 "dd_tricks")  # fmt: skip
-_TYPED = {"source_line": pl.Int64, "across_field": pl.Boolean, "phantom": pl.Boolean}
+_TYPED = {"source_line": pl.Int64, "across_field": pl.Boolean, "phantom": pl.Boolean,
+          "eligible": pl.Boolean, "overall": pl.Boolean}  # fmt: skip
 
 
 @contextmanager
@@ -56,7 +58,8 @@ def event_row(ev: RawEvent) -> dict[str, object]:
         "name": ev.event, "organiser": ev.organiser, "date_start": start,
         "date_end": iso_date(ev.date_end) or start, "scoring": ev.scoring,
         "movement": ev.movement, "across_field": ev.across_field, "mp_top": ev.mp_top,
-        "scorer": ev.scorer, "federation": ev.federation, "source_file": ev.source_file,
+        "scorer": ev.scorer, "federation": ev.federation, "fields": ev.fields,
+        "rankings": ev.rankings, "max_score": ev.max_score, "source_file": ev.source_file,
     }  # fmt: skip
 
 
@@ -97,7 +100,7 @@ class EventRows:
                 "organiser": rec.organiser, "date_start": iso_date(rec.date),
                 "date_end": iso_date(rec.date), "scoring": rec.scoring, "movement": "",
                 "across_field": None, "mp_top": "", "scorer": "", "federation": "",
-                "source_file": rec.source_file,
+                "fields": "", "rankings": "", "max_score": "", "source_file": rec.source_file,
             })  # fmt: skip
 
     def absorb(self, other: EventRows) -> None:
@@ -121,10 +124,17 @@ class EventRows:
     def _standing(self, st: RawStanding, event_id: str | None = None) -> None:
         row = asdict(st)
         row["event_id"] = event_id or event_id_of(st.event, st.date, "")
-        skip = ("source_file", "source_line", "opponent")
+        skip = ("source_file", "source_line", "opponent", "strat", "adjustment", "carryover",
+                "eligible", "overall")  # fmt: skip
         content = [row[c] for c in STANDING_COLUMNS[1:] if c not in skip]
         if st.opponent:  # a match's result: two teams may meet twice, each match is one element
             content += [st.opponent, st.source_line]
+        if st.strat:  # a strat's place: the same pair's line of another ranking
+            content += ["strat", st.strat]
+        if st.adjustment or st.carryover or not st.eligible:
+            content += [st.adjustment, st.carryover, st.eligible]
+        if st.overall:  # the same pair's place in the event's overall ranking
+            content += ["overall"]
         row["standing_id"] = content_hash(*content)
         self.standings.setdefault(str(row["standing_id"]), row)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,8 +68,10 @@ class RegressionRequest:
         return self.input_path if self.input_path is not None else f"{self.db_path}:{self.table}"
 
 
-def read_player_table(request: RegressionRequest, logger: Logger = _MODULE_LOGGER) -> pd.DataFrame:
-    """Read the per-player table from a CSV file or from a store's table (read-only)."""
+def read_player_table(request: RegressionRequest, logger: Logger = _MODULE_LOGGER,
+                      store: Store | None = None) -> pd.DataFrame:  # fmt: skip
+    """Read the per-player table from a CSV file or from a store's table (read-only); `store` is
+    the run's open store (`request.db_path` then only names it)."""
     if (request.input_path is None) == (request.db_path is None):
         raise ValueError("give exactly one of input_path (CSV) or db_path (DuckDB)")
     if request.input_path is not None:
@@ -82,16 +85,16 @@ def read_player_table(request: RegressionRequest, logger: Logger = _MODULE_LOGGE
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", table):
         raise ValueError(f"not a table name: {table!r}")
     path = Path(request.db_path)  # type: ignore[arg-type]
-    if not path.is_file():
+    if store is None and not path.is_file():
         raise FileNotFoundError(f"DuckDB file not found: {path}")
-    with Store(path, read_only=True) as store:
-        if not store.scalar("regression_has_table", table=table.rsplit(".", 1)[-1]):
+    with nullcontext(store) if store is not None else Store(path, read_only=True) as db:
+        if not db.scalar("regression_has_table", table=table.rsplit(".", 1)[-1]):
             raise ValueError(
                 f"{path}: no table {table!r} to regress (the DD stage writes player_stats: "
                 f"run `ddrank dd --db {path}` or `ddrank run`)"
             )
         # pandas straight from DuckDB: the statistics expect its dtypes
-        frame = store.con.sql(store.sql("regression_player_table"), params={"table": table}).df()
+        frame = db.con.sql(db.sql("regression_player_table"), params={"table": table}).df()
     if "name" not in frame.columns and "player" in frame.columns:  # the store's player_stats
         frame = frame.rename(columns={"player": "name"})
     logger.info("read %d players from %s:%s", len(frame), path, table)
@@ -161,10 +164,10 @@ def publish_regression_report(
 
 
 def run_regression_report(
-    request: RegressionRequest, logger: Logger = _MODULE_LOGGER
+    request: RegressionRequest, logger: Logger = _MODULE_LOGGER, store: Store | None = None
 ) -> tuple[RegressionAnalysis, dict[str, str]]:
     """The stage's entry point: the flow `regression_report`'s steps, in-process, no server."""
-    frame = read_player_table(request, logger)
+    frame = read_player_table(request, logger, store)
     dataset = prepare_regression_dataset(frame, request, logger)
     analysis = analyse_regression(dataset, request, logger)
     return analysis, publish_regression_report(analysis, request, logger)

@@ -18,6 +18,7 @@ from typing import Any
 
 from ddrank.ratings.lehman import LehmanParams, sortable_date
 from ddrank.raw import ParsedFile
+from ddrank.scoring.acbl import pair_inputs
 from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
 from ddrank.scoring.matches import matches_only_events, score_matches
 from ddrank.scoring.method import AUTO, MethodChoice, agreement, choose_method, event_standings
@@ -35,7 +36,8 @@ Row = dict[str, Any]
 #: is rescored once and no cached session score (Prefect's `score-session`) of the old code is
 #: reused. 4: IMP totals factored for sit-outs, teams VP scales and point-a-board, kept checks.
 #: 5: IMP pairs rules as the scorer declared/published them, individual events (player_results).
-MODEL_VERSION = "5"
+#: 6: ACBLscore's arithmetic (method acbl), pair inputs, strat places.
+MODEL_VERSION = "6"
 
 
 @dataclass
@@ -156,6 +158,9 @@ def chosen(results: list[EventResult], info: EventInfo, standings: Sequence[Row]
            method: str = AUTO, mp_top: float | None = None) -> tuple[EventInfo, MethodChoice]:  # fmt: skip
     """The event's facts with the top it is scored on, and the method choice (as the scorer did,
     unless the options say; ddrank.scoring.method)."""
+    inputs = pair_inputs(event_standings(info.event, standings))
+    if inputs:  # what the director applied to pairs' totals (ACBLscore)
+        info = replace(info, pair_inputs=inputs)
     choice = choose_method(results, info, standings, method, mp_top)
     return replace(
         info, mp_top=choice.mp_top, vp_scale=choice.vp_scale, imp_rule=choice.imp_rule

@@ -39,8 +39,9 @@ class PipelineSettings(BaseSettings):
                      "path is taken from the current directory).")  # fmt: skip
     inbox: str | None = Field(None, description="Folder watched for new hand records.")
     partition_size: int = Field(
-        500, ge=1, description="Table results (raw records) per partition, the unit of fan-out."
-    )
+        500, ge=1, description="Table results (raw records) per partition, the unit of storage "
+        "(DD work is cut into solve units for the workers, whatever the partitions)."
+    )  # fmt: skip
     # -- input limits (ddrank/limits.py): a file over one is refused whole, nothing of it stored
     max_file_bytes: int = Field(DEFAULT_LIMITS.max_file_bytes, ge=1, description="Input limit: "
                                 "bytes of one input file.")  # fmt: skip
@@ -55,9 +56,12 @@ class PipelineSettings(BaseSettings):
                          description="Worker processes (double dummy, cleaning).")  # fmt: skip
     dds_threads: int = Field(1, ge=1, description="DDS threads inside each worker.")
     runner: Literal["process", "thread", "dask"] = Field(
-        "process", description="Where DD partitions run: CPU processes, threads, or a Dask cluster."
+        "process",
+        description="Where DD solve units run: CPU processes, threads, or a Dask cluster.",
     )
-    dask_address: str | None = Field(None, description="tcp://host:port of a Dask scheduler.")
+    dask_address: str | None = Field(None, description="tcp://host:port of a Dask scheduler "
+                                     "(with --runner dask); the DD work is then planned for "
+                                     "its workers' threads, not --workers.")  # fmt: skip
     rankings: str = Field(str(RANKINGS_CSV), description="Ranking list CSV for name matching.")
     aliases: str | None = Field(None, description="CSV of raw name → ranking name overrides.")
     response: Literal["pp", "mp"] = Field(
@@ -73,11 +77,12 @@ class PipelineSettings(BaseSettings):
     min_cards_defender: int = Field(1424, description="Regression: cards played as defender.")
     min_auctions: int = Field(392, description="Regression: auctions a player needs.")
     # -- scoring and ratings (stages/scoring.py, ratings.py, split.py, skill.py) --------------
-    mp_method: Literal["auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"] = (
+    mp_method: Literal["auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none",
+                       "acbl"] = (
         Field("auto", description="How a board played fewer times than the field reaches the "
               "field's top: `auto` scores as the event's scorer did (the method that reproduces "
-              "the published values, else the source's program: `none` for BriAn), or one "
-              "method for every event (`none`: each board on its own top).")
+              "the published values, else the source's program: `none` for BriAn, `acbl` for "
+              "ACBLscore), or one method for every event (`none`: each board on its own top).")
     )  # fmt: skip
     mp_top: float | None = Field(None, description="Matchpoints per result beaten, overriding "
                                  "what the events say (default: as the event's scorer did): "
@@ -110,7 +115,7 @@ class PipelineSettings(BaseSettings):
                              description="Deals per DDS CalcAllTables call (1-40).")  # fmt: skip
     trace_batch: int = Field(TRACE_BATCH, ge=1, le=200,
                              description="Boards per DDS AnalyseAllPlays call (1-200).")  # fmt: skip
-    refresh_cache: bool = Field(False, description="Recompute DD partitions even when a cached "
+    refresh_cache: bool = Field(False, description="Recompute DD solve units even when a cached "
                                 "result exists.")  # fmt: skip
     # -- names (`ddrank match-names`) --
     names_strategy: Literal["fuzzy", "seed"] = Field(

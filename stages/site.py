@@ -146,20 +146,29 @@ def read_site_data(db: str | Path, out: str | Path, fill_par: bool = False) -> t
     if fill_par:
         try:
             with Store(db) as store:
-                par_rows = compute_par(store)
-                fill_card_alternatives(store)
-                cost_mistakes(store)  # what each mistake cost, for the player pages
-                return load_site_data(store, Path(out), audit_tables(store)), par_rows
+                return site_data_of(store, out, fill_par)
         except StoreNotWritableError:
             pass
     with Store(db, read_only=True) as store:
-        return load_site_data(store, Path(out), audit_tables(store)), 0
+        return site_data_of(store, out)
 
 
-def build_site(db: str | Path, out: str | Path, fill_par: bool = True) -> Row:
-    """The stage's entry point: write `out/site/` from the store `db`; return where it went and
-    what it holds."""
-    data, par_rows = read_site_data(db, out, fill_par)
+def site_data_of(store: Store, out: str | Path, fill_par: bool = False) -> tuple[SiteData, int]:
+    """`read_site_data` from an open store (a pipeline run's)."""
+    par_rows = compute_par(store) if fill_par else 0
+    if fill_par:
+        fill_card_alternatives(store)
+        cost_mistakes(store)  # what each mistake cost, for the player pages
+    return load_site_data(store, Path(out), audit_tables(store)), par_rows
+
+
+def build_site(db: str | Path | Store, out: str | Path, fill_par: bool = True) -> Row:
+    """The stage's entry point: write `out/site/` from the store (a run's open `Store`, or the
+    file `db`); return where it went and what it holds."""
+    if isinstance(db, Store):
+        data, par_rows = site_data_of(db, out, fill_par)
+    else:
+        data, par_rows = read_site_data(db, out, fill_par)
     summary = write_site(data, Path(out) / "site")
     summary["par_filled"] = par_rows
     summary["seconds_read"] = round(data.seconds_read, 3)

@@ -109,9 +109,22 @@ def open_connection(path: str | Path, read_only: bool = False) -> duckdb.DuckDBP
             ) from None
         raise
     if not read_only:
+        apply_schema(con)
+    return con
+
+
+def apply_schema(con: duckdb.DuckDBPyConnection) -> None:
+    """Every DDL file in one transaction: one write to disk instead of one per statement (a new
+    store took 1.3-1.9 s on a busy disk, 0.5 s so)."""
+    con.execute("begin transaction").fetchall()
+    try:
         for name in DDL_FILES:
             con.execute(sql_file(name)).fetchall()
-    return con
+    except BaseException:
+        con.execute("rollback").fetchall()
+        con.close()
+        raise
+    con.execute("commit").fetchall()
 
 
 class Store:

@@ -5,8 +5,6 @@ Inside a flow the steps log to the Prefect run logger, so the UI shows why playe
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
@@ -15,7 +13,6 @@ from ddrank.regression.analysis import RegressionAnalysis
 from ddrank.regression.variables import PreparedDataset
 from stages import regression as stage
 from stages.regression import RegressionRequest
-from store import Store
 
 
 @task(name="read-player-table", cache_policy=NO_CACHE)
@@ -42,11 +39,3 @@ def write_regression_report_task(
     analysis: RegressionAnalysis, request: RegressionRequest
 ) -> dict[str, str]:
     return stage.publish_regression_report(analysis, request, get_run_logger())
-
-
-@task(name="regression-thresholds", cache_policy=NO_CACHE)
-def regression_thresholds_task(db: str, settings: Any) -> tuple[dict[str, float], int]:
-    """Table 9's minima scaled to the store, and how many players pass them."""
-    with Store(db) as store:
-        thresholds = stage.scaled_thresholds(store, settings)
-        return thresholds, stage.eligible_players(store, thresholds)

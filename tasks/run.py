@@ -1,31 +1,38 @@
-"""Prefect tasks of the run as a whole: the audit, the regression thresholds, the UI artifacts."""
+"""Prefect tasks of the run as a whole: one pipeline stage, and the UI artifacts.
+
+A stage task gets the run's id, not its `Store`: task parameters are hashed and shown in the UI,
+and a store is neither. The id finds the run that the flow opened in this process
+(`stages.run.lookup`), so every stage works on the one `Store` of the run.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from prefect import task
+from prefect import get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
 from publish.run_summary import summary_markdown
-from stages.audit import audit_tables
+from stages.pipeline import BY_NAME
 from stages.regression import player_table
-from store import Store
+from stages.run import lookup
 
 
-@task(name="audit", cache_policy=NO_CACHE)
-def audit_task(db: str) -> dict[str, Any]:
-    """Tables 5-7: every raw record is a board or an exclusion with its reason."""
-    with Store(db) as store:
-        return audit_tables(store)
+#: Not cached: each stage itself skips what the store already holds (ingest by content, clean and
+#: DD by pending boards, scoring by event content), which is the cache that matters across runs.
+@task(name="stage", cache_policy=NO_CACHE, task_run_name="{name}")
+def stage_task(run_id: str, name: str) -> Any:
+    """One stage of the stage list (`stages.pipeline.STAGES`) on the run's store."""
+    run = lookup(run_id)
+    with run.logging_to(get_run_logger()):
+        return BY_NAME[name].run(run)
 
 
 @task(name="publish-artifacts", cache_policy=NO_CACHE)
-def publish_artifacts_task(db: str, summary: dict[str, Any]) -> None:
+def publish_artifacts_task(run_id: str, summary: dict[str, Any]) -> None:
     """A Markdown summary and a table of the top players, visible in the Prefect UI."""
-    with Store(db) as store:
-        top = player_table(store, limit=25)
+    top = player_table(lookup(run_id).store, limit=25)
     create_markdown_artifact(key="ddrank-summary", markdown=summary_markdown(summary),
                              description="ddrank pipeline run")  # fmt: skip
     if top:

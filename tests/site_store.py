@@ -28,12 +28,11 @@ def build(db: Path, out: Path, files: list[Path], dd: bool = True) -> dict:
         if dd:
             plan = plan_dd_work(store)
             record_invalid(store, plan)
-            for p in plan.partitions:
-                if len(p.job):
-                    store_solution(store, p.job, solve_with_bisection(p.job))
+            for u in plan.units:
+                store_solution(store, u.job, solve_with_bisection(u.job))
             compute_par(store)
-            for p in plan.partitions:
-                tally_partition(store, p.partition_id)
+            for pid in plan.partitions:
+                tally_partition(store, pid)
         scoring.score_and_save(store, scoring.load_store(store))
     return build_site(db, out)
 

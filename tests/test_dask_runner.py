@@ -1,8 +1,9 @@
 """DD fan-out on Dask (issue 7): the same real boards solved with the process runner and on a
 2-worker Dask LocalCluster must give identical dd_tables, play_traces and player_board_stats.
 
-Data: the first 40 table results of the 2012 world-class PBN (20 boards, two tables each), in
-partitions of 10 so the solve tasks really spread over both workers. Cached solves are refreshed
+Data: the first 80 table results of the 2012 world-class PBN (40 boards, two tables each): DD
+work enough for several solve units (`ddrank.dd.units`), so the solve tasks really spread over
+both workers. Cached solves are refreshed
 (PREFECT_TASKS_REFRESH_CACHE) so the second runner computes everything again instead of reading
 the first runner's persisted results.
 """
@@ -25,7 +26,7 @@ from store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 WORLDCLASS = ROOT / "ddrank" / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"
-GAMES = 40
+GAMES = 80
 
 
 def dd_flow_takes_address() -> bool:
@@ -62,16 +63,16 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(scope="module")
 def cleaned_store(env: Path) -> Path:
-    """The 40 table results ingested (partitions of 10) and cleaned, not yet DD-analysed."""
+    """The 80 table results ingested and cleaned, not yet DD-analysed."""
     blocks = WORLDCLASS.read_text(encoding="latin-1").split("\n\n")
-    subset = env / "worldclass-2012-first40.pbn"
+    subset = env / "worldclass-2012-first80.pbn"
     subset.write_text("\n\n".join(blocks[:GAMES]) + "\n", encoding="latin-1")
     db = env / "cleaned.duckdb"
     with Store(db) as store:
-        assert ingest_paths(store, [subset], partition_size=10).new == GAMES
+        assert ingest_paths(store, [subset]).new == GAMES
         clean_pending(store, workers=1)
         boards = store.table_count("boards")
-    assert boards >= 30
+    assert boards >= 60
     return db
 
 
@@ -99,7 +100,7 @@ def test_dask_cluster_results_equal_process_runner(cleaned_store: Path) -> None:
     from distributed import Client, LocalCluster
 
     proc_summary, proc = run_dd(cleaned_store, "process", runner="process")
-    assert proc_summary["tables_computed"] >= 15 and proc_summary["traces_computed"] >= 30
+    assert proc_summary["tables_computed"] >= 30 and proc_summary["traces_computed"] >= 60
     assert len(proc["player_board_stats"]) == 4 * proc_summary["boards_tallied"]
 
     # the cluster named by --dask-address, as in production

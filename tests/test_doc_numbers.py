@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from stages.clean import clean_pending
+from stages.ingest import ingest_paths
 from store.store import open_connection as connect
-from tasks.clean import clean_pending
-from tasks.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 WORLDCLASS_2012 = ROOT / "ddrank" / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"

@@ -17,10 +17,10 @@ import pytest
 from ddrank.parsers.pbn import read_pbn
 from ddrank.scoring.duplicate import imps
 from stages.audit import audit_tables
+from stages.clean import clean_pending, files_with_leading_passes
+from stages.ingest import ingest_paths
 from store.inputs.read import detect_format, read_parsed
 from store.store import open_connection as connect
-from tasks.clean import clean_pending, files_with_leading_passes
-from tasks.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "ddrank" / "data" / "sample"

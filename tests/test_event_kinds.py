@@ -163,3 +163,30 @@ def test_usebio_individual_constructed_from_the_real_event_ranks_players(tmp_pat
     assert (top.pair, top.players, round(top.pct, 2)) == ("27", "Lars-Göran Niklasson", 59.9)
     last = max(sc.rankings, key=lambda x: x.rank)
     assert (last.pair, last.players, round(last.pct, 2)) == ("10", "Kjell Holmgren", 42.41)
+
+
+@needs_shared
+def test_datums_no_rule_reproduces_are_taken_as_published() -> None:
+    """CONSTRUCTED from a real file: Compscore's Butler session with every odd board's published
+    datum moved by 10 points (and its published IMPs recomputed against it), so no datum rule
+    reproduces them. The chooser then scores on the file's own datums, says so, and does not
+    count those datums as agreeing."""
+    from dataclasses import replace
+
+    from ddrank.scoring.duplicate import imps
+
+    loaded = load_files([COMPSCORE / "butler_howell.xml"])
+
+    def moved(r):  # type: ignore[no-untyped-def]
+        if int(r.board) % 2 == 0 or r.ns_score is None:
+            return r
+        datum = r.published_datum + 10
+        return replace(r, published_datum=datum, published_imps=float(imps(r.ns_score - datum)))
+
+    loaded.results = [moved(r) for r in loaded.results]
+    scores = score_events(loaded)
+    (sc,) = scores.values()
+    assert sc.info.imp_rule.datum_published
+    assert "no reading of ours reproduces its datums" in sc.method_reason
+    checks = {c.what: (c.compared, c.agree) for c in sc.checks}
+    assert "Butler datum" not in checks and checks["IMPs per line"] == (140, 140)

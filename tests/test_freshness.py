@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from stages import freshness
+from stages.clean import clean_pending
+from stages.ingest import ingest_paths
 from stages.settings import load_settings
 from store.store import open_connection as connect
-from tasks.clean import clean_pending
-from tasks.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 LIN = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"

@@ -13,9 +13,9 @@ from typer.testing import CliRunner
 from cli.main import app
 from ddrank.types import Deal
 from stages.audit import audit_tables
+from stages.clean import clean_pending
+from stages.ingest import ingest_paths
 from store.store import open_connection as connect
-from tasks.clean import clean_pending
-from tasks.ingest import ingest_paths
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 SAMPLE = DATA.parent / "ddrank" / "data" / "sample"

@@ -158,3 +158,47 @@ def test_event_shows_the_stored_ranking(usbf: Path) -> None:
     assert lines[0] == "2010 USBF SF A: 30 results on 15 boards, 8 players"
     ranking = query(usbf, "select team, imps_for - imps_against from team_matches order by 2 desc")
     assert ranking[0][0] in lines[3] and ranking[1][0] in lines[4]
+
+
+WELWYN = ROOT.parent / "shared" / "data" / "events" / "usebio" / "welwyn-2025-04-09.usebio.xml"
+
+
+@pytest.mark.skipif(not WELWYN.is_file(), reason="../shared is absent: the Welwyn USEBIO file may "
+                    "not be bundled (no licence stated)")  # fmt: skip
+def test_a_score_is_valued_in_matchpoints_as_the_scorer_published() -> None:
+    """The valuer of a matchpoint board: a result's own score gives the matchpoints BriAn
+    published for it (143 lines; the 144th is an adjusted score, which has nothing to compare
+    with), and one more trick for declarer gives 2 per other result beaten and 1 per tie."""
+    from ddrank.mistakes.costs import board_fields, board_valuer
+    from ddrank.scoring.duplicate import duplicate_score
+    from ddrank.scoring.events import field_key, field_sizes
+    from ddrank.types import Contract, Seat
+    from stages.scoring import chosen, load_files
+
+    loaded = load_files([str(WELWYN)])
+    ((event, facts),) = loaded.infos().items()
+    info, choice = chosen(loaded.results, facts, loaded.standings)
+    assert (info.scoring, choice.method, info.mp_top) == ("MP", "none", 2.0)
+    sizes, fields = field_sizes(loaded.results, False), board_fields(loaded.results, info)
+    agree, adjusted, checked = 0, 0, 0
+    for r in loaded.results:
+        value = board_valuer(r, fields[r.record_id], info, choice.method,
+                             sizes.get(field_key(r, False)[:3]))  # fmt: skip
+        if r.ns_score is None:
+            adjusted += 1
+            assert value(0) is None
+            continue
+        agree += value(r.ns_score) == pytest.approx(r.published_ns_mp)
+        if r.tricks is not None and r.tricks < 13 and r.contract not in ("", "P"):
+            declarer = Seat.parse(r.declarer)
+            vul = r.ns_vulnerable if declarer.is_ns else r.ew_vulnerable
+            more = duplicate_score(Contract.parse(r.contract, declarer=declarer), r.tricks + 1,
+                                   bool(vul), r.year)  # fmt: skip
+            more = more if declarer.is_ns else -more
+            others = [o.ns_score for o in fields[r.record_id]
+                      if o.record_id != r.record_id and o.ns_score is not None]  # fmt: skip
+            hand = 2 * sum(more > o for o in others) + sum(more == o for o in others)
+            assert value(more) == pytest.approx(hand), (r.board, r.ns_score, more, others)
+            checked += 1
+    assert (agree, adjusted) == (143, 1)
+    assert checked > 100

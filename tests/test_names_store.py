@@ -22,9 +22,9 @@ def entries():
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
+    from stages.clean import clean_pending
+    from stages.ingest import ingest_paths
     from store.store import open_connection as connect
-    from tasks.clean import clean_pending
-    from tasks.ingest import ingest_paths
 
     path = tmp_path_factory.mktemp("names") / "store.duckdb"
     con = connect(path)

@@ -32,8 +32,9 @@ from flows.inbox import (
     scan_inbox,
     served_deployments,
 )
+from stages.ingest import ingest_paths
+from store.inputs import read_records
 from store.store import open_connection as connect
-from tasks.ingest import ingest_paths, read_records
 
 ROOT = Path(__file__).resolve().parent.parent
 QUALIFIER = ROOT / "ddrank" / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from ddrank.parsers.pbn_conformance import conformance_warnings
+from stages.clean import clean_pending
+from stages.ingest import ingest_paths
 from store.inputs.text import read_text as _text
 from store.store import open_connection as connect
-from tasks.clean import clean_pending
-from tasks.ingest import ingest_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENTS = ROOT.parent / "shared" / "data" / "events"

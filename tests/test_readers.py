@@ -51,7 +51,16 @@ def test_usebio_reads_its_hand_record_beside_it() -> None:
 
 
 def test_registry_order_and_refusals() -> None:
-    assert [r.format for r in READERS] == ["bws", "sqlite", "usebio", "lin", "pbn", "dump", "csv"]
+    assert [r.format for r in READERS] == [
+        "bws",
+        "sqlite",
+        "acblscore",
+        "usebio",
+        "lin",
+        "pbn",
+        "dump",
+        "csv",
+    ]
     with pytest.raises(UnreadableFile, match="not USEBIO"):
         sniff(b"<html><body>results</body></html>")
     with pytest.raises(UnreadableFile, match="binary content"):

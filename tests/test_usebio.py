@@ -289,8 +289,8 @@ def test_welwyn_hand_record_joins_the_usebio_event(tmp_path: Path) -> None:
     """The companion hand record carries no organiser; its 24 deals still belong to the one
     USEBIO event (one `events` row), whichever file is ingested first, and re-ingesting adds
     nothing."""
+    from stages.ingest import ingest_paths
     from store.store import open_connection as connect
-    from tasks.ingest import ingest_paths
 
     for order in ((WELWYN_HANDS, WELWYN), (WELWYN, WELWYN_HANDS)):
         folder = tmp_path / order[0].name

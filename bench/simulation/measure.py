@@ -52,13 +52,14 @@ def run_pipeline(pbn: Path, db: Path, table_cache: Path) -> dict:
     import polars as pl
 
     from flows.dd_analysis import dd_analysis
+    from stages.clean import clean_pending
+    from stages.ingest import ingest_paths
     from store import Store
-    from tasks.clean import clean_task
-    from tasks.ingest import ingest_task
 
     _remove(db)
-    ingest_task(str(db), [str(pbn)], 500)
-    clean_task(str(db), 1)
+    with Store(db) as st:
+        ingest_paths(st, [str(pbn)], 500)
+        clean_pending(st, 1)
     cache: dict[str, list[list]] = (
         json.loads(table_cache.read_text()) if table_cache.is_file() else {}
     )

@@ -99,6 +99,8 @@ class CleanBoard:
     par_score: int | None = None  # published par, North-South's sign
     par_contract: str | None = None
     lead_card: str | None = None  # 'SJ': the lead a source gives without the play
+    ew_score: int | None = None  # East-West's own score where a director split the result
+    repeat: str | None = None  # "NS"/"EW": that pair's second play of the board (ACBLscore)
     published_datum: float | None = None  # the Butler datum the scorer published
     player_numbers: str | None = None  # an individual event's players, 'N|E|S|W' numbers
 
@@ -108,6 +110,7 @@ EVENT_TEXT_FIELDS = (
     "organiser", "session", "section", "round", "table_no", "ns_pair", "ew_pair",
     "north_id", "east_id", "south_id", "west_id", "adjusted", "phantom", "par_contract",
     "player_numbers",
+    "repeat",
 )  # fmt: skip
 EVENT_NUMBER_FIELDS = (
     "published_ns_mp", "published_ew_mp", "published_ns_pct", "published_ew_pct",
@@ -376,6 +379,7 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult, restore_passes: bool) -> 
         scoring=rec.scoring.strip() or None,
         ns_score=_int_or_none(rec.ns_score),
         par_score=_int_or_none(rec.par_score),
+        ew_score=_int_or_none(rec.ew_score),
     )
     for name in EVENT_TEXT_FIELDS:
         setattr(board, name, getattr(rec, name).strip() or None)

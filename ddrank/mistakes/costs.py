@@ -164,7 +164,7 @@ def card_costs(t: Table, value: Valuer) -> list[Mistake]:
         declaring = sign == side_sign((declarer,))
         undone = min(13, made + lost) if declaring else max(0, made - lost)
         joint = loss(value, sign, t.ns_score(undone), t.ns_score(made))
-        out += [replace(m, cost=None if joint is None else round(joint * (m.tricks or 0) / lost, 4))
+        out += [replace(m, cost=None if joint is None else joint * (m.tricks or 0) / lost)
                 for m in own]  # fmt: skip
     return sorted(out, key=lambda m: (m.card_index is None, m.card_index or 0))
 

@@ -24,7 +24,8 @@ MAX_LINE = 1_000_000
 # Extensions picked up inside a folder. The format itself is told by content (`sniff`).
 FORMATS = {".pbn": "pbn", ".lin": "lin", ".sql": "dump", ".dump": "dump", ".csv": "csv",
            ".db": "sqlite", ".sqlite": "sqlite", ".sqlite3": "sqlite", ".xml": "usebio",
-           ".bws": "bws"}  # fmt: skip
+           ".bws": "bws", ".aca": "acblscore", ".acm": "acblscore",
+           ".ace": "acblscore"}  # fmt: skip
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 _LIN_START = re.compile(rb"^\s*(?:[a-zA-Z]{2}\|)")
@@ -55,6 +56,12 @@ def _is_sqlite(head: bytes) -> bool:
     return head.startswith(b"SQLite format 3\x00")
 
 
+def _is_acblscore(head: bytes) -> bool:
+    from ddrank.parsers.acblscore_layout import is_game_file
+
+    return is_game_file(head)
+
+
 def _is_usebio(text: bytes) -> bool:
     return text.startswith(b"<") and b"<USEBIO" in text[:4096]
 
@@ -77,7 +84,7 @@ def _is_csv(text: bytes) -> bool:
 
 
 def sniff(head: bytes) -> str:
-    """A file's format from its first bytes: bws, sqlite, usebio, lin, pbn, dump or csv.
+    """A file's format from its first bytes: bws, sqlite, acblscore, usebio, lin, pbn, dump or csv.
 
     Extensions lie (a `.xml` that is HTML, a `.pbn` that is a LIN): content decides. Raises
     `UnreadableFile` for anything else, binary junk included.
@@ -197,6 +204,13 @@ def read_usebio_bytes(
     return parse_usebio(data, name, hands_pbn=hands, limits=limits)
 
 
+def read_acblscore_bytes(data: bytes, name: str, **_: object) -> ParsedFile:
+    """An ACBLscore game file (binary; `.ACA`, `.ACM`, `.ACE`)."""
+    from ddrank.parsers.acblscore import parse_acblscore
+
+    return parse_acblscore(data, name)
+
+
 def read_csv_bytes(data: bytes, name: str, **_: object) -> ParsedFile:
     """A CSV with the columns of the paper's `bridgedeals` table."""
     import polars as pl
@@ -236,6 +250,7 @@ class Reader:
 READERS: tuple[Reader, ...] = (
     Reader("bws", _is_access, None, binary=True),
     Reader("sqlite", _is_sqlite, None, binary=True),
+    Reader("acblscore", _is_acblscore, read_acblscore_bytes, binary=True),
     Reader("usebio", _is_usebio, read_usebio_bytes),
     Reader("lin", _is_lin, read_lin_bytes),
     Reader("pbn", _is_pbn, read_pbn_bytes),

@@ -20,10 +20,10 @@ Nothing here reads files: `EventResult` carries what any reader or the store giv
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from ddrank.scoring import crossimps, imprule, matchpoints
+from ddrank.scoring import acbl, crossimps, imprule, matchpoints
 from ddrank.scoring.imprule import ImpRule, round_half_away
 from ddrank.scoring.individual import individual_rankings, is_individual
 from ddrank.scoring.knockout import is_knockout, knockout_lines, knockout_stages
@@ -62,8 +62,23 @@ def board_key(r: EventResult) -> tuple[str, str, str, str]:
     return r.event, r.session, r.section, r.board
 
 
-def field_key(r: EventResult, across_field: bool) -> tuple[str, str, str, str]:
-    """The results a board's result is compared with: its section, or every section."""
+def section_groups(spec: str) -> dict[str, str]:
+    """'A+B;C' (sections joined into one field or ranking) -> {'A': 'A+B', 'B': 'A+B', 'C': 'C'}."""
+    out: dict[str, str] = {}
+    for group in spec.split(";"):
+        label = group.strip()
+        for section in label.split("+"):
+            if section.strip():
+                out[section.strip()] = label
+    return out
+
+
+def field_key(r: EventResult, across_field: bool, groups: Mapping[str, str] | None = None
+              ) -> tuple[str, str, str, str]:  # fmt: skip
+    """The results a board's result is compared with: its section, every section, or the
+    sections joined with it (`groups`, from `section_groups(info.fields)`)."""
+    if groups:
+        return r.event, r.session, groups.get(r.section, r.section), r.board
     return r.event, r.session, "*" if across_field else r.section, r.board
 
 
@@ -72,13 +87,13 @@ def _field_of_board(key: tuple[str, str, str, str]) -> tuple[str, str, str]:
 
 
 def field_sizes(
-    results: Iterable[EventResult], across_field: bool
+    results: Iterable[EventResult], across_field: bool, groups: Mapping[str, str] | None = None
 ) -> dict[tuple[str, str, str], int]:
     """N per field (event, session, section or '*'): the most results any of its boards has."""
     per_board: dict[tuple[str, str, str, str], int] = defaultdict(int)
     for r in results:
         if r.is_result:
-            per_board[field_key(r, across_field)] += 1
+            per_board[field_key(r, across_field, groups)] += 1
     out: dict[tuple[str, str, str], int] = defaultdict(int)
     for key, n in per_board.items():
         f = _field_of_board(key)
@@ -156,7 +171,10 @@ def score_imp_board(results: Sequence[EventResult], rule: ImpRule | None = None
     out: list[ScoredResult] = []
     for g in played.values():
         pts = [float(r.ns_score) for r in g]  # type: ignore[arg-type]
-        values, datum = imprule.group_imps(pts, rule)
+        given = {r.published_datum for r in g} if rule.datum_published else set()
+        values, datum = imprule.group_imps(
+            pts, rule, next(iter(given)) if len(given) == 1 else None
+        )
         if rule.kind == imprule.CROSS and rule.cross == "sum" and 1 < len(g) < compared:
             values = [v * (compared - 1) / (len(g) - 1) for v in values]  # ACBLscore's factor
         bu = (
@@ -184,16 +202,19 @@ def score_pairs_event(
     rule = info.imp_rule or (ImpRule(kind=imprule.BUTLER if info.scoring == "BUTLER"
                                      else imprule.CROSS) if imp else None)  # fmt: skip
     across = info.across_field if rule is None or rule.across is None else rule.across
+    groups = section_groups(info.fields)
     fields: dict[tuple[str, str, str, str], list[EventResult]] = defaultdict(list)
     for r in results:
-        fields[field_key(r, across)].append(r)
-    sizes = field_sizes(results, across)
+        fields[field_key(r, across, groups)].append(r)
+    sizes = field_sizes(results, across, groups)
     top = info.mp_top or 2.0
     out: list[ScoredResult] = []
     for key in sorted(fields):
         rs = fields[key]
         if imp:
             out += score_imp_board(rs, rule)
+        elif method == "acbl":
+            out += acbl.score_board(rs, sizes.get(_field_of_board(key)))
         else:
             out += score_mp_board(rs, sizes.get(_field_of_board(key)), top, method)
     return out
@@ -237,7 +258,7 @@ def _side_lines(s: ScoredResult, movement: str) -> list[tuple[str, str, str, flo
         ("NS", r.ns_pair, r.ns_players, s.ns_mp, 1.0),
         ("EW", r.ew_pair, r.ew_players, s.ew_mp, -1.0),
     ):
-        if r.phantom == direction:
+        if r.phantom == direction or r.repeat == direction:  # no pair's, or not this pair's
             continue
         score = mp if mp is not None else (sign * (s.imps or 0.0))
         if direction == "EW" and mp is None and s.ew_imps is not None:  # each side its own
@@ -247,14 +268,18 @@ def _side_lines(s: ScoredResult, movement: str) -> list[tuple[str, str, str, flo
     return out
 
 
-def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo) -> list[PairLine]:
+def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo,
+                  method: MpMethod | str = "neuberg") -> list[PairLine]:  # fmt: skip
     """Per session (and section, unless across the field) and over the whole event, ranked.
 
     One ranking for a Howell; North-South and East-West ones for a two-winner Mitchell. The event
     total is the sum of matchpoints over the sum of tops (= the mean of the session percentages
     when the sessions have equal tops); pairs are the same pair across sessions by their players
     (or, without names, by pair number). IMP totals of a pair that sat out are factored up.
+    Sections ranked together (`info.rankings`, else `across_field`) are one ranking, their pairs
+    labelled section and number ('A11'); ACBLscore's totals follow its own rule (`acbl`).
     """
+    ranked_with = section_groups(info.rankings)
     by_section: dict[tuple[str, str, str], list[ScoredResult]] = defaultdict(list)
     for s in scored:
         by_section[(s.result.event, s.result.session, s.result.section)].append(s)
@@ -272,35 +297,34 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo) -> list[PairL
     for key, items in by_section.items():
         event, session, section = key
         mv = movements[key]
-        rank_section = "" if across else section
+        if ranked_with:
+            rank_section = ranked_with.get(section, section)
+        else:
+            rank_section = "" if across else section
         for s in items:
             boards[(event, session, rank_section)].add(("", s.result.board))
             boards[(event, "", "")].add((session, s.result.board))
             for direction, pair, players, score, top in _side_lines(s, mv):
                 if places is not None:  # the line as the scorer printed it, then summed
                     score = round_half_away(score, places)
-                label = f"{section}{pair}" if across and section else pair
+                label = f"{section}{pair}" if rank_section != section and section else pair
                 k = (event, session, rank_section, direction, label)
                 line = lines.get(k) or PairLine(event, session, rank_section, direction, label,
                                                 players)  # fmt: skip
                 lines[k] = line
-                line.boards += 1
-                line.mp += score
-                line.top += top
-                if not line.players and players:
-                    line.players = players
+                line.add(score, top, players)
                 if len(sessions) > 1:
                     who = _identity(players) or f"{section}{direction}{pair}"
                     t = totals.get((event, who)) or PairLine(event, "", "", "", label, players)
                     totals[(event, who)] = t
                     total_dirs[(event, who)].add(direction)
-                    t.boards += 1
-                    t.mp += score
-                    t.top += top
+                    t.add(score, top)
     for k, t in totals.items():
         dirs = total_dirs[k]
         t.direction = next(iter(dirs)) if len(dirs) == 1 else ""
     out = list(lines.values()) + list(totals.values())
+    if method == "acbl":
+        acbl.factor_totals(list(lines.values()), info.max_score, info.pair_inputs)
     to_boards = rule is not None and rule.factor_to == "boards"
     factor_imp_totals(
         out,
@@ -377,13 +401,16 @@ def score_session(
     sessions score independently; `assemble_event` then ranks the whole event."""
     if info.scoring in TEAM_SCORINGS:
         scored, matches = score_teams_event(results, info.vp_scale, info.scoring == "BAM")
-        return EventScores(info, scored, matches=matches)
+        return EventScores(info, scored, matches=matches, method=method)
     sitouts = [r for r in results if r.phantom and r.published_imps is not None]
-    return EventScores(info, score_pairs_event(results, info, method), sitouts=sitouts)
+    return EventScores(
+        info, score_pairs_event(results, info, method), sitouts=sitouts, method=method
+    )
 
 
 def assemble_event(info: EventInfo, sessions: Sequence[EventScores]) -> EventScores:
-    """Rankings per session and over the event from the sessions' table scores."""
+    """Rankings per session and over the event from the sessions' table scores (totals by the
+    method the sessions were scored with: ACBLscore's have their own rule)."""
     scored = [s for part in sessions for s in part.results]
     if info.scoring in TEAM_SCORINGS:
         matches = [m for part in sessions for m in part.matches]
@@ -397,7 +424,8 @@ def assemble_event(info: EventInfo, sessions: Sequence[EventScores]) -> EventSco
     sitouts = [r for part in sessions for r in part.sitouts]
     if info.individual:  # players, not pairs
         return EventScores(info, scored, individual_rankings(scored), sitouts=sitouts)
-    return EventScores(info, scored, pair_rankings(scored, info), sitouts=sitouts)
+    method = next((p.method for p in sessions if p.method), "neuberg")
+    return EventScores(info, scored, pair_rankings(scored, info, method), sitouts=sitouts)
 
 
 def score_event(

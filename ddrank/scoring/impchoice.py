@@ -17,12 +17,24 @@ from dataclasses import replace
 from typing import Any
 
 from ddrank.scoring import imprule
-from ddrank.scoring.events import EventInfo, EventResult, score_event
+from ddrank.scoring.events import (
+    EventInfo,
+    EventResult,
+    EventScores,
+    assemble_event,
+    by_session,
+    score_event,
+    score_session,
+)
 from ddrank.scoring.imprule import ImpRule
 from ddrank.scoring.published import compare_published
 
-#: Datum drops tried at each end besides the declared one.
+#: Declarations that say IMPs but not which kind: cross-IMPs and Butler are both tried.
+GENERIC = ("", "IMP", "IMPS")
+#: Datum drops tried at each end besides the declared one: whole results, or a share of them
+#: (ACBLscore's default is 5% of the results at each end).
 DROPS = (1, 0, 2, 3)
+FRACTIONS = (None, 0.05, 0.1)
 
 
 def method_name(rule: ImpRule) -> str:
@@ -52,6 +64,7 @@ def variants(rule: ImpRule, sections: int, decimals: int | None) -> list[tuple[s
         out.append(("cross", ["comparisons", "sum"]))
     else:
         out.append(("drop", [rule.drop, *DROPS]))
+        out.append(("drop_fraction", [rule.drop_fraction, *FRACTIONS]))
         out.append(("median", [rule.median, not rule.median]))
         out.append(("datum_half", ["away", "even"]))
         out.append(("datum_step", [10, 0]))
@@ -74,8 +87,15 @@ def choose_imp_rule(
     said = f"declared {info.declared!r}" if info.declared and ";" in info.declared else (
         f"{info.scoring} scoring")  # fmt: skip
 
+    boards: dict[ImpRule, list[EventScores]] = {}  # a rule's boards, whatever its totals
+
     def tally(candidate: ImpRule) -> tuple[int, int]:
-        sc = score_event(results, replace(info, imp_rule=candidate))
+        at = replace(info, imp_rule=candidate)
+        key = replace(candidate, factor_to="most", line_decimals=None, sum_decimals=None,
+                      one_ranking=False)  # fmt: skip
+        if key not in boards:
+            boards[key] = [score_session(rs, at) for rs in by_session(results).values()]
+        sc = assemble_event(at, boards[key])
         checks = compare_published({info.event: sc}, own)
         return sum(c.compared for c in checks), sum(c.agree for c in checks)
 
@@ -83,6 +103,16 @@ def choose_imp_rule(
     if not has_imp_values(results, own):
         return rule, f"{rule.words()} ({said}; no published IMPs to compare)", compared, agree
     tried = 1
+    if (
+        info.declared.strip().upper() in GENERIC
+    ):  # "IMP" alone: cross-IMPs or Butler, say the values
+        other = imprule.ImpRule(
+            kind=imprule.CROSS if rule.kind == imprule.BUTLER else imprule.BUTLER
+        )
+        tried += 1
+        c, a = tally(other)
+        if a > agree:
+            rule, compared, agree = other, c, a
     sections = len({(r.session, r.section) for r in results})
     for name, values in variants(rule, sections, printed_decimals(results)):
         for value in values:
@@ -93,6 +123,14 @@ def choose_imp_rule(
             c, a = tally(cand)
             if a > agree:
                 rule, compared, agree = cand, c, a
+    if rule.kind == imprule.BUTLER and any(r.published_datum is not None for r in results):
+        tried += 1
+        cand = replace(rule, datum_published=True)  # the last resort: the file's own datums,
+        c, a = tally(cand)  # judged without the datum check they would pass by construction
+        datums = _datum_check(results, info, rule, own)
+        if a > agree - datums[1]:
+            rule, compared, agree = cand, c, a
+            said += f"; no reading of ours reproduces its datums (best {datums[1]} of {datums[0]})"
     rate = file_rate(results, info, rule)
     if rate is not None and abs(rate - rule.adjusted_rate) > 1e-9:
         tried += 1
@@ -102,6 +140,14 @@ def choose_imp_rule(
             rule, compared, agree = cand, c, a
     why = f"{rule.words()} ({said}; the best of {tried} readings at the published values)"
     return rule, why, compared, agree
+
+
+def _datum_check(results: Sequence[EventResult], info: EventInfo, rule: ImpRule,
+                 own: Sequence[Mapping[str, Any]]) -> tuple[int, int]:  # fmt: skip
+    """(compared, agree) of the "Butler datum" check under `rule`."""
+    sc = score_event(results, replace(info, imp_rule=rule))
+    found = [c for c in compare_published({info.event: sc}, own) if c.what == "Butler datum"]
+    return (found[0].compared, found[0].agree) if found else (0, 0)
 
 
 def file_rate(results: Sequence[EventResult], info: EventInfo, rule: ImpRule) -> float | None:

@@ -42,10 +42,14 @@ class ImpRule:
     kind: str = CROSS  # "cross" | "butler"
     cross: str = "comparisons"  # cross-IMPs: "comparisons" (the average per comparison) | "sum"
     drop: int = 1  # Butler: results dropped at each end before the mean (never all of them)
+    drop_fraction: float | None = None  # ... or this share of them (ACBLscore: 5%), last in part
     median: bool = False  # Butler: the datum is the median (every result but the middle dropped)
     datum_step: int = 10  # Butler: the datum rounded to this many points (0: not rounded)
     datum_half: str = "away"  # a datum half-way between steps: "away" from zero | "even"
     adjusted_rate: float = ADJUSTED_RATE  # IMPs per % above average of an artificial score
+    # Butler: each board's datum as the file publishes it, where no rule of ours reproduces the
+    # file's datums (JFR Pary prints "średnia rozdania" on each traveller); last resort
+    datum_published: bool = False
     across: bool | None = None  # sections compared as one field (None: as the event says)
     # A pair's total: its lines summed (each rounded to `line_decimals` first, as printed, when
     # set), and a pair that played fewer boards factored up to "most" boards any pair of its
@@ -64,12 +68,16 @@ class ImpRule:
                     else "cross-IMPs averaged per comparison")  # fmt: skip
         else:
             how = ("the median" if self.median else
+                   f"the mean after dropping {self.drop_fraction:.0%} of the results at each end"
+                   if self.drop_fraction is not None else
                    f"the mean after dropping {self.drop} result{'s' if self.drop != 1 else ''} "
                    "at each end")  # fmt: skip
             rounding = (f"rounded to {self.datum_step} (halves "
                         f"{'to even' if self.datum_half == 'even' else 'away from zero'})"
                         if self.datum_step else "not rounded")  # fmt: skip
             text = f"Butler: datum {how}, {rounding}"
+            if self.datum_published:
+                text = "Butler: each board's datum as the file publishes it"
         if self.adjusted_rate != ADJUSTED_RATE:
             text += f"; an artificial score {self.adjusted_rate * 10:g} IMPs per 10% above average"
         if self.across:
@@ -122,14 +130,21 @@ def round_half_away(value: float, k: int) -> float:
 def datum(scores: Sequence[float], rule: ImpRule) -> float:
     """The Butler datum of one group of results (the same cards) under `rule`."""
     n = len(scores)
-    drop = (n - 1) // 2 if rule.median else min(rule.drop, (n - 1) // 2)
-    return round_half(trimmed_mean(scores, drop), rule.datum_step, rule.datum_half)
+    if rule.drop_fraction is not None and not rule.median:
+        mean = trimmed_mean(scores, drop_fraction=rule.drop_fraction)
+    else:
+        mean = trimmed_mean(scores, (n - 1) // 2 if rule.median else min(rule.drop, (n - 1) // 2))
+    return round_half(mean, rule.datum_step, rule.datum_half)
 
 
-def group_imps(scores: Sequence[float], rule: ImpRule) -> tuple[list[float], float | None]:
+def group_imps(scores: Sequence[float], rule: ImpRule, given: float | None = None
+               ) -> tuple[list[float], float | None]:  # fmt: skip
     """North-South's IMPs of each result of one group, and the group's datum (Butler; None for
-    cross-IMPs). A lone result scores 0."""
+    cross-IMPs): `given` (the scorer's own, with `datum_published`) or ours. A lone result
+    scores 0."""
     n = len(scores)
+    if rule.kind == BUTLER and rule.datum_published and given is not None:
+        return [float(imps(s - given)) for s in scores], given
     if n < 2:
         return [0.0] * n, (float(scores[0]) if n and rule.kind == BUTLER else None)
     if rule.kind == BUTLER:

@@ -56,11 +56,7 @@ def individual_rankings(scored: Sequence[ScoredResult]) -> list[PairLine]:
             for key in keys:
                 line = lines.get(key) or PairLine(key[0], key[1], "", "", number, name)
                 lines[key] = line
-                line.boards += 1
-                line.mp += score
-                line.top += top
-                if not line.players and name:
-                    line.players = name
+                line.add(score, top, name)
     out = list(lines.values())
     assign_ranks(out)
     return sorted(out, key=lambda x: (x.event, x.session == "", x.session, x.rank, x.pair))

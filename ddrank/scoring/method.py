@@ -13,7 +13,8 @@ The rule, in this order:
 2. where the source published matchpoints, percentages or places, every candidate (method x top)
    is tried and the one that reproduces most of them is taken (ties: the source's own default,
    then the order of `METHODS`), so the choice is deterministic;
-3. otherwise what the source says: its scoring program (BriAn: each board on its own top), its
+3. otherwise what the source says: its scoring program (BriAn: each board on its own top;
+   ACBLscore: its own arithmetic, `ddrank.scoring.acbl`, also tried first in step 2), its
    federation (ACBL: 1 per result beaten), the top read off its published matchpoints;
 4. otherwise Neuberg on a top of 2 (EBU).
 
@@ -40,6 +41,8 @@ AUTO = "auto"
 METHODS = ("neuberg", "none", "mitchell1", "mitchell1_bis", "ascherman")
 #: Scoring programs that score each board on its own top (no lift to the field's top).
 OWN_TOP_SCORERS = ("brian",)
+#: Scoring programs with their own arithmetic rule (`ddrank.scoring.acbl`), tried first.
+PRODUCER_RULES = {"acblscore": "acbl"}
 #: Matchpoints per result beaten by federation; every other federation uses 2.
 FEDERATION_TOPS = {"ACBL": 1.0}
 DEFAULT_TOP = 2.0
@@ -73,6 +76,9 @@ def source_default(info: EventInfo) -> tuple[str, float, str]:
     if scorer and scorer.lower().startswith(OWN_TOP_SCORERS):
         method = "none"
         why.append(f"scorer {scorer} scores each board on its own top")
+    elif scorer.lower() in PRODUCER_RULES:
+        method = PRODUCER_RULES[scorer.lower()]
+        why.append(f"scorer {scorer}'s own arithmetic")
     if info.mp_top:
         top = float(info.mp_top)
         why.append(f"published matchpoints are {top:g} per result beaten")

@@ -10,11 +10,12 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
 
 from ddrank.scoring.imprule import ImpRule, round_half_away
 
-MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none"]
+MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none", "acbl"]
 EventScoring = Literal["MP", "IMP", "BUTLER", "TEAMS", "BAM"]
 #: Team events: matches between teams (IMPs to VPs, or point-a-board board points).
 TEAM_SCORINGS = ("TEAMS", "BAM")
@@ -50,6 +51,14 @@ class EventInfo:
     imp_rule: ImpRule | None = None
     # an individual event: players, not pairs, are ranked (ddrank.scoring.individual)
     individual: bool = False
+    # Sections matchpointed as one field / ranked together ("A+B;C"), where the source says more
+    # than across_field; the most matchpoints a pair can score in a session (ACBLscore).
+    fields: str = ""
+    rankings: str = ""
+    max_score: float | None = None
+    # What a director applied to pairs' session totals (ACBLscore, from the published
+    # standings): (session, section, direction, pair, adjustment, eligible) per pair.
+    pair_inputs: tuple[tuple[str, str, str, str, float, bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +77,10 @@ class EventResult:
     ew_players: str = ""
     players: tuple[str, str, str, str] = ("", "", "", "")  # N, E, S, W identities (rating)
     ns_score: int | None = None  # None: adjusted, or no score
+    # East-West's own score (their side) where a director split the result (ACBLscore); with
+    # `adjusted` set too, North-South's side is the artificial one.
+    ew_score: int | None = None
+    repeat: str = ""  # "NS"/"EW": that pair's second play of the board: in the field, not its
     adjusted: tuple[float, float] | None = None  # (NS %, EW %) of an adjusted score
     phantom: str = ""  # "NS" / "EW": a phantom or sit-out table, not a result
     contract: str = ""
@@ -163,6 +176,7 @@ def parse_number(text: object) -> float | None:
         return None
 
 
+@lru_cache(maxsize=1 << 16)  # a pair's names repeat on every board it plays
 def _identity(players: str) -> str:
     """A pair's players regardless of seat order: 'A - B' and 'B - A' are one pair."""
     names = [p.strip() for p in re.split(r"\s+[-&]\s+", players) if p.strip()]
@@ -185,10 +199,19 @@ class PairLine:
     rank: int = 0
     factor: float = 1.0  # IMP totals: what the pair's sum was multiplied by (a sit-out)
     kind: str = ""  # "" = the event's own kind; "knockout": a team's line in a knockout match
+    eligible: bool = True  # False: ranked after every eligible pair (ACBL: no awards)
 
     @property
     def pct(self) -> float | None:
         return 100.0 * self.mp / self.top if self.top else None
+
+    def add(self, score: float, top: float, players: str = "") -> None:
+        """One more board: its score and top (the players named where the line has none)."""
+        self.boards += 1
+        self.mp += score
+        self.top += top
+        if not self.players and players:
+            self.players = players
 
 
 def factor_imp_totals(lines: Sequence[PairLine],
@@ -218,22 +241,25 @@ def factor_imp_totals(lines: Sequence[PairLine],
                 line.mp = line.mp * line.factor
 
 
+def rank_key(x: PairLine) -> tuple[int, float]:
+    """What a line is ranked on, best first: eligible pairs before the others, then the
+    percentage (or the total where there is no top)."""
+    value = x.pct if x.pct is not None else x.mp
+    return (0 if x.eligible else 1), -round(value, 6)
+
+
 def assign_ranks(lines: Sequence[PairLine], by_direction: bool = True) -> None:
     """Rank within (event, session, section, direction); equal scores share a place (3=, 3=, 5).
-    `by_direction=False`: North-South and East-West in one ranking."""
+    `by_direction=False`: North-South and East-West in one ranking. A pair not eligible (ACBL)
+    is placed after every eligible pair."""
     groups: dict[tuple[str, str, str, str], list[PairLine]] = defaultdict(list)
     for line in lines:
         groups[(line.event, line.session, line.section,
                 line.direction if by_direction else "")].append(line)  # fmt: skip
     for members in groups.values():
-
-        def value(x: PairLine) -> float:
-            p = x.pct
-            return round(p if p is not None else x.mp, 6)
-
-        ordered = sorted(members, key=lambda x: -value(x))
+        ordered = sorted(members, key=rank_key)
         for i, line in enumerate(ordered):
-            if i and value(line) == value(ordered[i - 1]):
+            if i and rank_key(line) == rank_key(ordered[i - 1]):
                 line.rank = ordered[i - 1].rank
             else:
                 line.rank = i + 1

@@ -44,6 +44,12 @@ def _close(a: float | None, b: float | None) -> bool:
     return a is not None and b is not None and abs(a - b) <= TOLERANCE + 1e-9
 
 
+def standing_kind(st: Row) -> str:
+    """'place' (the pair's own ranking), 'strat' (a strat's) or 'overall' (ACBL: every pair of
+    the event across sections and directions)."""
+    return "overall" if st.get("overall") else "strat" if st.get("strat") else "place"
+
+
 def _place(text: Any) -> int | None:
     t = str(text or "").strip().rstrip("=").strip()
     return int(t) if t.isdigit() else None
@@ -136,8 +142,11 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                       f"{who}: ours {line.rank if line else 'not found'}, published "
                       f"{st.get('published_place')}")  # fmt: skip
     matches = match_checks(scores, standings)
-    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), final_pct, place, total,
-                        *matches) if c.compared]  # fmt: skip
+    from ddrank.scoring.placechecks import overall_checks, strat_checks  # (they use Check)
+
+    ranks = (strat_checks(scores, standings), overall_checks(scores, standings))
+    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), final_pct, place, *ranks,
+                        total, *matches) if c.compared]  # fmt: skip
 
 
 def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
@@ -155,12 +164,12 @@ def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) ->
             pub = published_vp(table, m)
             if pub is not None:
                 (points if pab else vps).add(_close(m.vp, pub), f"{ev} s{m.session or '-'} team "
-                                             f"{m.team} v {m.opponent}: ours {m.vp:g}, published {pub:g}")  # fmt: skip
+                                             f"{m.team} v {m.opponent}: ours {'none' if m.vp is None else f'{m.vp:g}'}, published {pub:g}")  # fmt: skip
     return [vps, points]
 
 
 def match_standings(
-    scores: Mapping[str, EventScores], standings: Sequence[Row]
+    scores: Mapping[str, EventScores], standings: Sequence[Row], kind: str = "place"
 ) -> list[tuple[Row, PairLine | None]]:
     """Each published standing (phantoms aside) with our ranking line for it, or None.
 
@@ -178,6 +187,8 @@ def match_standings(
     for st in standings:
         if st.get("phantom") or st.get("opponent"):  # a match's result is no ranking line
             continue
+        if standing_kind(st) != kind:  # a strat's or an overall place is checked on its own
+            continue
         ev = str(st.get("event_id") or st.get("event") or "")
         direction = str(st.get("direction") or "").upper()
         key = (ev, str(st.get("section") or ""), direction, _norm_pair(st.get("pair")))
@@ -187,7 +198,11 @@ def match_standings(
             found = [x for (e, _, d, p), xs in index.items() if (e, d, p) == (ev, direction, key[3])
                      for x in xs]  # fmt: skip
         if not found and key[1]:  # sections scored as one field: our pair is section + number
-            found = index.get((ev, "", direction, _norm_pair(f"{key[1]}{key[3]}")), [])
+            label = _norm_pair(f"{key[1]}{key[3]}")
+            found = index.get((ev, "", direction, label), []) or [
+                x for (e, sec, d, p), xs in index.items()
+                if (e, d, p) == (ev, direction, label) and key[1] in sec.split("+") for x in xs
+            ]  # fmt: skip
         if not found and direction:  # a Howell's stationary pair, published with its direction
             found = index.get((ev, key[1], "", key[3]), [])
         if not found and direction and key[1]:  # both at once: sections as one field, a Howell

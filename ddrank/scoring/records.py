@@ -179,6 +179,9 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         if not declarer:
             return error(f"contract {contract} has no valid declarer")
         return error(f"{contract} by {declarer}: missing result (trick count) and no score")
+    if adjusted is not None and ns_score is None and parse_number(row.get("ns_score")) is not None:
+        ns_score = int(parse_number(row.get("ns_score")))  # type: ignore[arg-type]  # one side's
+    ew_own = parse_number(row.get("ew_score"))
     names, ids = [], []
     for seat in ("north", "east", "south", "west"):
         name, pid = split_name_id(_s(row, f"{seat}name"), _s(row, f"{seat}_id"))
@@ -201,6 +204,8 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         ew_players=" - ".join(n for n in (names[1], names[3]) if n),
         players=identities,  # type: ignore[arg-type]
         ns_score=ns_score if not phantom else None,
+        ew_score=int(ew_own) if ew_own is not None and not phantom else None,
+        repeat=_s(row, "repeat").upper(),
         adjusted=adjusted if not phantom else None,
         phantom=phantom,
         contract=contract,
@@ -263,9 +268,9 @@ def drop_duplicate_tables(
             continue
         key = (r.event, r.session, r.section, r.board, frozenset((r.home_team, r.visit_team)))
         who: list[tuple[str, str]] = []
-        if r.ns_pair and r.phantom != "NS":
+        if r.ns_pair and r.phantom != "NS" and r.repeat != "NS":  # a repeat is not its pair's
             who.append(("NS pair", r.ns_pair))
-        if r.ew_pair and r.phantom != "EW":
+        if r.ew_pair and r.phantom != "EW" and r.repeat != "EW":
             who.append(("EW pair", r.ew_pair))
         if not who:  # without pair numbers, the players (surname-only names may repeat across
             who = [("player", p) for p in r.players if p and not PHANTOM_NAME.match(p)]  # pairs)
@@ -308,6 +313,9 @@ def event_infos(
             date=_s(f, "date_start") if f else "",
             scorer=_s(f, "scorer") if f else "",
             federation=_s(f, "federation") if f else "",
+            fields=_s(f, "fields") if f else "",
+            rankings=_s(f, "rankings") if f else "",
+            max_score=parse_number(f.get("max_score")) if f else None,
         )
     return out
 
@@ -316,5 +324,5 @@ def with_scoring_hint(info: EventInfo, rows_scoring: Iterable[str]) -> EventInfo
     """Take the event's scoring from the rows' own tag (PBN [Scoring]) when the facts are silent."""
     if info.scoring:
         return info
-    tags = {s.strip().upper() for s in rows_scoring if s and s.strip()}
-    return replace(info, scoring=next(iter(tags))) if len(tags) == 1 else info
+    tags = {s.strip().upper(): s.strip() for s in rows_scoring if s and s.strip()}
+    return replace(info, scoring=next(iter(tags.values()))) if len(tags) == 1 else info

@@ -11,7 +11,7 @@ copy (
            r.ew_pair, r.north_id, r.east_id, r.south_id, r.west_id, r.ns_score, r.adjusted,
            r.phantom, r.published_ns_mp, r.published_ew_mp, r.published_ns_pct,
            r.published_ew_pct, r.published_imps, r.par_score, r.par_contract, r.occurrence,
-           r.lead_card, r.published_datum, r.player_numbers
+           r.lead_card, r.published_datum, r.player_numbers, r.ew_score, r.repeat
     from raw_records r
     where not exists (select 1 from boards b where b.record_id = r.record_id)
       and not exists (select 1 from exclusions e where e.record_id = r.record_id)

@@ -41,9 +41,10 @@ insert into raw_records by name select * from new_raw;
 -- name: insert_events!
 -- New events; an event already known gets what an earlier file left empty.
 insert into events (event_id, name, organiser, date_start, date_end, scoring, movement,
-                    across_field, mp_top, scorer, federation, source_file)
+                    across_field, mp_top, scorer, federation, fields, rankings, max_score,
+                    source_file)
 select event_id, name, organiser, date_start, date_end, scoring, movement, across_field, mp_top,
-       scorer, federation, source_file
+       scorer, federation, fields, rankings, max_score, source_file
 from new_rows
 on conflict (event_id) do update set
     name = coalesce(nullif(CAST(events.name AS VARCHAR), ''), CAST(excluded.name AS VARCHAR)),
@@ -62,16 +63,23 @@ on conflict (event_id) do update set
     scorer = coalesce(nullif(CAST(events.scorer AS VARCHAR), ''),
                       CAST(excluded.scorer AS VARCHAR)),
     federation = coalesce(nullif(CAST(events.federation AS VARCHAR), ''),
-                          CAST(excluded.federation AS VARCHAR));
+                          CAST(excluded.federation AS VARCHAR)),
+    fields = coalesce(nullif(CAST(events.fields AS VARCHAR), ''), CAST(excluded.fields AS VARCHAR)),
+    rankings = coalesce(nullif(CAST(events.rankings AS VARCHAR), ''),
+                        CAST(excluded.rankings AS VARCHAR)),
+    max_score = coalesce(nullif(CAST(events.max_score AS VARCHAR), ''),
+                         CAST(excluded.max_score AS VARCHAR));
 
 -- name: insert_published_standings!
 insert into published_standings (standing_id, event_id, source_file, source_line, event, date,
                                   session, section, direction, pair, team_name, players,
                                   player_ids, published_mp, published_pct, published_imps,
-                                  published_vp, published_place, phantom, opponent)
+                                  published_vp, published_place, phantom, opponent, strat,
+                                  adjustment, carryover, eligible, overall)
 select standing_id, event_id, source_file, source_line, event, date, session, section, direction,
        pair, team_name, players, player_ids, published_mp, published_pct, published_imps,
-       published_vp, published_place, phantom, opponent
+       published_vp, published_place, phantom, opponent, strat, adjustment, carryover, eligible,
+       overall
 from new_rows
 on conflict (standing_id) do nothing;
 

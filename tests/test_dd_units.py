@@ -1,0 +1,77 @@
+"""DD work is planned for the machine, not for the store's partitions (issue 31).
+
+The bundled 2012 world-class PBN (7,632 table results, 2,298 distinct deals) ingested at the
+default partition size (500 records: 16 partitions) and cleaned; the plan for 16 workers must
+cut its tables and traces into at least 3 units per worker, the largest at most 1.5 times the
+mean cost, the heaviest first, with every missing deal solved once and every valid play traced.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ddrank.dd.units import MIN_UNIT_SECONDS, TABLE_SECONDS, TRACE_SECONDS, job_cost, plan_units
+from stages.clean import clean_pending
+from stages.dd import plan_dd_work
+from stages.ingest import DEFAULT_PARTITION_SIZE, ingest_paths
+from store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+WORLDCLASS = ROOT / "ddrank" / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn"
+
+
+@pytest.fixture(scope="module")
+def worldclass(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("units") / "store.duckdb"
+    with Store(db) as store:
+        summary = ingest_paths(store, [WORLDCLASS], DEFAULT_PARTITION_SIZE)
+        assert summary.new == 7632 and len(summary.partitions) == 16
+        clean_pending(store, workers=1)
+    return db
+
+
+def test_plan_for_16_workers_on_the_2012_file(worldclass: Path) -> None:
+    with Store(worldclass, read_only=True) as store:
+        plan = plan_dd_work(store, workers=16)
+        boards = store.table_count("boards")
+    costs = [u.cost for u in plan.units]
+    mean = sum(costs) / len(costs)
+    assert len(plan.partitions) == 16  # the unit of storage ...
+    assert len(plan.units) >= 48  # ... is not the unit of work
+    assert max(costs) <= 1.5 * mean, (max(costs), mean)
+    assert costs == sorted(costs, reverse=True)  # heavy units first
+    deals = [d for u in plan.units for d, _ in u.job.tables]
+    traces = [r.key for u in plan.units for r in u.job.traces]
+    assert len(deals) == len(set(deals)) == 2298  # each distinct deal needs one table, once
+    assert len(traces) == len(set(traces)) and 0 < len(traces) <= boards
+    assert plan.pending_boards == boards
+    assert len({u.content_hash for u in plan.units}) == len(plan.units)
+
+
+def test_the_same_work_gives_the_same_units(worldclass: Path) -> None:
+    """Cached solves are keyed on a unit's content: planning must not depend on row order."""
+    with Store(worldclass, read_only=True) as store:
+        a, b = plan_dd_work(store, workers=4), plan_dd_work(store, workers=4)
+    assert [u.content_hash for u in a.units] == [u.content_hash for u in b.units]
+    assert len(a.units) == 16
+
+
+def test_small_work_is_not_cut_below_the_minimum() -> None:
+    """15 deals and 30 plays (the vugraph file's DD work) on 16 workers: a unit per second of
+    work, not 64 units of a fraction of a second each."""
+    from ddrank.dd.solver import TraceRequest
+    from ddrank.types import Seat, Strain
+
+    tables = [(f"d{i:02d}", "N:...") for i in range(15)]
+    traces = [TraceRequest(f"r{i:02d}", "N:...", Strain.parse("S"), Seat.parse("W"), ("SA",))
+              for i in range(30)]  # fmt: skip
+    units = plan_units(tables, traces, workers=16)
+    total = 15 * TABLE_SECONDS + 30 * TRACE_SECONDS
+    assert len(units) == int(total // MIN_UNIT_SECONDS) == 2
+    assert sum(u.cost for u in units) == pytest.approx(total)
+    assert all(u.cost == pytest.approx(job_cost(u.job)) for u in units)
+    many = plan_units(tables * 10, traces * 10, workers=2)
+    assert len(many) == 8  # 4 per worker
+    assert max(u.cost for u in many) - min(u.cost for u in many) <= TABLE_SECONDS + 1e-9

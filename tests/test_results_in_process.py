@@ -1,0 +1,80 @@
+"""`ddrank results` runs the stage list in its own process, without Prefect, and gives the numbers
+the Prefect flow gives: one stage list, one settings model (issue 30).
+
+Real records: the bundled ACBL Bridgemate game (LBC, 36 boards, 270 results).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BWS = ROOT / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.bws"
+#: What the interactive path must not load (seconds each, and no use to a director's results).
+HEAVY = ("prefect", "statsmodels", "matplotlib", "sklearn", "lightgbm", "rapidfuzz", "endplay",
+         "dask", "pandas", "scipy")  # fmt: skip
+
+
+def ddrank(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", "DO_NOT_TRACK": "1",
+               **env}  # fmt: skip
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, env=environ,
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
+
+
+def test_results_loads_no_prefect_and_no_research_package(tmp_path: Path) -> None:
+    done = ddrank("results", str(BWS), "--out", str(tmp_path / "r"), PYTHONPROFILEIMPORTTIME="1")
+    assert done.returncode == 0, done.stderr[-2000:]
+    loaded = {line.rsplit("|", 1)[-1].strip().split(".")[0]
+              for line in done.stderr.splitlines() if line.startswith("import time:")}  # fmt: skip
+    assert "duckdb" in loaded and "polars" in loaded  # the probe sees what is imported
+    assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+    assert (tmp_path / "r" / "site" / "index.html").is_file()
+
+
+def _tables(db: Path) -> dict[str, list[tuple]]:
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {
+            "scored_results": con.execute(
+                "select * exclude (content_hash) from scored_results order by record_id").fetchall(),
+            "rankings": con.execute("select * from rankings order by all").fetchall(),
+            "scored_events": con.execute(
+                "select * exclude (content_hash) from scored_events order by event").fetchall(),
+            "boards": con.execute("select count(*) from boards").fetchall(),
+        }  # fmt: skip
+    finally:
+        con.close()
+
+
+@pytest.mark.flow
+def test_results_in_process_give_the_flows_numbers(tmp_path: Path) -> None:
+    """The same settings through the Prefect flow (as `ddrank run` and a deployment run them) and
+    in process (`ddrank results`): the same scores, rankings and methods, row for row."""
+    done = ddrank("results", str(BWS), "--out", str(tmp_path / "cli"), "--json")
+    assert done.returncode == 0, done.stderr[-2000:]
+    probe = (
+        "import sys\nfrom flows.pipeline import run_pipeline\nfrom stages.settings import "
+        "load_settings\nout = sys.argv[1]\n"
+        "s = load_settings(None, inputs=[sys.argv[2]], out=out, db=out + '/results.duckdb', "
+        "double_dummy=False, regression=False, ratings=False, names_scope='none')\n"
+        "r = run_pipeline(s)\nprint(sorted(r['timings']))"
+    )  # fmt: skip
+    flow = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "flow"), str(BWS)],
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "DO_NOT_TRACK": "1"},
+                          capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert flow.returncode == 0, flow.stderr[-3000:]
+    assert "start Prefect API" in flow.stdout  # it really went through Prefect
+    ours, theirs = (
+        _tables(tmp_path / "cli" / "results.duckdb"),
+        _tables(tmp_path / "flow" / "results.duckdb"),
+    )
+    assert ours["boards"] == [(270,)]
+    assert ours == theirs
