@@ -2,10 +2,11 @@
 
 Each hostile file is generated here, small: a recursive-view SQLite of a few KB, a `zeroblob`
 view, a generated column, a USEBIO nested a million levels deep or a million elements wide (built
-in memory). Each runs through `ddrank ingest` in a child process, onto a store that already holds
-the bundled vugraph file, and each test asserts: one line refusing the file (naming the limit and
-how to raise it, where a limit can be raised), exit code 2, nothing of the file stored (the
-store's tables unchanged), and the child's peak RSS at most 1 GB.
+in memory), an ACBLscore game file declaring two million traveller lines. Each runs through
+`ddrank ingest` in a child process, onto a store that already holds the bundled vugraph file, and
+each test asserts: one line refusing the file (naming the limit and how to raise it, where a
+limit can be raised), exit code 2, nothing of the file stored (the store's tables unchanged), and
+the child's peak RSS at most 1 GB.
 """
 
 from __future__ import annotations
@@ -168,6 +169,25 @@ def test_a_streamed_pbn_over_max_rows_is_taken_back_whole(store: Path, tmp_path:
             fh.write(text.replace('[Event "', f'[Event "copy {k} '))
     assert big.stat().st_size > 16 * 2**20
     assert "over the limit max_rows = 30,000" in refused(big, store, "--max-rows", "30000")
+
+
+def test_an_acblscore_file_declaring_millions_of_lines_is_refused_before_they_are_built(
+    store: Path, tmp_path: Path
+) -> None:
+    """A game file whose board index points at 8,000 results structures of 255 tables each: 35 MB
+    declaring 2,040,004 rows (before the fix, main built them all: 5.3 GB, 205 s)."""
+    from test_acblscore_layout import build
+
+    game = tmp_path / "hostile.ACA"
+    game.write_bytes(build(copies=8_000))
+    line = refused(game, store)
+    assert ("ACBLscore traveller lines and pair entries: 2,040,004 rows, over the limit "
+            "max_rows = 2,000,000") in line  # fmt: skip
+    small = tmp_path / "small.ACA"  # the same rule at a lower limit, and read once it is raised
+    small.write_bytes(build(copies=3))
+    assert "769 rows, over the limit max_rows = 700" in refused(small, store, "--max-rows", "700")
+    done = ddrank("ingest", str(small), "--db", str(store), "--max-rows", "1000", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
 
 
 def test_limits_are_one_model() -> None:

@@ -204,11 +204,12 @@ def read_usebio_bytes(
     return parse_usebio(data, name, hands_pbn=hands, limits=limits)
 
 
-def read_acblscore_bytes(data: bytes, name: str, **_: object) -> ParsedFile:
-    """An ACBLscore game file (binary; `.ACA`, `.ACM`, `.ACE`)."""
+def read_acblscore_bytes(data: bytes, name: str, *, limits: Limits = DEFAULT_LIMITS,
+                         **_: object) -> ParsedFile:  # fmt: skip
+    """An ACBLscore game file (binary; `.ACA`, `.ACM`, `.ACE`), its rows within `limits`."""
     from ddrank.parsers.acblscore import parse_acblscore
 
-    return parse_acblscore(data, name)
+    return parse_acblscore(data, name, limits)
 
 
 def read_csv_bytes(data: bytes, name: str, **_: object) -> ParsedFile:

@@ -142,12 +142,8 @@ class _Reader:
         if not self.stack and tag != "USEBIO":
             raise _NotUsebio(f"the root element is <{tag}>, not <USEBIO>")
         self.elements += 1  # the limits hold before the element is: memory stays bounded
-        if self.elements > self.limits.max_xml_elements:
-            raise LimitExceeded("max_xml_elements", self.limits.max_xml_elements, self.elements,
-                                exact=False)  # fmt: skip
-        if len(self.stack) >= self.limits.max_xml_depth:
-            depth = self.limits.max_xml_depth
-            raise LimitExceeded("max_xml_depth", depth, depth + 1, f"line {line}", exact=False)
+        self.limits.check("max_xml_elements", self.elements, exact=False)
+        self.limits.check("max_xml_depth", len(self.stack) + 1, f"line {line}", exact=False)
         node = _Node(tag, attrs, line)  # expat hands a fresh dict per element
         if self.stack:
             self.stack[-1].add(node)
@@ -453,8 +449,7 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None,
     `hands_pbn` is the text of the event's hand-record PBN (Bridgewebs writes `x.hands.pbn` beside
     `x.usebio.xml`): its deals are joined to the lines by board number. Never raises for bad data:
     what could not be read is one record with `parse_error` naming the line and the problem, and
-    everything read before it is kept. A file over one of the `limits` (XML depth or elements)
-    raises `LimitExceeded` as soon as it is seen: it is refused whole.
+    everything read before it is kept. Over the XML `limits` it raises `LimitExceeded` at once.
     """
     data = _utf8_or_declared(data)
     reader = _Reader(source, limits)
@@ -477,8 +472,8 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None,
         for start in range(0, len(data), _CHUNK):
             expat.Parse(data[start : start + _CHUNK], False)
         expat.Parse(b"", True)
-    except LimitExceeded:
-        raise  # refused whole, not read in part
+    except LimitExceeded:  # refused whole, not read in part
+        raise
     except _NotUsebio as exc:
         fail(f"not a USEBIO file: {exc}")
     except DefusedXmlException as exc:
