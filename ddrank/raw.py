@@ -48,6 +48,12 @@ class _computed_once:  # noqa: N801 - used as a decorator, like functools.cached
         return value
 
 
+#: `source_format` of a PBN game whose `ScoreTable` is its board's traveller: the table results
+#: are the table's rows, so the game's own contract and result (an annotated table, or nothing)
+#: are kept for its auction and play but are not one more result to score (PBN 2.1 ScoreTable).
+BOARD_GAME = "pbn-board"
+
+
 @dataclass
 class RawRecord:
     source_file: str
@@ -184,6 +190,7 @@ class RawStanding:
     published_vp: str = ""
     published_place: str = ""  # "3" or "3=" as published
     phantom: bool = False
+    boards: str = ""  # boards the line covers, as published (PBN `NrBoards`); "" unknown
     # A match's published result (USEBIO MATCH: TEAM_SCORE) rather than a ranking line: the team
     # `pair` against `opponent`, its VPs (`published_vp`) or board points (`published_mp`).
     opponent: str = ""

@@ -194,6 +194,15 @@ def tidy_numbers(text: str) -> str:
     return _LONG_FLOAT.sub(lambda m: f"{round(float(m.group()), 4):g}", text)
 
 
+def _listed(title: str, items: Sequence[str], max_listed: int) -> list[str]:
+    if not items:
+        return []
+    lines = [f"### {title}", "", *[f"- {md(tidy_numbers(d))}" for d in items[:max_listed]]]
+    if len(items) > max_listed:
+        lines.append(f"- ... and {len(items) - max_listed} more")
+    return [*lines, ""]
+
+
 def published_section(checks: Sequence[Check], max_listed: int = 50) -> list[str]:
     """How many of our values agree with each kind of published value, and the ones that don't."""
     lines = ["## Published values", ""]
@@ -202,13 +211,10 @@ def published_section(checks: Sequence[Check], max_listed: int = 50) -> list[str
     lines += ["| published value | compared | agree | disagree |", "|---|---:|---:|---:|"]
     lines += [f"| {md(c.what)} | {c.compared} | {c.agree} | {len(c.disagree)} |" for c in checks]
     lines.append("")
-    for c in checks:
-        if c.disagree:
-            lines += [f"### {md(c.what)}: {len(c.disagree)} disagree", ""]
-            lines += [f"- {md(tidy_numbers(d))}" for d in c.disagree[:max_listed]]
-            if len(c.disagree) > max_listed:
-                lines.append(f"- ... and {len(c.disagree) - max_listed} more")
-            lines.append("")
+    for c in checks:  # the differing ones, then those the file's own numbers contradict
+        lines += _listed(f"{md(c.what)}: {len(c.disagree)} disagree", c.disagree, max_listed)
+        lines += _listed(f"{md(c.what)}: {len(c.explained)} explained by the file's own numbers",
+                         c.explained, max_listed)  # fmt: skip
     return lines
 
 

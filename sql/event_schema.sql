@@ -96,6 +96,9 @@ ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS carryover VARCHAR;
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS eligible BOOLEAN;
 -- A place in the event's overall ranking, across sections and directions (ACBLscore).
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS overall BOOLEAN;
+-- The boards a ranking line covers, as published (PBN `NrBoards`): a line over more boards than
+-- the file holds cannot be reproduced from it (ddrank.scoring.published).
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS boards VARCHAR;
 
 -- Hand-record deals with no table result (a Bridgemate or USEBIO companion hand record, a PBN
 -- game with a deal and nothing played): the readers join them to their results; not results.

@@ -37,7 +37,8 @@ Row = dict[str, Any]
 #: reused. 4: IMP totals factored for sit-outs, teams VP scales and point-a-board, kept checks.
 #: 5: IMP pairs rules as the scorer declared/published them, individual events (player_results).
 #: 6: ACBLscore's arithmetic (method acbl), pair inputs, strat places.
-MODEL_VERSION = "6"
+#: 7: values compared at their printed precision, producers' matchpoint arithmetic (mp_rule).
+MODEL_VERSION = "7"
 
 
 @dataclass
@@ -90,12 +91,16 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
             files.append(p)
         else:
             raise FileNotFoundError(f"{p}: no such file or folder")
+    return load_parsed([(f, read_parsed(f)[0]) for f in files])
+
+
+def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
+    """What readers got from files (`store.inputs.read`) as table results to score."""
     rows: list[Row] = []
     facts: list[Row] = []
     standings: list[Row] = []
     unreadable: list[RecordError] = []
-    for f in files:
-        parsed: ParsedFile = read_parsed(f)[0]
+    for _, parsed in parsed_files:
         for rec in parsed.records:
             if rec.parse_error:
                 unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error))
@@ -110,7 +115,7 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
             year = board_year(st.date, st.event)
             row["event_id"] = event_label({"event": st.event, "date": st.date, "year": year})
             standings.append(row)
-    loaded = _prepare(rows, ", ".join(str(f) for f in files))
+    loaded = _prepare(rows, ", ".join(str(f) for f, _ in parsed_files))
     loaded.errors = unreadable + loaded.errors
     loaded.facts, loaded.standings = facts, standings
     return loaded
@@ -163,16 +168,22 @@ def chosen(results: list[EventResult], info: EventInfo, standings: Sequence[Row]
         info = replace(info, pair_inputs=inputs)
     choice = choose_method(results, info, standings, method, mp_top)
     return replace(
-        info, mp_top=choice.mp_top, vp_scale=choice.vp_scale, imp_rule=choice.imp_rule
+        info,
+        mp_top=choice.mp_top,
+        vp_scale=choice.vp_scale,
+        imp_rule=choice.imp_rule,
+        mp_rule=choice.mp_rule,
     ), choice
 
 
 def with_choice(sc: EventScores, choice: MethodChoice, standings: Sequence[Row]) -> EventScores:
-    """The scores with how they were scored and how many published values they reproduce."""
-    checks = compare_published({sc.info.event: sc}, event_standings(sc.info.event, standings))
+    """The scores with how they were scored and how many published values they reproduce (a
+    value that differs is explained where the file's own numbers contradict it)."""
+    sc = replace(sc, method=choice.method, method_reason=choice.reason)
+    checks = compare_published({sc.info.event: sc}, event_standings(sc.info.event, standings),
+                               prove=True)  # fmt: skip
     compared, agree = agreement(checks)
-    return replace(sc, method=choice.method, method_reason=choice.reason,
-                   published_compared=compared, published_agree=agree, checks=checks)  # fmt: skip
+    return replace(sc, published_compared=compared, published_agree=agree, checks=checks)
 
 
 def method_rows(scores: Mapping[str, EventScores]) -> list[Row]:
@@ -344,7 +355,7 @@ def score_files(
     """`ddrank score FILE...`: score the files' events, write the output files, no store."""
     loaded = load_files(paths)
     scores = score_events(loaded, method, mp_top)
-    checks = compare_published(scores, loaded.standings)
+    checks = compare_published(scores, loaded.standings, prove=True)
     summary = publish.write_outputs(out_dir, loaded.source, loaded.errors, scores, checks,
                                     fouled_in(s.result for sc in scores.values()
                                               for s in sc.results))  # fmt: skip

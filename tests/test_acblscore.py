@@ -99,6 +99,7 @@ def test_every_published_value_is_reproduced() -> None:
     assert {sc.method for sc in scores.values()} == {"acbl"}
     got = {c.what: (c.compared, c.agree) for c in compare_published(scores, loaded.standings)}
     assert got == {"matchpoints per line": (15982, 15982), "final percentage": (1310, 1310),
+                   "total matchpoints": (1310, 1310),
                    "place": (1310, 1310), "strat place": (998, 998),
                    "overall place": (599, 599)}  # fmt: skip
     assert not loaded.errors

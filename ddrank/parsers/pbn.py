@@ -24,7 +24,8 @@ from ddrank.parsers.pbn_tables import (
     split_names,
     tricks_of,
 )
-from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
+from ddrank.parsers.producer import pbn_producer, producer_events
+from ddrank.raw import BOARD_GAME, ParsedFile, RawRecord, RawStanding, number_repeats
 
 __all__ = ["_Game", "_LineReader", "_games", "iter_pbn", "ns_value", "parse_pbn", "read_pbn"]
 
@@ -93,10 +94,12 @@ def parse_pbn(text: str, source_file: str) -> list[RawRecord]:
 def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
     """A PBN file as a ParsedFile: table results (games and `ScoreTable` rows), published
     rankings (`TotalScoreTable`) and events. `tables=False` reads the games alone (a companion
-    hand record, whose results another file holds)."""
+    hand record, whose results another file holds). The file's declared producer is the scorer
+    of its events (ddrank.parsers.producer)."""
     standings: list[RawStanding] = []
     records = list(iter_pbn(text.splitlines(), source_file, tables, standings))
-    return ParsedFile("pbn", number_repeats(records), standings)
+    events = producer_events(records, pbn_producer(text)) if tables else []
+    return ParsedFile("pbn", number_repeats(records), standings, events)
 
 
 def iter_pbn(
@@ -168,6 +171,8 @@ def iter_pbn(
             dd = _tables(game, tags, rec, rows, standings)
             if dd and not getattr(rec, "dd_tricks", ""):
                 rec.dd_tricks = dd  # type: ignore[attr-defined]
+        if any(not row.parse_error for row in rows):  # its ScoreTable is the board's traveller
+            rec.source_format = BOARD_GAME
         carried = rows or len(standings) > ranked  # its tables gave results or a ranking
         if not (carried and _only_tables(rec)):  # a game that only carries its tables is no
             yield rec  # table result (Ruter: no deal, names or contract; the rows are results)

@@ -40,6 +40,7 @@ from ddrank.parsers.usebio_fields import (
     _merge_lin,
     _movement,
     _negate,
+    _number,
     _scoring,
     _scoring_from_lines,
     _seat_fields,
@@ -350,7 +351,7 @@ class _Reader:
                 published_datum=node.value("BOARD_AVERAGE"),
             )
             score = line.value("SCORE")
-            split = adjusted_split(score) if score[:1].upper() == "A" else ""
+            split = adjusted_split(score) if _number(score) is None else ""
             if split:
                 rec.adjusted = split
                 rec.contract = rec.declarer = rec.result = ""

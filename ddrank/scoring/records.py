@@ -14,6 +14,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ddrank.parsers.adjusted import not_played, sits_out
+from ddrank.raw import BOARD_GAME
 from ddrank.scoring.duplicate import duplicate_score
 from ddrank.scoring.events import (
     EventInfo,
@@ -148,13 +150,20 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         return error("no board number")
     vul = _vulnerable(row)
     phantom = phantom_side(row)
+    cells = [_s(row, k) for k in ("contract", "ns_score", "result", "adjusted")]
+    if not phantom and any(sits_out(c) for c in cells):  # a bye: the side without a number
+        phantom = "NS" if not _s(row, "ns_pair") else "EW" if not _s(row, "ew_pair") else ""
+    unplayed = any(not_played(c) or sits_out(c) for c in cells)  # no result, and no error
     year = int(row.get("year") or 0) or board_year(_s(row, "date"), _s(row, "event"))
     adjusted = None
     ns_score: int | None = None
     contract = normalise_contract(_s(row, "contract"))
     declarer = _s(row, "declarer").upper()[:1]
     tricks = _tricks(row)
-    if _s(row, "adjusted"):
+    if unplayed:
+        contract = declarer = ""
+        tricks = None
+    elif _s(row, "adjusted"):
         try:
             adjusted = parse_adjusted(_s(row, "adjusted"))
         except ScoringError as exc:
@@ -235,10 +244,13 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
 def results_from_rows(
     rows: Iterable[Mapping[str, Any]],
 ) -> tuple[list[EventResult], list[RecordError]]:
-    """Every row as a result or an error, then duplicate tables left out (with why)."""
+    """Every row as a result or an error, then duplicate tables left out (with why). A PBN game
+    whose ScoreTable lists its board's results is not one of them (`ddrank.raw.BOARD_GAME`)."""
     results: list[EventResult] = []
     errors: list[RecordError] = []
     for k, row in enumerate(rows):
+        if row.get("source_format") == BOARD_GAME:
+            continue
         made = result_from_row(row, k)
         (errors if isinstance(made, RecordError) else results).append(made)  # type: ignore[arg-type]
     kept, dups = drop_duplicate_tables(results)

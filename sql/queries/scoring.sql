@@ -13,7 +13,7 @@ select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
        b.repeat,
        b.published_ns_mp, b.published_ew_mp, b.published_ns_pct, b.published_ew_pct,
        b.published_imps, b.published_datum, b.player_numbers, r.stage,
-       coalesce(nullif(b.date, ''), r.date) as date
+       coalesce(nullif(b.date, ''), r.date) as date, r.source_format
 from boards b left join raw_records r using (record_id)
 order by b.year, b.event, b.session, b.section, b.board_no, b.record_id;
 
