@@ -89,7 +89,8 @@ def build(two_boards: bool = True, board1: tuple[bytes, ...] = (), copies: int =
         struct.pack("<BBHhIHhI", 1, 1, 1, 42, 100, 1, -42, 0),  # 4S= +420: NS 1.00, EW 0.00
         struct.pack("<BBHhIHhI", 1, 1, 1, 2060, 50, 1, 2040, 50),  # average-plus / -minus
     ]
-    per_board = [board1 or (slots[0],), (slots[1],)][: 1 + two_boards] + [(slots[0],) * 255] * copies
+    per_board = [board1 or (slots[0],), (slots[1],)][: 1 + two_boards]
+    per_board += [(slots[0],) * 255] * copies
     boards = [f.add(struct.pack("<HBB", n + 1, 2, len(s)) + b"".join(s))
               for n, s in enumerate(per_board)]  # fmt: skip
     index = struct.pack("<HH", 1, len(boards)) + bytes(0x20)

@@ -495,7 +495,6 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None,
             reader.stack = reader.stack[: reader.stack.index(board)]
             reader._board(board)
     if not reader.pending and not errors and not reader.standings:
-        errors.append(
-            RawRecord(source, 1, "usebio", parse_error="no USEBIO traveller line or participant")
-        )
+        errors.append(RawRecord(source, 1, "usebio",
+                                parse_error="no USEBIO traveller line or participant"))  # fmt: skip
     return reader.finish(hands_pbn, errors)
