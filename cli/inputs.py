@@ -38,3 +38,23 @@ def check_inputs(inputs: Sequence[str | Path], limits: Any = None
                               markup=False, highlight=False, soft_wrap=True)  # fmt: skip
         raise typer.Exit(2)
     return readable, {path: why for path, why in refused if why.startswith("refused:")}
+
+
+def nothing_scored(scored: int, read: int, left_out: int, deals: int, ranked: int = 0) -> str:
+    """Why a run that scored nothing the files held fails, in one line; '' when it scored
+    something (table results, or `ranked` events a file ranks from its match list alone), or
+    when the files held hand records only (those are published, not scored)."""
+    if scored or ranked or (not read and deals):
+        return ""
+    if not read:
+        return "nothing to score: the files hold no table result and no hand record"
+    return (f"nothing scored: {read} table result(s) read and every one left out "
+            f"({left_out} listed with why in errors.csv)")  # fmt: skip
+
+
+def require_scored(scored: int, read: int, left_out: int, deals: int, ranked: int = 0) -> None:
+    """Exit 2 with one line when a run scored nothing that its files held (`nothing_scored`)."""
+    why = nothing_scored(scored, read, left_out, deals, ranked)
+    if why:
+        err_console.print(f"error: {why}", markup=False, highlight=False, soft_wrap=True)
+        raise typer.Exit(2)

@@ -19,7 +19,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.inputs import require_readable
+from cli.inputs import require_readable, require_scored
 from cli.render import console, emit_json, friendly_errors
 from cli.run_options import with_settings_options
 
@@ -106,18 +106,23 @@ def results(
         if events is None:  # nothing new since the last run: the store's rankings
             events = stored_rankings(settings.db)
     site = (result.get("site") or {}).get("site") or str(out / "site" / "index.html")
+    scoring = result.get("scoring") or {}
     if json:
         emit_json({"events": events, "site": site, "db": settings.db})
-        return
-    from publish.rankings import ranking_text
+    else:
+        from publish.rankings import ranking_text
 
-    console.print(ranking_text(events), markup=False, highlight=False, soft_wrap=True)
-    for u in (result.get("ingest") or {}).get("unreadable", []):  # a file read in no part
-        console.print(f"unreadable {u['file']}:{u['line']}: {u['error']}", markup=False)
-    scoring = result.get("scoring") or {}
-    if scoring.get("errors"):
-        console.print(f"{scoring['errors']} record(s) left out: {out / 'errors.csv'}",
-                      markup=False)  # fmt: skip
+        console.print(ranking_text(events), markup=False, highlight=False, soft_wrap=True)
+        for u in (result.get("ingest") or {}).get("unreadable", []):  # a file read in no part
+            console.print(f"unreadable {u['file']}:{u['line']}: {u['error']}", markup=False)
+        if scoring.get("errors"):
+            console.print(f"{scoring['errors']} record(s) left out: {out / 'errors.csv'}",
+                          markup=False)  # fmt: skip
+            for why in scoring.get("left_out_why") or []:
+                console.print(f"  {why}", markup=False, soft_wrap=True)
+        if scoring.get("missing_lines"):
+            console.print(f"{scoring['missing_lines']} traveller line(s) missing against the "
+                          f"movement: {out / 'errors.csv'}", markup=False)  # fmt: skip
     from cli.run import refused_inputs
 
     refused_inputs(result)
@@ -129,7 +134,13 @@ def results(
                           "last good one, unchanged", markup=False, highlight=False,
                           soft_wrap=True)  # fmt: skip
         raise typer.Exit(1)
-    console.print(f"site: {site} (open it in a browser)", markup=False)
+    if not json:
+        console.print(f"site: {site} (open it in a browser)", markup=False)
+    ingest = result.get("ingest")
+    if isinstance(ingest, dict) and scoring:  # a run, not "nothing new since the last run"
+        require_scored(scoring.get("results", 0), ingest.get("records_read", 0),
+                       scoring.get("errors", 0), ingest.get("hand_record_deals", 0),
+                       len(scoring.get("rankings") or []))  # fmt: skip
 
 
 @contextmanager

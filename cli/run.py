@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.inputs import require_readable
+from cli.inputs import require_readable, require_scored
 from cli.options import store_folder
 from cli.progress import stage_progress
 from cli.render import a_stop_is_under_way, console, emit_json, friendly_errors
@@ -92,6 +92,11 @@ def run(
                           "kept, and the same command runs the failed ones again",
                           markup=False, highlight=False, soft_wrap=True)  # fmt: skip
         raise typer.Exit(1)
+    ingest, scoring = result.get("ingest"), result.get("scoring")
+    if isinstance(ingest, dict) and isinstance(scoring, dict):  # not "nothing new"
+        require_scored(scoring.get("results", 0), ingest.get("records_read", 0),
+                       scoring.get("errors", 0), ingest.get("hand_record_deals", 0),
+                       len(scoring.get("rankings") or []))  # fmt: skip
 
 
 def refused_inputs(result: dict[str, Any]) -> None:

@@ -8,7 +8,7 @@ alone, so the same table result read twice (again, or from another file) is one 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any
@@ -164,6 +164,30 @@ def number_repeats(records: list[RawRecord]) -> list[RawRecord]:
             rec.occurrence = k
             del rec.record_id  # the cached id predates the occurrence number
     return records
+
+
+#: Where a record sits, as its source names it: the columns of errors.csv after file and line.
+PLACE_FIELDS = ("event", "session", "section", "round", "table", "board")
+
+
+def place_text(place: Mapping[str, str]) -> str:
+    """A place (`place_of`) in words, the event left out: 'section A, round 3, board 10'."""
+    names = ("session", "section", "round", "table", "board")
+    return ", ".join(f"{n} {v}" for n in names if (v := place.get(n)))
+
+
+def place_of(row: Mapping[str, Any]) -> dict[str, str]:
+    """A record's place (PLACE_FIELDS) from a raw record's or a board's fields. A teams match
+    without a section is its own section ('A v B'); a table without a number, its room."""
+
+    def s(key: str) -> str:
+        v = row.get(key)
+        return "" if v is None else str(v).strip()
+
+    match = " v ".join(x for x in (s("home_team"), s("visit_team")) if x)
+    return {"event": s("event"), "session": s("session") or s("stage"),
+            "section": s("section") or match, "round": s("round"),
+            "table": s("table_no") or s("room"), "board": s("board_no")}  # fmt: skip
 
 
 @dataclass

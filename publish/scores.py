@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from ddrank.raw import PLACE_FIELDS
 from ddrank.scoring.events import EventResult, EventScores
 from ddrank.scoring.individual import seat_rows
 from ddrank.scoring.published import Check
@@ -30,7 +31,10 @@ RANKING_COLUMNS = ["event", "session", "section", "direction", "pair", "players"
 TEAMS_COLUMNS = ["event", "session", "section", "team", "opponent", "boards", "imps_for",
                  "imps_against", "vp"]  # fmt: skip
 BUTLER_COLUMNS = ["event", "pair", "players", "boards", "butler", "butler_per_board", "rank"]
-ERRORS_COLUMNS = ["source", "line", "message"]
+#: errors.csv: the file and line, the record's place as its source gives it, what kind of problem
+#: ("left out": read, not scored; "missing": a line the movement expects; "note": scored, but
+#: read this), and why.
+ERRORS_COLUMNS = ["source", "line", *PLACE_FIELDS, "kind", "message"]
 RATINGS_COLUMNS = ["player", "rating", "boards", "std_error", "last_period"]
 #: The store's tables, column for column (sql/scoring_schema.sql).
 SCORED_RESULTS_COLUMNS = [
@@ -111,8 +115,47 @@ def team_rows(scores: Mapping[str, EventScores]) -> list[Row]:
     return [{**asdict(m), "event": ev} for ev, sc in scores.items() for m in sc.matches]
 
 
-def _error_rows(errors: Sequence[RecordError]) -> list[Row]:
-    return [{"source": e.source, "line": e.line, "message": e.message} for e in errors]
+def error_rows(errors: Iterable[RecordError]) -> list[Row]:
+    """errors.csv's rows (ERRORS_COLUMNS)."""
+    return [{"source": e.source, "line": e.line, **{f: getattr(e, f) for f in PLACE_FIELDS},
+             "kind": e.kind, "message": e.message} for e in errors]  # fmt: skip
+
+
+def write_errors(out: Path, errors: Iterable[RecordError]) -> Path:
+    """errors.csv in `out`: one line per record left out or missing, named where it is."""
+    return write_csv(out / "errors.csv", error_rows(errors), ERRORS_COLUMNS)
+
+
+def left_out(errors: Iterable[RecordError]) -> int:
+    """Records read and not scored (errors.csv also lists missing lines and notes)."""
+    return sum(e.kind == "left out" for e in errors)
+
+
+def error_counts(errors: Sequence[RecordError]) -> Row:
+    """The summary's counts: records left out, duplicate tables among them, lines missing."""
+    return {"errors": left_out(errors),
+            "duplicate_tables": sum("duplicate table" in e.message for e in errors),
+            "missing_lines": sum(e.kind == "missing" for e in errors),
+            "notes": sum(e.kind == "note" for e in errors),
+            "left_out_why": why_left_out(errors)}  # fmt: skip
+
+
+def why_left_out(errors: Sequence[RecordError], limit: int = 5) -> list[str]:
+    """The records left out, grouped by where (match or section, else event) and why (the
+    message's first clause), largest first: one line each with its first record in full, so a
+    director sees which match went unscored and finds it in the file without opening
+    errors.csv ("20 left out in ITALY v WALES (not played), first ...pbn:1726: ...")."""
+    groups: dict[tuple[str, str], list[RecordError]] = {}
+    for e in errors:
+        if e.kind == "left out":
+            where = e.section or e.event or Path(e.source).name
+            groups.setdefault((where, e.message.split(":")[0].strip()), []).append(e)
+    ranked = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+    lines = [f"{len(es)} left out in {where} ({why}), first {min(es, key=lambda e: e.line or 0)}"
+             for (where, why), es in ranked[:limit]]  # fmt: skip
+    if len(ranked) > limit:
+        lines.append(f"... and {len(ranked) - limit} more group(s): errors.csv lists each record")
+    return lines
 
 
 # ---------------------------------------------------------------- files
@@ -128,14 +171,13 @@ def write_outputs(out_dir: str | Path, source: str, errors: Sequence[RecordError
         if any(sc.matches for sc in scores.values()):
             write_csv(new / "teams.csv", team_rows(scores), TEAMS_COLUMNS)
             write_csv(new / "butler.csv", butler_rows(scores), BUTLER_COLUMNS)
-        write_csv(new / "errors.csv", _error_rows(errors), ERRORS_COLUMNS)
+        write_errors(new, errors)
         (new / "report.md").write_text(report_markdown(source, scores, checks, errors, fouled))
         files = [out / f.name for f in _in_order(new)]
     return {
         "events": len(scores),
         "results": sum(len(s.results) for s in scores.values()),
-        "errors": len(errors),
-        "duplicate_tables": sum("duplicate table" in e.message for e in errors),
+        **error_counts(errors),
         "fouled_boards": fouled,
         "published": _checks_summary(checks),
         "files": [str(f) for f in files],
@@ -153,14 +195,13 @@ def write_store_outputs(out_dir: str | Path, source: str, results: Sequence[Row]
         if teams:
             write_csv(new / "teams.csv", teams, TEAMS_COLUMNS)
             write_csv(new / "butler.csv", butler, BUTLER_COLUMNS)
-        write_csv(new / "errors.csv", _error_rows(errors), ERRORS_COLUMNS)
+        write_errors(new, errors)
         (new / "report.md").write_text(_store_report(source, results, pairs, checks, errors))
         files = [out / f.name for f in _in_order(new)]
     return {
         "events": len({r["event"] for r in results}),
         "results": len(results),
-        "errors": len(errors),
-        "duplicate_tables": sum("duplicate table" in e.message for e in errors),
+        **error_counts(errors),
         "published": _checks_summary(checks),
         "files": [str(f) for f in files],
     }
@@ -228,8 +269,9 @@ def report_markdown(
 ) -> str:
     lines = ["# Event scores", "", f"- source: {md(source)}",
              f"- events: {len(scores)}; table results scored: "
-             f"{sum(len(s.results) for s in scores.values())}; records left out: {len(errors)} "
-             "(errors.csv)", f"- fouled boards (one board, several deals): {fouled}", ""]  # fmt: skip
+             f"{sum(len(s.results) for s in scores.values())}; records left out: "
+             f"{left_out(errors)} (errors.csv)", *_problem_lines(errors),
+             f"- fouled boards (one board, several deals): {fouled}", ""]  # fmt: skip
     lines += published_section(checks, max_listed)
     for ev, sc in scores.items():
         info = sc.info
@@ -250,11 +292,27 @@ def report_markdown(
     return "\n".join(lines) + "\n"
 
 
+def _problem_lines(errors: Sequence[RecordError], max_listed: int = 20) -> list[str]:
+    """report.md's lists of records left out (under the count), traveller lines the movement
+    expects and the files lack, and notes (the first `max_listed` of each; errors.csv has all)."""
+    out = []
+    for kind, title in (("left out", ""), ("missing", "traveller lines missing"),
+                        ("note", "notes")):  # fmt: skip
+        items = [e for e in errors if e.kind == kind]
+        if items and title:
+            out.append(f"- {title}: {len(items)} (errors.csv)")
+        out += [f"  - {e}" for e in items[:max_listed]]
+        if len(items) > max_listed:
+            out.append(f"  - ... and {len(items) - max_listed} more")
+    return out
+
+
 def _store_report(source: str, results: Sequence[Row], pairs: Sequence[Row],
                   checks: Sequence[Check], errors: Sequence[RecordError]) -> str:  # fmt: skip
     lines = ["# Event scores", "", f"- source: {md(source)}",
              f"- events: {len({r['event'] for r in results})}; table results scored: "
-             f"{len(results)}; records left out: {len(errors)} (errors.csv)", ""]  # fmt: skip
+             f"{len(results)}; records left out: {left_out(errors)} (errors.csv)",
+             *_problem_lines(errors), ""]  # fmt: skip
     lines += published_section(checks)
     by_event: dict[str, list[Row]] = defaultdict(list)
     for p in pairs:

@@ -116,3 +116,7 @@ CREATE TABLE IF NOT EXISTS deals (
     par_contract  VARCHAR,
     dd_tricks     VARCHAR                  -- DoubleDummyTricks tag, 20 hex digits, as written
 );
+
+-- Where an excluded record sits as its source names it ("section A, round 3, table 2, board 10"),
+-- beside its file and line: errors.csv and a director find it by this.
+ALTER TABLE exclusions ADD COLUMN IF NOT EXISTS place VARCHAR;

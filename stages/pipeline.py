@@ -64,7 +64,7 @@ def ingest(r: Run) -> dict[str, Any]:
     summary = ingest_paths(r.store, s.inputs, s.partition_size, limits=limits_of(s),
                            digest=r.inputs.digest).as_dict()  # fmt: skip
     for refused in summary.get("refused", []):
-        r.log.warning("refused: %s: %s", refused["file"], refused["reason"])
+        r.log.info("refused: %s: %s", refused["file"], refused["reason"])  # the CLI says it once
     return summary
 
 

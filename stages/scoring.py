@@ -16,8 +16,9 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ddrank.cleaning.reasons import EXCLUSION_REASONS
 from ddrank.ratings.lehman import LehmanParams, sortable_date
-from ddrank.raw import ParsedFile
+from ddrank.raw import ParsedFile, place_of
 from ddrank.scoring.acbl import pair_inputs
 from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
 from ddrank.scoring.matches import matches_only_events, score_matches
@@ -51,6 +52,7 @@ class Loaded:
     facts: list[Row] = field(default_factory=list)
     standings: list[Row] = field(default_factory=list)
     scoring_tags: dict[str, list[str]] = field(default_factory=dict)  # event -> [Scoring] tags
+    deals: int = 0  # hand-record deals read (games with a deal and no table result)
     dates: dict[str, str] = field(default_factory=dict)  # event -> earliest date read
 
     def infos(self) -> dict[str, EventInfo]:
@@ -100,10 +102,13 @@ def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
     facts: list[Row] = []
     standings: list[Row] = []
     unreadable: list[RecordError] = []
+    deals = 0
     for _, parsed in parsed_files:
+        deals += len(parsed.deals)
         for rec in parsed.records:
             if rec.parse_error:
-                unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error))
+                unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error,
+                                              **place_of(rec.as_row())))  # fmt: skip
                 continue
             rows.append(rec.as_row())
         for ev in parsed.events:
@@ -117,7 +122,7 @@ def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
             standings.append(row)
     loaded = _prepare(rows, ", ".join(str(f) for f, _ in parsed_files))
     loaded.errors = unreadable + loaded.errors
-    loaded.facts, loaded.standings = facts, standings
+    loaded.facts, loaded.standings, loaded.deals = facts, standings, deals
     return loaded
 
 
@@ -126,16 +131,29 @@ def load_store(store: Store) -> Loaded:
     rows = store.rows("scoring_boards")
     matched = {(c, n): m for n, c, m in store.tuples("matched_players")}
     for r in rows:
-        r["source_file"] = f"{store.path}:boards[{r['record_id']}]"  # errors.csv names the record
+        if not r.get("source_file"):  # a board with no raw record: named by its store row
+            r["source_file"] = f"{store.path}:boards[{r['record_id']}]"
         context = f"{(r.get('event') or '').strip()}|{r.get('year') or 0}"
         for seat in ("north", "east", "south", "west"):
             m = matched.get((context, r.get(f"{seat}name") or ""))
             if m:
                 r[f"{seat}_player"] = m
     loaded = _prepare(rows, str(store.path))
+    loaded.errors = excluded(store) + loaded.errors
     loaded.facts = store.rows("event_facts")
     loaded.standings = store.rows("published_standings")
     return loaded
+
+
+def excluded(store: Store) -> list[RecordError]:
+    """The records cleaning left out, each with its file, line, place and reason."""
+    out = []
+    for r in store.rows("exclusion_errors"):
+        why = EXCLUSION_REASONS.get(r["reason"], r["reason"]).rstrip(".")
+        detail = f": {r['detail']}" if r.get("detail") else ""
+        out.append(RecordError(str(r["source_file"] or store.path), r["source_line"],
+                               f"{why}{detail}", **place_of(r)))  # fmt: skip
+    return out
 
 
 # ---------------------------------------------------------------- scoring
@@ -361,6 +379,8 @@ def score_files(
                                               for s in sc.results))  # fmt: skip
     summary["top"] = top_lines(scores)
     summary["methods"] = method_rows(scores)
+    summary["records_read"] = len(loaded.results) + summary["errors"]
+    summary["hand_record_deals"] = loaded.deals
     return summary
 
 
@@ -382,9 +402,21 @@ def score_and_save(
             "unchanged": sorted(set(groups) - set(changed))}  # fmt: skip
 
 
+def save_errors(store: Store, errors: Sequence[RecordError]) -> None:
+    """Keep what this scoring found (records left out, lines missing) for the event pages."""
+    store.run("delete_scoring_errors")
+    _insert(store, "scoring_errors", [{**asdict(e), "table_no": e.table} for e in errors],
+            SCORING_ERRORS_COLUMNS)  # fmt: skip
+
+
+SCORING_ERRORS_COLUMNS = ["event", "source", "line", "session", "section", "round", "table_no",
+                          "board", "kind", "message"]  # fmt: skip
+
+
 def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError],
            events: Sequence[str] | None = None) -> Row:  # fmt: skip
     """results.csv, ranking.csv, teams.csv, butler.csv, errors.csv and report.md from the store."""
+    save_errors(store, errors)
     ev = None if events is None else list(events)
     results = store.rows("export_results", events=ev)
     pairs = store.rows("export_pair_rankings", events=ev)

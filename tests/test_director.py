@@ -211,14 +211,3 @@ def test_score_db_after_ingest_scores_without_a_clean(tmp_path: Path) -> None:
         ingest_paths(store, [WELWYN])
         summary = score_store(store, str(tmp_path / "out"))
     assert summary["cleaned_first"] == 144 and summary["results"] == 144
-
-
-def test_a_table_seating_one_player_twice_is_reported_not_scored() -> None:
-    from ddrank.scoring.events import EventResult
-    from ddrank.scoring.records import drop_duplicate_tables
-
-    good = EventResult("r1", "Club", "1", players=("Ann", "Bob", "Cid", "Dee"), ns_score=420)
-    bad = EventResult("r2", "Club", "1", players=("Eve", "Fay", "Eve", "Gus"), ns_score=-50)
-    kept, errors = drop_duplicate_tables([good, bad])
-    assert kept == [good]
-    assert [e.message for e in errors] == ["Club session - board 1: table r2 seats Eve twice"]

@@ -259,8 +259,10 @@ def _tables(
             for row_line, raw in game.table_rows(name):
                 add_row(table, row_line, raw)
         for err in table.errors:
-            out.append(RawRecord(source, int(err.split(":")[0].split()[1]), "pbn",
-                                 parse_error=f"{name}: {err}"))  # fmt: skip
+            err_line = int(err.split(":")[0].split()[1])  # the game's place: its event and board
+            err_rec = RawRecord(source, err_line, "pbn", event=base.event, date=base.date,
+                                board_no=base.board_no, parse_error=f"{name}: {err}")  # fmt: skip
+            out.append(err_rec)
         if name == "ScoreTable" and "teamid_home" in (c.casefold() for c in table.columns):
             for row_line, row in table.dicts():  # a teams event's matches, not table results
                 standings.extend(match_standings(base, row_line, row))

@@ -78,9 +78,16 @@ def _is_dump(text: bytes) -> bool:
     return bool(_DUMP_START.match(text))
 
 
+#: The header of a CSV ddrank reads: the paper's `bridgedeals` table, whose rows are hands with
+#: their seats (a `deal` column, or the four seats' names). A CSV of travellers (board, pair
+#: numbers, contract, score) is another format, and is refused with a message that says so.
+_SEAT_NAME_COLUMNS = {b"northname", b"eastname", b"southname", b"westname"}
+
+
 def _is_csv(text: bytes) -> bool:
     first = text.split(b"\n", 1)[0].lower()
-    return b"," in first and (b"deal" in first or b"contract" in first)
+    columns = {c.strip(b" \t\r\"'").replace(b"_", b"") for c in first.split(b",")}
+    return len(columns) > 1 and (b"deal" in columns or columns >= _SEAT_NAME_COLUMNS)
 
 
 def sniff(head: bytes) -> str:
@@ -105,9 +112,11 @@ def sniff(head: bytes) -> str:
         if not reader.binary and reader.sniff(text):
             return reader.format
     first = text.split(b"\n", 1)[0]
-    if b"," in first or b";" in first:
+    if b"," in first or b";" in first or b"\t" in first:
         raise UnreadableFile(
-            "a table without the columns ddrank reads (a CSV needs a deal or contract column)"
+            "a table (CSV) that is not the paper's bridgedeals table (a deal column, or the seats' "
+            "names): ddrank reads results as USEBIO, Bridgemate .bws, PBN or BBO LIN, not a CSV "
+            "of travellers"
         )
     raise UnreadableFile(
         "text in no format ddrank reads (PBN tags, BBO LIN pairs, USEBIO XML, the paper's dump)"

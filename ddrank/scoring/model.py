@@ -9,7 +9,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -110,6 +110,11 @@ class EventResult:
     ew_vulnerable: bool | None = None
     year: int = 0  # the scoring table's year (duplicate scores changed over time)
     date: str = ""  # the board's date as read
+    round: str = ""  # the round and table as the source gives them ("" where it does not)
+    table: str = ""
+    # Where the record was read (file, 1-based line): errors name it. Not part of the content.
+    source: str = field(default="", repr=False, compare=False)
+    line: int | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_result(self) -> bool:

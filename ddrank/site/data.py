@@ -119,8 +119,10 @@ def build_events(data: SiteData) -> list[Event]:
             )
             events[eid] = ev
         names = (r.get("northname"), r.get("eastname"), r.get("southname"), r.get("westname"))
-        r["players"] = [p or (n or None) for p, n in zip(who[r["record_id"]], names, strict=True)]
-        r["labels"] = [data.label(p) for p in r["players"]]
+        # a seat nobody holds as a player (a placeholder, a pair label) links to no page
+        r["players"] = list(who[r["record_id"]])
+        r["labels"] = [data.label(p) if p else (n or "") for p, n in zip(r["players"], names,
+                                                                        strict=True)]  # fmt: skip
         r["names"] = names
         r["mistakes"] = [mistakes.get((r["record_id"], k)) for k in range(4)]
         if r.get("source_file"):

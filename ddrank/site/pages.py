@@ -205,6 +205,21 @@ def _natural(label: Any) -> tuple[int, int | str]:
     return (0, int(text)) if text.isdigit() else (1, text)
 
 
+#: The event page lists traveller lines missing first, then records left out, then notes.
+_PROBLEM_ORDER = {"missing": 0, "left out": 1, "note": 2}
+
+
+def problems_of(ev: Event, errors: list[Row]) -> list[Row]:
+    """The scoring's findings about this event (`scoring_errors`), each with where it is."""
+    keys = {ev.event_id, ev.name}
+    rows = [dict(e, place=", ".join(f"{n} {e[k]}" for n, k in (
+                ("session", "session"), ("section", "section"), ("round", "round"),
+                ("table", "table_no"), ("board", "board")) if e.get(k)))
+            for e in errors if str(e.get("event") or "") in keys]  # fmt: skip
+    return sorted(rows, key=lambda e: (_PROBLEM_ORDER.get(str(e.get("kind")), 3),
+                                       str(e.get("source") or ""), e.get("line") or 0))  # fmt: skip
+
+
 def event_pages(ev: Event, data: Any, players: Any, render: Any, boards: list[BoardPage],
                 team_matches: list[Row]) -> Iterator[tuple[str, str]]:  # fmt: skip
     """The event page, then one page per board."""
@@ -216,6 +231,7 @@ def event_pages(ev: Event, data: Any, players: Any, render: Any, boards: list[Bo
                                     _natural(m.get("opponent"))))  # fmt: skip
     yield render(ev.page, "event.html", ev=ev, rankings=rankings, boards=boards,
                  matches=matches, split=pair_split(ev) if ev.scoring == "IMP" else [],
+                 problems=problems_of(ev, data.optional.get("scoring_errors", [])),
                  players=players, board_dir=ev.page[: -len(".html")].split("/")[-1])  # fmt: skip
     for k, b in enumerate(boards):
         first = b.rows[0]
