@@ -46,7 +46,7 @@ def scoring_words(ev: EventCheck) -> str:
     if ev.scoring in ("MP", "INDIVIDUAL"):
         top = f", top {ev.top:g} per result beaten" if ev.top else ""
         how = f"{ev.method}{top}"
-    elif ev.scoring in ("TEAMS", "BAM"):
+    elif ev.scoring in ("TEAMS", "BAM", "TEAMS+KNOCKOUT"):  # a knockout: the reason says it
         how = ev.method
     else:
         how = ""
@@ -74,6 +74,9 @@ def file_text(fc: FileCheck, name: Namer = str, lines: int = LINES) -> list[str]
         out.append("  no published values to compare")
     if fc.left_out:
         out.append(f"  left out  {fc.left_out:,} record(s), the first: {fc.left_out_first}")
+    if fc.missing:
+        out.append(f"  missing   {fc.missing:,} traveller line(s) the movement expects, the "
+                   f"first: {fc.missing_first}")  # fmt: skip
     return out
 
 
@@ -141,6 +144,8 @@ def as_json(files: Sequence[FileCheck], skipped: int = 0, name: Namer = str) -> 
                 "note": f.note,
                 "left_out": f.left_out,
                 "left_out_first": f.left_out_first,
+                "missing": f.missing,
+                "missing_first": f.missing_first,
                 "events": [
                     {
                         "event": e.event,

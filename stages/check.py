@@ -23,7 +23,9 @@ from ddrank.scoring.conformance import (
     UNREADABLE,
     EventCheck,
     FileCheck,
+    kind_of,
 )
+from ddrank.scoring.results import RecordError
 from stages.scoring import load_parsed, score_events
 from store.inputs.read import read_parsed
 
@@ -88,16 +90,23 @@ def check_file(path: Path) -> FileCheck:
         return FileCheck(str(path), parsed.format, producer, NO_RESULTS, held)
     loaded = load_parsed([(path, parsed)])
     scores = score_events(loaded)
-    events = [EventCheck(ev, sc.info.scoring, sc.method, sc.method_reason, len(sc.results),
+    events = [EventCheck(ev, kind_of(sc), sc.method, sc.method_reason, len(sc.results),
                          list(sc.checks), sc.info.mp_top) for ev, sc in scores.items()]  # fmt: skip
     compared = any(c.compared for ev in events for c in ev.checks)
-    first = loaded.errors[0] if loaded.errors else None
+    left_out = [e for e in loaded.errors if e.kind == "left out"]
+    missing = [e for e in loaded.errors if e.kind == "missing"]
     return FileCheck(
         str(path), parsed.format, producer, CHECKED if compared else NOT_PUBLISHED,
-        "" if events else "no table result could be scored", events, len(loaded.errors),
-        f"{Path(first.source).name}{f':{first.line}' if first.line else ''}: {first.message}"
-        if first else "",
+        "" if events else "no table result could be scored", events, len(left_out),
+        _first(left_out), len(missing), _first(missing),
     )  # fmt: skip
+
+
+def _first(errors: Sequence[RecordError]) -> str:
+    """The first of `errors` as errors.csv words it (file name, line, place, why)."""
+    return (
+        str(errors[0]).replace(errors[0].source, Path(errors[0].source).name, 1) if errors else ""
+    )
 
 
 def check_paths(paths: Sequence[str | Path],

@@ -123,3 +123,19 @@ def test_the_qualifier_says_which_match_it_cannot_score_and_why(tmp_path: Path) 
     ) in out
     ranked = re.findall(r"^\s+(\d+)\s+-?\d+\.\d\d\s+([A-Z ]+)$", out, re.M)
     assert len(ranked) == 28 and not {"WALES", "ITALY"} & {team for _, team in ranked}
+
+
+def test_check_tells_records_left_out_from_lines_missing() -> None:
+    """`ddrank check` on the qualifier: the unplayed match's 20 records are left out; the one
+    board entered for one room only is a missing line, not a record left out."""
+    done = ddrank("check", str(QUALIFIER))
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = " ".join(done.stdout.split())
+    assert (
+        "left out 20 record(s), the first: online-qualifier-2021-example2.pbn:1726: section "
+        "ITALY v WALES, table 1, board 11: not played"
+    ) in out
+    assert (
+        "missing 1 traveller line(s) the movement expects, the first: "
+        "online-qualifier-2021-example2.pbn: section SWITZERLAND v TURKEY, board 20"
+    ) in out

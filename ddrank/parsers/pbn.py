@@ -98,7 +98,7 @@ def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
     of its events (ddrank.parsers.producer)."""
     standings: list[RawStanding] = []
     records = list(iter_pbn(text.splitlines(), source_file, tables, standings))
-    events = producer_events(records, pbn_producer(text)) if tables else []
+    events = producer_events(records, pbn_producer(text), standings) if tables else []
     return ParsedFile("pbn", number_repeats(records), standings, events)
 
 

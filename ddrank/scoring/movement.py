@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
+from ddrank.scoring.identity import is_seat_label
 from ddrank.scoring.model import EventResult
 from ddrank.scoring.results import RecordError
 
@@ -25,10 +26,11 @@ def _board_order(board: str) -> tuple[int, str]:
 
 def _who(r: EventResult) -> tuple[str, ...]:
     """Who meets at the table: the two pair numbers (or labels), else the four players (an
-    individual event changes partners inside a round, so its players, not its pairs, meet)."""
+    individual event changes partners inside a round, so its players, not its pairs, meet).
+    Seat labels (`N22` at North: a line of the traveller, not a person) say nobody."""
     if r.ns_pair and r.ew_pair:
         return (r.ns_pair, r.ew_pair) if r.ns_pair != r.ew_pair else ()
-    names = tuple(n for n in r.names if n)
+    names = tuple(n for seat, n in enumerate(r.names) if n and not is_seat_label(n, seat))
     return names if len(set(names)) == len(names) >= 2 else ()
 
 
