@@ -46,7 +46,7 @@ def scoring_words(ev: EventCheck) -> str:
     if ev.scoring in ("MP", "INDIVIDUAL"):
         top = f", top {ev.top:g} per result beaten" if ev.top else ""
         how = f"{ev.method}{top}"
-    elif ev.scoring in ("TEAMS", "BAM"):
+    elif ev.scoring in ("TEAMS", "BAM", "TEAMS+KNOCKOUT"):  # a knockout: the reason says it
         how = ev.method
     else:
         how = ""

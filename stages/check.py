@@ -23,6 +23,7 @@ from ddrank.scoring.conformance import (
     UNREADABLE,
     EventCheck,
     FileCheck,
+    kind_of,
 )
 from ddrank.scoring.results import RecordError
 from stages.scoring import load_parsed, score_events
@@ -89,7 +90,7 @@ def check_file(path: Path) -> FileCheck:
         return FileCheck(str(path), parsed.format, producer, NO_RESULTS, held)
     loaded = load_parsed([(path, parsed)])
     scores = score_events(loaded)
-    events = [EventCheck(ev, sc.info.scoring, sc.method, sc.method_reason, len(sc.results),
+    events = [EventCheck(ev, kind_of(sc), sc.method, sc.method_reason, len(sc.results),
                          list(sc.checks), sc.info.mp_top) for ev, sc in scores.items()]  # fmt: skip
     compared = any(c.compared for ev in events for c in ev.checks)
     left_out = [e for e in loaded.errors if e.kind == "left out"]

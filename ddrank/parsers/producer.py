@@ -12,8 +12,9 @@ The producer decides a scorer's documented arithmetic (ddrank.scoring.method), s
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from ddrank.raw import RawEvent, RawRecord
+from ddrank.raw import RawEvent, RawRecord, RawStanding
 
 _META = re.compile(r'<META\s+name\s*=\s*"?Generator"?\s+content\s*=\s*"([^"]*)"', re.IGNORECASE)
 _CREATOR = re.compile(r"^%\s*Creator\s*:\s*(.+?)(?:\s+Version\b.*)?$", re.IGNORECASE)
@@ -34,8 +35,10 @@ def pbn_producer(text: str) -> str:
     return ""
 
 
-def producer_events(records: list[RawRecord], producer: str) -> list[RawEvent]:
-    """One event per (event, date, organiser) of `records`, its `scorer` the file's producer."""
+def producer_events(records: list[RawRecord], producer: str,
+                    standings: Sequence[RawStanding] = ()) -> list[RawEvent]:  # fmt: skip
+    """One event per (event, date, organiser) of `records`, its `scorer` the file's producer;
+    and one per event only `standings` name (a teams file that lists its matches, no boards)."""
     if not producer:
         return []
     seen: dict[tuple[str, str, str], RawEvent] = {}
@@ -44,4 +47,11 @@ def producer_events(records: list[RawRecord], producer: str) -> list[RawEvent]:
         if rec.event and not rec.parse_error and key not in seen:  # unnamed: named later by path
             seen[key] = RawEvent(rec.source_file, event=rec.event, organiser=rec.organiser,
                                  date_start=rec.date, date_end=rec.date, scorer=producer)  # fmt: skip
+    named = {k[0] for k in seen}
+    for st in standings:
+        if st.event and st.event not in named:
+            named.add(st.event)
+            seen[(st.event, st.date, "")] = RawEvent(st.source_file, event=st.event,
+                                                     date_start=st.date, date_end=st.date,
+                                                     scorer=producer)  # fmt: skip
     return list(seen.values())

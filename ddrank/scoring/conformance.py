@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ddrank.scoring.published import Check
 
@@ -21,7 +22,9 @@ CHECKED, NOT_PUBLISHED, NO_RESULTS, UNREADABLE, FAILED = (
 #: The event kinds in words, by `EventInfo.scoring`.
 KIND_WORDS = {"MP": "pairs, matchpoints", "IMP": "pairs, cross-IMPs",
               "BUTLER": "pairs, Butler IMPs", "TEAMS": "teams, IMPs to VPs",
-              "BAM": "teams, point-a-board", "INDIVIDUAL": "individual, matchpoints"}  # fmt: skip
+              "BAM": "teams, point-a-board", "INDIVIDUAL": "individual, matchpoints",
+              "KNOCKOUT": "teams, knockout matches",
+              "TEAMS+KNOCKOUT": "teams, IMPs to VPs and knockout matches"}  # fmt: skip
 
 
 def is_per_line(what: str) -> bool:
@@ -32,6 +35,17 @@ def is_per_line(what: str) -> bool:
 
 def kind_words(scoring: str) -> str:
     return KIND_WORDS.get(scoring, scoring.lower() or "unknown")
+
+
+def kind_of(sc: Any) -> str:
+    """An event's kind as KIND_WORDS names it: its scoring, or an individual, or a teams event
+    whose matches are knockout matches (all of them, or beside a VP stage)."""
+    if sc.info.individual:
+        return "INDIVIDUAL"
+    knockout = [x.kind == "knockout" for x in sc.rankings]
+    if sc.info.scoring in ("TEAMS", "BAM") and any(knockout):
+        return "KNOCKOUT" if all(knockout) else "TEAMS+KNOCKOUT"
+    return str(sc.info.scoring)
 
 
 @dataclass
