@@ -18,6 +18,7 @@ import polars as pl
 from ddrank.events import event_id_of, iso_date
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding
 from store import Store
+from store.store import arrow_stream
 
 EVENT_COLUMNS = ("event_id", "name", "organiser", "date_start", "date_end", "scoring",
                  "movement", "across_field", "mp_top", "scorer", "federation", "fields",
@@ -37,7 +38,7 @@ _TYPED = {"source_line": pl.Int64, "across_field": pl.Boolean, "phantom": pl.Boo
 @contextmanager
 def registered(store: Store, name: str, frame: Any) -> Iterator[None]:
     """`frame` readable as table `name` by the named queries, for the duration of the block."""
-    store.con.register(name, frame)
+    store.con.register(name, arrow_stream(frame))
     try:
         yield
     finally:

@@ -28,7 +28,7 @@ from ddrank.scoring.events import (
 )
 from publish.rankings import method_words
 from publish.scores import write_ratings_csv
-from stages import ratings, split
+from stages import ratings
 from stages.rankings import ranking_summary
 from stages.scoring import (
     changed_events,
@@ -87,8 +87,13 @@ def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session) 
         summary["rating_table"] = ratings.rating_table(store, min_boards=s.min_boards)
     imp_events = sorted(ev for ev, i in infos.items()
                         if infer_scoring(groups[ev], i.scoring) in IMP_SCORINGS)  # fmt: skip
-    summary["split"] = (split.split_imp_events(store, imp_events, Path(s.out) / "split",
-                                               s.min_boards) if s.ratings else {})  # fmt: skip
+    summary["split"] = {}
+    if s.ratings:  # the split (numpy) loads only when asked: `ddrank results` has no ratings
+        from stages import split
+
+        summary["split"] = split.split_imp_events(
+            store, imp_events, Path(s.out) / "split", s.min_boards
+        )
     summary["rankings"] = ranking_summary(store)
     summary["rescored"], summary["unchanged"] = changed, sorted(set(groups) - set(changed))
     summary["top"] = top_lines(scores)

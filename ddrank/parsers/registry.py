@@ -177,7 +177,7 @@ def read_pbn_bytes(
     text = decode_text(data)
     check_lines(text)
     parsed = read_pbn(text, name, tables=results is None)
-    parsed.warnings = conformance_warnings(text)
+    parsed.warnings = sorted([*parsed.warnings, *conformance_warnings(text)])
     return parsed
 
 

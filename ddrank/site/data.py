@@ -17,7 +17,6 @@ from typing import Any
 from ddrank.scoring.matchpoints import matchpoints, percentages
 from ddrank.scoring.results import TableResult, make_result, pair_label
 from ddrank.site.stats import fmt_num  # noqa: F401 - the site's number format, used from here
-from ddrank.split import aggregate_splits, split_board
 
 Row = dict[str, Any]
 SEATS = "NESW"
@@ -178,6 +177,8 @@ def score_event(ev: Event) -> None:
                 if made is not None:
                     tables.append((r, made))
             if len(tables) >= 2:
+                from ddrank.split import split_board  # numpy: only for IMP events
+
                 split = split_board([t for _, t in tables]).per_table()
                 for (r, _), s in zip(tables, split, strict=True):
                     r["split"] = s
@@ -199,6 +200,8 @@ def table_result(r: Row) -> TableResult | None:
 
 def pair_split(ev: Event) -> list[Row]:
     """Per pair: boards, Butler = bid + play + defence + luck (IMPs per board), best first."""
+    from ddrank.split import aggregate_splits
+
     splits = [r["split"] for r in ev.results if r.get("split") is not None]
     pairs, _players = aggregate_splits(splits)
     return sorted(pairs, key=lambda p: (-float(p["butler"]), str(p["players"])))
