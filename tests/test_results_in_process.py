@@ -111,3 +111,32 @@ def test_ctrl_c_stops_results_cleanly_and_the_rerun_gives_the_same_rankings(
     assert whole.returncode == 0, whole.stderr[-2000:]
     ours, theirs = _tables(out / "results.duckdb"), _tables(tmp_path / "whole" / "results.duckdb")
     assert ours == theirs and ours["boards"] == [(270,)]
+
+
+def test_compiled_templates_are_kept_and_an_unwritable_cache_costs_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The site's templates are compiled once per install, like Python's bytecode; a cache folder
+    that cannot be made or written never fails the site."""
+    from jinja2 import Environment
+
+    from ddrank.site.render import environment
+    from publish.site.writer import TemplateCache, template_cache
+
+    monkeypatch.setenv("DDRANK_CACHE_DIR", str(tmp_path / "cache"))
+    cache = template_cache()
+    assert isinstance(cache, TemplateCache)
+    environment(cache).get_template("board.html")
+    kept = list((tmp_path / "cache" / "templates").iterdir())
+    assert len(kept) == 1
+    compiled = []
+    monkeypatch.setattr(Environment, "_compile", lambda *a: compiled.append(a) or None)
+    environment(cache).get_template("board.html")  # read from the cache: nothing compiled
+    assert compiled == []
+    monkeypatch.undo()
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("DDRANK_CACHE_DIR", str(tmp_path / "file"))  # a file: no folder there
+    assert template_cache() is None
+    done = ddrank("results", str(BWS), "--out", str(tmp_path / "r"),
+                  DDRANK_CACHE_DIR=str(tmp_path / "file"))  # fmt: skip
+    assert done.returncode == 0 and (tmp_path / "r" / "site" / "index.html").is_file()
