@@ -140,3 +140,25 @@ def test_compiled_templates_are_kept_and_an_unwritable_cache_costs_nothing(
     done = ddrank("results", str(BWS), "--out", str(tmp_path / "r"),
                   DDRANK_CACHE_DIR=str(tmp_path / "file"))  # fmt: skip
     assert done.returncode == 0 and (tmp_path / "r" / "site" / "index.html").is_file()
+
+
+def test_a_second_run_says_nothing_is_new_and_json_is_json_only(tmp_path: Path) -> None:
+    """The last line says where the site is; the same files again say at once that nothing is
+    new (the ranking shown is the store's); --json prints nothing but the JSON document."""
+    import json
+
+    out = tmp_path / "r"
+    first = ddrank("results", str(BWS), "--out", str(out))
+    assert first.returncode == 0, first.stderr[-2000:]
+    site = f"site: {out / 'site' / 'index.html'} (open it in a browser)"
+    assert first.stdout.splitlines()[-1] == site
+    assert "nothing new" not in first.stdout
+    again = ddrank("results", str(BWS), "--out", str(out))
+    assert again.returncode == 0, again.stderr[-2000:]
+    *_, said, last = again.stdout.splitlines()
+    assert said.startswith("nothing new since ") and "1 file(s) unchanged" in said, said
+    assert last == site
+    assert "Kevin Patterson - Sudhir Kulkarni" in again.stdout  # the store's ranking
+    as_json = json.loads(ddrank("results", str(BWS), "--out", str(out), "--json").stdout)
+    assert as_json["site"] == str(out / "site" / "index.html")
+    assert as_json["db"] == str(out / "results.duckdb") and as_json["events"]
