@@ -159,6 +159,12 @@ def test_a_second_run_says_nothing_is_new_and_json_is_json_only(tmp_path: Path) 
     assert said.startswith("nothing new since ") and "1 file(s) unchanged" in said, said
     assert last == site
     assert "Kevin Patterson - Sudhir Kulkarni" in again.stdout  # the store's ranking
+    player = ddrank("player", "kevin patterson", "--db", str(out / "results.duckdb"))
+    assert player.returncode == 0, player.stderr[-2000:]
+    head, event, profile, *_ = player.stdout.splitlines()
+    assert head == "Kevin Patterson: 27 boards in 1 event(s)"
+    assert event == "  Bridge game: 27 boards"
+    assert profile.startswith("Double-dummy mistake profile: none yet")  # no 0 / 0 table
     as_json = json.loads(ddrank("results", str(BWS), "--out", str(out), "--json").stdout)
     assert as_json["site"] == str(out / "site" / "index.html")
     assert as_json["db"] == str(out / "results.duckdb") and as_json["events"]
