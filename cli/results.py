@@ -84,15 +84,15 @@ def results(
     Runs the stages of `ddrank run` in this process, without Prefect: only ingest, clean, scoring and the site (no double dummy, name matching, regression or ratings unless asked), into its own store in OUT.
     """
     from stages.run import freshness_of, open_run
-    from stages.settings import load_settings
+    from stages.settings import limits_of, load_settings
 
     with friendly_errors():
-        require_readable(files)
         settings = load_settings(
             config, inputs=[str(f) for f in files], out=str(out),
             db=db or str(out / "results.duckdb"), double_dummy=double_dummy,
             regression=regression, ratings=ratings, names_scope=names_scope, **fields,
         )  # fmt: skip
+        require_readable(files, limits_of(settings))
         out.mkdir(parents=True, exist_ok=True)
         with open_run(settings) as run:  # the run's one Store, its inputs hashed once
             result: dict[str, Any] = freshness_of(run).as_dict()
@@ -123,6 +123,18 @@ def results(
         if scoring.get("missing_lines"):
             console.print(f"{scoring['missing_lines']} traveller line(s) missing against the "
                           f"movement: {out / 'errors.csv'}", markup=False)  # fmt: skip
+    from cli.run import refused_inputs
+
+    refused_inputs(result)
+    failed = (result.get("site") or {}).get("failed")
+    if failed:  # the last good site is as it was (publishing is atomic)
+        from cli.render import err_console
+
+        err_console.print(f"error: the site was not written ({failed}); {out / 'site'} is the "
+                          "last good one, unchanged", markup=False, highlight=False,
+                          soft_wrap=True)  # fmt: skip
+        raise typer.Exit(1)
+    if not json:
         console.print(f"site: {site} (open it in a browser)", markup=False)
     ingest = result.get("ingest")
     if isinstance(ingest, dict) and scoring:  # a run, not "nothing new since the last run"

@@ -19,6 +19,26 @@ OutOpt = Annotated[
 ]  # fmt: skip
 
 
+def _build(build_site: Any, db: Path, out: Path) -> dict[str, Any]:
+    """The site, or one line and exit 1 when it could not be written (the last good site stays:
+    publishing is atomic); a disk full or read-only is `friendly_errors`' one line and exit 2."""
+    from store.store import describe_failure
+
+    try:
+        return build_site(db, out)
+    except OSError as exc:
+        if describe_failure(exc) is not None:
+            raise
+        err_console.print(
+            f"error: the site was not written ({exc}); {out / 'site'} is the last "
+            "good one, unchanged",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(1) from None
+
+
 def _f(v: Any, digits: int = 2) -> str:
     """A number or a name as a table cell; names are escaped (rich would read '[x]' as markup)."""
     from rich.markup import escape
@@ -49,7 +69,7 @@ def register(app: typer.Typer) -> None:
             if not db.is_file():
                 raise FileNotFoundError(f"{db}: no such store (run `ddrank run` first)")
             with console.status("writing the site", spinner="dots") if not json else _null():
-                summary = build_site(db, out)
+                summary = _build(build_site, db, out)
         if json:
             emit_json(summary)
             return

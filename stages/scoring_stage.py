@@ -45,6 +45,11 @@ from store import Store
 IMP_SCORINGS = ("IMP", "BUTLER", "TEAMS", "BAM")
 #: score_session(event, session, results, info, method, content_hash) -> the session's scores.
 SessionScorer = Callable[[str, str, list[EventResult], EventInfo, str, str], EventScores]
+#: Changed events scored session by session through the given scorer (the flow's cached Prefect
+#: task), up to this many. More (a folder of 10,000 one-table files is an event per file) are
+#: scored plainly: a task run and a persisted result per session flooded Prefect's event queue
+#: (issue 32).
+CACHED_EVENTS_UP_TO = 50
 
 
 def plain_session(event: str, session: str, results: list[EventResult], info: EventInfo,
@@ -66,6 +71,8 @@ def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session) 
     """Score each changed event, store the scores, update the ratings, split the IMP events."""
     loaded, stored = load_store(store), scored_events(store)
     groups, infos, hashes, changed = changed_events(loaded, stored, s.mp_method, s.mp_top)
+    if len(changed) > CACHED_EVENTS_UP_TO:  # a folder of one-table files: an event per file
+        scorer = plain_session
     scores = {}
     for ev in changed:  # as the scorer did, unless the settings say (ddrank.scoring.method)
         scores[ev] = score_one(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top,

@@ -17,7 +17,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ddrank.site.board import TableView, suited, table_key, table_view
-from ddrank.site.data import SEATS, Event, Row, boards_of, fmt_short, pair_split
+from ddrank.site.data import SEATS, Event, Row, boards_of, fmt_short, pair_split, slug
 from ddrank.site.ranking import number, rankings_of
 
 
@@ -34,12 +34,25 @@ class BoardPage:
         return self.page.rsplit("/", 1)[-1]
 
 
+#: Characters of a board label kept in its page's name; a longer label (a 400-digit board number
+#: a PBN reader accepts) is cut and made unique by a hash, as player pages are named.
+MAX_STEM = 40
+
+
+def board_stem(label: str) -> str:
+    """The page name of a board: `board-7`, `board-12a`; bounded whatever the label holds."""
+    readable = re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-") or "x"
+    if len(readable) <= MAX_STEM:
+        return f"board-{readable}"
+    return f"board-{readable[: MAX_STEM - 14]}-{slug(label, 'h')[2:]}"
+
+
 def board_pages(ev: Event, data: Any, alternatives: dict[tuple[str, int], str]) -> list[BoardPage]:
     """The event's boards, each with its page name and every table's analysis."""
     base = ev.page[: -len(".html")]
     out, used = [], set()
     for label, deal_id, rows in boards_of(ev):
-        stem = "board-" + (re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-") or "x")
+        stem = board_stem(label)
         name, k = stem, 1
         while name in used:
             k += 1
