@@ -140,6 +140,10 @@ def error_counts(errors: Sequence[RecordError]) -> Row:
             "left_out_why": why_left_out(errors)}  # fmt: skip
 
 
+#: a message's first clause that names the table's contract ("3NX by W"), not why
+_CONTRACT_BY = re.compile(r"[1-7](?:[CDHS]|NT?)(?:X|XX|R)? by [NESW]")
+
+
 def why_left_out(errors: Sequence[RecordError], limit: int = 5) -> list[str]:
     """The records left out, grouped by where (match or section, else event) and why (the
     message's first clause), largest first: one line each with its first record in full, so a
@@ -149,7 +153,13 @@ def why_left_out(errors: Sequence[RecordError], limit: int = 5) -> list[str]:
     for e in errors:
         if e.kind == "left out":
             where = e.section or e.event or Path(e.source).name
-            groups.setdefault((where, e.message.split(":")[0].strip()), []).append(e)
+            clauses = [c.strip() for c in e.message.split(":")]
+            why = (
+                clauses[1]
+                if len(clauses) > 1 and _CONTRACT_BY.fullmatch(clauses[0])
+                else clauses[0]
+            )
+            groups.setdefault((where, why), []).append(e)
     ranked = sorted(groups.items(), key=lambda kv: -len(kv[1]))
     lines = [f"{len(es)} left out in {where} ({why}), first {min(es, key=lambda e: e.line or 0)}"
              for (where, why), es in ranked[:limit]]  # fmt: skip

@@ -18,7 +18,7 @@ from typing import Any
 
 from ddrank.cleaning.reasons import EXCLUSION_REASONS
 from ddrank.ratings.lehman import LehmanParams, sortable_date
-from ddrank.raw import ParsedFile, place_of
+from ddrank.raw import ParsedFile, RawRecord, place_of
 from ddrank.scoring.acbl import pair_inputs
 from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
 from ddrank.scoring.matches import matches_only_events, score_matches
@@ -96,6 +96,23 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
     return load_parsed([(f, read_parsed(f)[0]) for f in files])
 
 
+def _as_played(rec: RawRecord) -> Row:
+    """A record's row. One that writes no contract, only its auction (a BBO LIN never writes the
+    contract), gets the contract, declarer and tricks that cleaning gives the store (tricks from
+    a claim, or from a play finished without one: `ddrank.cleaning.record.clean_record`), so
+    `ddrank score FILE` and `ddrank check` score the tables `ddrank results` scores."""
+    row = rec.as_row()
+    if rec.contract.strip() or not rec.auction.strip():
+        return row
+    from ddrank.cleaning.record import clean_record
+
+    board = clean_record(rec).board
+    if board is not None and board.contract:
+        row.update(contract=board.contract, declarer=board.declarer or "",
+                   result="" if board.result is None else str(board.result))  # fmt: skip
+    return row
+
+
 def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
     """What readers got from files (`store.inputs.read`) as table results to score."""
     rows: list[Row] = []
@@ -110,7 +127,7 @@ def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
                 unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error,
                                               **place_of(rec.as_row())))  # fmt: skip
                 continue
-            rows.append(rec.as_row())
+            rows.append(_as_played(rec))
         for ev in parsed.events:
             fact = asdict(ev)
             fact["event_id"] = event_label({"event": ev.event, "date": ev.date_start})
