@@ -28,7 +28,8 @@ def results(
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Event files or folders (USEBIO, Bridgemate .bws, PBN, LIN).",
+            help="Event files or folders: USEBIO .xml, Bridgemate .bws, ACBLscore game files, "
+            "PBN, BBO LIN (told by content).",
             show_default=False,
         ),
     ],  # fmt: skip
@@ -82,6 +83,10 @@ def results(
     """Score event files as their scorer did and publish the results site: the ranking per event, section and direction, with the agreement against the published values.
 
     Runs the stages of `ddrank run` in this process, without Prefect: only ingest, clean, scoring and the site (no double dummy, name matching, regression or ratings unless asked), into its own store in OUT.
+
+    Its last line says where the site is: `site: OUT/site/index.html (open it in a browser)`; records left out are listed with why in OUT/errors.csv. Run it again on the same files and it says at once that nothing is new. Afterwards `ddrank event NAME --db OUT/results.duckdb` and `ddrank player NAME --db OUT/results.duckdb` answer from that store.
+
+    Example: `ddrank results last-night.bws --out results`, then open results/site/index.html.
     """
     from stages.run import freshness_of, open_run
     from stages.settings import limits_of, load_settings
@@ -135,7 +140,12 @@ def results(
                           soft_wrap=True)  # fmt: skip
         raise typer.Exit(1)
     if not json:
-        console.print(f"site: {site} (open it in a browser)", markup=False)
+        if result.get("nothing_new"):  # the ranking above is the store's, from the last run
+            since = str(result.get("since") or "").replace("T", " ").replace("+00:00", " UTC")
+            console.print(f"nothing new since {since}: {result.get('files', 0)} file(s) "
+                          "unchanged, so nothing was scored again (--force scores them again)",
+                          markup=False, soft_wrap=True)  # fmt: skip
+        console.print(f"site: {site} (open it in a browser)", markup=False, soft_wrap=True)
     ingest = result.get("ingest")
     if isinstance(ingest, dict) and scoring:  # a run, not "nothing new since the last run"
         require_scored(scoring.get("results", 0), ingest.get("records_read", 0),

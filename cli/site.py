@@ -141,7 +141,7 @@ def show_player(found: dict[str, Any], as_json: bool) -> None:
     """A player's profile on the terminal (or as JSON)."""
     from rich.table import Table
 
-    from ddrank.site.profile import count_text, profile
+    from ddrank.site.profile import profile
 
     lines = profile(found["totals"], found["field"])
     rating = found["rating"]
@@ -165,6 +165,29 @@ def show_player(found: dict[str, Any], as_json: bool) -> None:
         se = rating.get("std_error")
         head += f"; Lehman rating {_f(rating.get('rating'))}" + (f" ± {_f(se)}" if se else "")
     console.print(head, markup=False, style="bold")
+    for ev, n in list(found["events"].items())[:10]:
+        console.print(f"  {ev}: {n:,} boards", markup=False, soft_wrap=True)
+    if not found["totals"].get("analysed_boards"):  # no DD analysis: every rate would be 0 / 0
+        console.print("Double-dummy mistake profile: none yet (the double-dummy analysis of this "
+                      "player's boards has not run: `ddrank run`, or `ddrank results "
+                      "--double-dummy`)", markup=False, soft_wrap=True)  # fmt: skip
+    else:
+        _profile_table(lines)
+    p = Table(title="Partners", title_justify="left")
+    p.add_column("partner")
+    p.add_column("boards", justify="right")
+    for partner, n in found["partners"][:5]:
+        p.add_row(_f(partner), str(n))
+    console.print(p)
+    show_costliest(found["costliest"], found["names"])
+
+
+def _profile_table(lines: list[Any]) -> None:
+    """The DD mistake profile: rate, interval and percentile per category."""
+    from rich.table import Table
+
+    from ddrank.site.profile import count_text
+
     t = Table(title="Double-dummy mistake profile", title_justify="left")
     for col, just in (("category", "left"), ("mistakes / chances", "right"),
                       ("rate", "right"), ("95% interval", "right"),
@@ -185,13 +208,6 @@ def show_player(found: dict[str, Any], as_json: bool) -> None:
                   f"{ln.category.unit}", f"{100 * ln.rate:.2f}%",
                   f"{100 * ln.rate_low:.2f}–{100 * ln.rate_high:.2f}%", pct)  # fmt: skip
     console.print(t)
-    p = Table(title="Partners", title_justify="left")
-    p.add_column("partner")
-    p.add_column("boards", justify="right")
-    for partner, n in found["partners"][:5]:
-        p.add_row(_f(partner), str(n))
-    console.print(p)
-    show_costliest(found["costliest"], found["names"])
 
 
 #: What `ddrank player --json` gives of each costly mistake (sql/mistakes_schema.sql).
@@ -212,7 +228,8 @@ def show_costliest(rows: list[dict[str, Any]] | None, names: dict[str, str]) -> 
         return
     if not rows:
         console.print("Costliest mistakes: none analysed (the double-dummy analysis of this "
-                      "player's boards has not run: `ddrank run`)", markup=False)  # fmt: skip
+                      "player's boards has not run: `ddrank run`, or `ddrank results "
+                      "--double-dummy`)", markup=False, soft_wrap=True)  # fmt: skip
         return
     c = Table(title="Costliest mistakes (in each event's units; hypothetical costs last)",
               title_justify="left")  # fmt: skip

@@ -8,10 +8,15 @@ that fails halfway leaves the last good site as it was, and raises.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
 import time
 from pathlib import Path
 from typing import Any
+
+from jinja2 import FileSystemBytecodeCache
+from jinja2.bccache import Bucket
 
 import ddrank.site
 from ddrank.site.data import SiteData
@@ -21,6 +26,31 @@ from publish.atomic import staged_folder
 STATIC = Path(ddrank.site.__file__).resolve().parent / "static"
 #: Files of the regression report copied next to the model page, so the site stands alone.
 REGRESSION_SUFFIXES = (".md", ".html", ".png", ".svg", ".csv", ".json")
+
+
+class TemplateCache(FileSystemBytecodeCache):
+    """Compiled templates kept between runs, like Python's own bytecode: a cache that cannot be
+    written (a read-only home, a full disk) only costs the compile, never the site."""
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def template_cache() -> TemplateCache | None:
+    """The user's cache folder for compiled templates: $DDRANK_CACHE_DIR, else
+    $XDG_CACHE_HOME/ddrank, else ~/.cache/ddrank (its `templates/`); None when none can be made.
+    Jinja keys each entry on the template's source, so an upgrade never reads a stale one."""
+    base = os.environ.get("DDRANK_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "ddrank",
+    )
+    folder = Path(base) / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return TemplateCache(str(folder))
 
 
 def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
@@ -49,7 +79,7 @@ def _write_pages(data: SiteData, site_dir: Path) -> tuple[SitePages, int]:
     for f in STATIC.iterdir():
         shutil.copy(f, site_dir / "static" / f.name)
     copied = copy_regression(data.regression_dir, site_dir / "model") if data.regression else []
-    pages = SitePages(data, copied)
+    pages = SitePages(data, copied, template_cache())
     for rel, html in pages:
         path = site_dir / rel
         if not path.parent.is_dir():  # an event's board pages have their own folder
