@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,8 @@ Row = dict[str, Any]
 #: 5: IMP pairs rules as the scorer declared/published them, individual events (player_results).
 #: 6: ACBLscore's arithmetic (method acbl), pair inputs, strat places.
 MODEL_VERSION = "6"
+#: Table results scored per batch of whole events (`load_store_batches`): bounded memory.
+BATCH_RESULTS = 50_000
 
 
 @dataclass
@@ -51,6 +53,7 @@ class Loaded:
     standings: list[Row] = field(default_factory=list)
     scoring_tags: dict[str, list[str]] = field(default_factory=dict)  # event -> [Scoring] tags
     dates: dict[str, str] = field(default_factory=dict)  # event -> earliest date read
+    elsewhere: set[str] = field(default_factory=set)  # events with results in other batches
 
     def infos(self) -> dict[str, EventInfo]:
         """Each event's facts as its sources state them (the method is chosen from them)."""
@@ -116,10 +119,60 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
     return loaded
 
 
-def load_store(store: Store) -> Loaded:
-    """The store's clean table results (one read), with player identities from name matching."""
-    rows = store.rows("scoring_boards")
-    matched = {(c, n): m for n, c, m in store.tuples("matched_players")}
+def load_store(store: Store, events: Sequence[str] | None = None) -> Loaded:
+    """The store's clean table results (one read; only the events named `events`, if given),
+    with player identities from name matching."""
+    return _loaded(store, store.rows("scoring_boards", events=events), _matched(store),
+                   store.rows("event_facts"), store.rows("published_standings"))  # fmt: skip
+
+
+def load_store_batches(store: Store, batch: int | None = None) -> Iterator[Loaded]:
+    """The store's clean table results a few whole events at a time (about `batch` results per
+    batch, one read each; an event is never split), so that scoring a federation's archive holds
+    one batch of results in memory, not all of them."""
+    matched, facts = _matched(store), store.rows("event_facts")
+    standings = store.rows("published_standings")
+    for names in event_batches(store.tuples("scoring_event_sizes"), batch or BATCH_RESULTS):
+        rows = store.rows("scoring_boards", events=names)
+        yield _loaded(store, rows, matched, facts, standings)
+
+
+def event_batches(sizes: Iterable[tuple], batch: int) -> list[list[str]]:
+    """Event names cut into batches of about `batch` results. Names whose rows share an event
+    (`event_label`: the same event id or name and day) are kept in one batch."""
+    owner: dict[str, str] = {}  # event label or name -> the name that stands for its group
+
+    def root(x: str) -> str:
+        while owner.setdefault(x, x) != x:
+            x = owner[x]
+        return x
+
+    count: dict[str, int] = defaultdict(int)
+    for name, event_id, day, year, n in sizes:
+        label = event_label({"event": name, "event_id": event_id, "date": day, "year": year})
+        owner[root("label:" + label)] = root("name:" + (name or ""))
+        count["name:" + (name or "")] += n
+    groups: dict[str, list[str]] = defaultdict(list)
+    for key in count:
+        groups[root(key)].append(key.removeprefix("name:"))
+    out: list[list[str]] = []
+    size = batch  # start a first batch
+    for members in sorted(groups.values()):
+        n = sum(count["name:" + m] for m in members)
+        if size + n > batch:
+            out.append([])
+            size = 0
+        out[-1] += members
+        size += n
+    return out
+
+
+def _matched(store: Store) -> dict[tuple[str, str], str]:
+    return {(c, n): m for n, c, m in store.tuples("matched_players")}
+
+
+def _loaded(store: Store, rows: list[Row], matched: Mapping[tuple[str, str], str],
+            facts: list[Row], standings: list[Row]) -> Loaded:  # fmt: skip
     for r in rows:
         r["source_file"] = f"{store.path}:boards[{r['record_id']}]"  # errors.csv names the record
         context = f"{(r.get('event') or '').strip()}|{r.get('year') or 0}"
@@ -128,8 +181,7 @@ def load_store(store: Store) -> Loaded:
             if m:
                 r[f"{seat}_player"] = m
     loaded = _prepare(rows, str(store.path))
-    loaded.facts = store.rows("event_facts")
-    loaded.standings = store.rows("published_standings")
+    loaded.facts, loaded.standings = facts, standings
     return loaded
 
 
@@ -208,7 +260,8 @@ def score_events(
 
 def matches_only(loaded: Loaded) -> dict[str, EventInfo]:
     """Teams events the files publish as their matches' IMPs only (no table result)."""
-    events = matches_only_events(loaded.standings, {r.event for r in loaded.results})
+    events = matches_only_events(loaded.standings,
+                                 {r.event for r in loaded.results} | loaded.elsewhere)  # fmt: skip
     return {
         ev: EventInfo(ev, scoring="TEAMS", date=loaded.dates.get(ev, "")) for ev in sorted(events)
     }
@@ -271,13 +324,15 @@ def scored_events(store: Store) -> dict[str, str]:
 
 
 def changed_events(
-    loaded: Loaded, stored: Mapping[str, str], method: str = AUTO, mp_top: float | None = None
-) -> tuple[dict[str, list[EventResult]], dict[str, EventInfo], dict[str, str], list[str]]:
-    """Results per event, their facts and hashes, and the events whose hash is not stored."""
-    infos = {**loaded.infos(), **matches_only(loaded)}
+    loaded: Loaded, stored: Mapping[str, str], method: str = AUTO, mp_top: float | None = None,
+    matches: bool = True,
+) -> tuple[dict[str, list[EventResult]], dict[str, EventInfo], dict[str, str], list[str]]:  # fmt: skip
+    """Results per event, their facts and hashes, and the events whose hash is not stored (with
+    `matches`, also the events published as matches only)."""
+    infos = loaded.infos()
     groups = by_event(loaded.results)
-    for ev in matches_only(loaded):
-        groups[ev] = []  # scored from its published matches
+    for ev, info in (matches_only(loaded) if matches else {}).items():
+        infos[ev], groups[ev] = info, []  # scored from its published matches
     options = option_key(method, mp_top)
     hashes = {ev: event_hash(rs, infos[ev], options, event_standings(ev, loaded.standings))
               for ev, rs in groups.items()}  # fmt: skip

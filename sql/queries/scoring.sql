@@ -15,7 +15,16 @@ select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
        b.published_imps, b.published_datum, b.player_numbers, r.stage,
        coalesce(nullif(b.date, ''), r.date) as date
 from boards b left join raw_records r using (record_id)
+where $events is null or coalesce(b.event, '') in (select unnest($events))
 order by b.year, b.event, b.session, b.section, b.board_no, b.record_id;
+
+-- name: scoring_event_sizes
+-- Each event name's table results by event id and date (stages.scoring.event_batches cuts the
+-- scoring into batches of whole events from it).
+select b.event, b.event_id, coalesce(nullif(b.date, ''), r.date) as date, b.year,
+       count(*) as results
+from boards b left join raw_records r using (record_id)
+group by all;
 
 -- name: matched_players
 -- Name matching's verdicts: (context, raw name) -> ranking name.
