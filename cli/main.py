@@ -45,13 +45,15 @@ _COMMAND_MODULES = (
     "cli.site",  # report (the site), player, event
     "cli.rate",  # rate
     "cli.results",  # results (a director's: score and publish, no DD)
+    "cli.check",  # check (every published value of every file, against ours)
 )
 
 
 #: `ddrank --help` groups the commands in these panels, in this order (`run` first).
 PANELS = {
     "Start here": ("run", "results"),
-    "Events: read, check, score, publish": ("ingest", "clean", "audit", "score", "report",
+    "Events: read, check, score, publish": ("ingest", "clean", "audit", "score", "check",
+                                            "report",
                                             "player", "event"),
     "Analysis: double dummy, regression, ratings": ("dd", "stats", "match-names", "regress",
                                                     "split", "lehman", "rate", "dd-estimate"),

@@ -192,7 +192,10 @@ def _show_events(summary: dict[str, Any]) -> None:
     if summary.get("cleaned_first"):
         console.print(f"cleaned {summary['cleaned_first']:,} ingested record(s) first "
                       "(as `ddrank clean` would)")  # fmt: skip
-    if not summary.get("results"):
+    if summary.get("hand_record_deals") and not summary.get("records_read"):
+        console.print(f"no table result to score: the files hold hand records only "
+                      f"({summary['hand_record_deals']} deals; `ddrank results` publishes them)")  # fmt: skip
+    elif not summary.get("results") and not summary.get("records_read"):
         console.print("[yellow]no table result to score: give event files (`ddrank score FILE`), "
                       "or ingest them first (`ddrank ingest FILE`, then `ddrank score --db`)[/yellow]")  # fmt: skip
     for m in summary.get("methods", []):
@@ -204,6 +207,11 @@ def _show_events(summary: dict[str, Any]) -> None:
                   f"{summary['errors']} records left out (errors.csv), "
                   f"{summary['duplicate_tables']} as duplicate tables; "
                   f"{summary['fouled_boards']} fouled boards")  # fmt: skip
+    for why in summary.get("left_out_why") or []:
+        console.print(f"  {why}", markup=False, soft_wrap=True)
+    if summary.get("missing_lines"):
+        console.print(f"[yellow]{summary['missing_lines']} traveller line(s) missing against the "
+                      "movement (errors.csv)[/yellow]")  # fmt: skip
     if "rescored" in summary:
         console.print(f"rescored {len(summary['rescored'])} event(s), "
                       f"{len(summary['unchanged'])} unchanged")  # fmt: skip
@@ -276,8 +284,14 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         if as_json:
             print(json.dumps(summary, indent=2, default=str))
-            return
-        _show_events(summary)
+        else:
+            _show_events(summary)
+        from cli.inputs import require_scored
+
+        read = summary.get("records_read", summary["results"] + summary["errors"])
+        if files or read:  # an empty store is nothing to do; files that score nothing fail
+            require_scored(summary["results"], read, summary["errors"],
+                           summary.get("hand_record_deals", 0), summary.get("events", 0))  # fmt: skip
 
     @app.command("split")
     def split(

@@ -8,7 +8,7 @@ alone, so the same table result read twice (again, or from another file) is one 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any
@@ -46,6 +46,12 @@ class _computed_once:  # noqa: N801 - used as a decorator, like functools.cached
             return self
         value = obj.__dict__[self.name] = self.func(obj)
         return value
+
+
+#: `source_format` of a PBN game whose `ScoreTable` is its board's traveller: the table results
+#: are the table's rows, so the game's own contract and result (an annotated table, or nothing)
+#: are kept for its auction and play but are not one more result to score (PBN 2.1 ScoreTable).
+BOARD_GAME = "pbn-board"
 
 
 @dataclass
@@ -160,6 +166,30 @@ def number_repeats(records: list[RawRecord]) -> list[RawRecord]:
     return records
 
 
+#: Where a record sits, as its source names it: the columns of errors.csv after file and line.
+PLACE_FIELDS = ("event", "session", "section", "round", "table", "board")
+
+
+def place_text(place: Mapping[str, str]) -> str:
+    """A place (`place_of`) in words, the event left out: 'section A, round 3, board 10'."""
+    names = ("session", "section", "round", "table", "board")
+    return ", ".join(f"{n} {v}" for n in names if (v := place.get(n)))
+
+
+def place_of(row: Mapping[str, Any]) -> dict[str, str]:
+    """A record's place (PLACE_FIELDS) from a raw record's or a board's fields. A teams match
+    without a section is its own section ('A v B'); a table without a number, its room."""
+
+    def s(key: str) -> str:
+        v = row.get(key)
+        return "" if v is None else str(v).strip()
+
+    match = " v ".join(x for x in (s("home_team"), s("visit_team")) if x)
+    return {"event": s("event"), "session": s("session") or s("stage"),
+            "section": s("section") or match, "round": s("round"),
+            "table": s("table_no") or s("room"), "board": s("board_no")}  # fmt: skip
+
+
 @dataclass
 class RawStanding:
     """One line of a published ranking (PBN `TotalScoreTable`, USEBIO `PARTICIPANTS`, ...).
@@ -184,6 +214,7 @@ class RawStanding:
     published_vp: str = ""
     published_place: str = ""  # "3" or "3=" as published
     phantom: bool = False
+    boards: str = ""  # boards the line covers, as published (PBN `NrBoards`); "" unknown
     # A match's published result (USEBIO MATCH: TEAM_SCORE) rather than a ranking line: the team
     # `pair` against `opponent`, its VPs (`published_vp`) or board points (`published_mp`).
     opponent: str = ""
@@ -238,3 +269,6 @@ class ParsedFile:
     warnings: list[tuple[int, str]] = field(default_factory=list)
     # hand-record deals: games with a deal and no table result (stored in `deals`, not results)
     deals: list[RawRecord] = field(default_factory=list)
+    # why the whole file was refused (over a `ddrank.limits` limit, or a SQLite view): one line;
+    # a refused file has no records and nothing of it is stored
+    refused: str = ""

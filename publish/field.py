@@ -3,12 +3,12 @@ Markdown reports with the top 20 by each measure."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from ddrank.scoring.results import RecordError
-from publish.tables import write_csv
+from publish.scores import write_errors  # noqa: F401 - the one errors.csv writer, used from here
 
 Row = dict[str, Any]
 
@@ -20,11 +20,6 @@ class Field(Protocol):
 
     @property
     def tables(self) -> int: ...
-
-
-def write_errors(out: Path, errors: Iterable[RecordError]) -> Path:
-    rows = [{"source": e.source, "line": e.line, "message": e.message} for e in errors]
-    return write_csv(out / "errors.csv", rows, ["source", "line", "message"])
 
 
 def top_table(rows: Sequence[Row], measure: str, label: str, n: int = 20, digits: int = 2) -> str:

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from ddrank.raw import PLACE_FIELDS
 from ddrank.scoring.events import EventResult, EventScores
 from ddrank.scoring.individual import seat_rows
 from ddrank.scoring.published import Check
 from ddrank.scoring.results import RecordError
+from publish.atomic import staged_files
+from publish.encoding import markdown_text as md
 from publish.tables import write_csv
 
 Row = dict[str, Any]
@@ -28,7 +31,10 @@ RANKING_COLUMNS = ["event", "session", "section", "direction", "pair", "players"
 TEAMS_COLUMNS = ["event", "session", "section", "team", "opponent", "boards", "imps_for",
                  "imps_against", "vp"]  # fmt: skip
 BUTLER_COLUMNS = ["event", "pair", "players", "boards", "butler", "butler_per_board", "rank"]
-ERRORS_COLUMNS = ["source", "line", "message"]
+#: errors.csv: the file and line, the record's place as its source gives it, what kind of problem
+#: ("left out": read, not scored; "missing": a line the movement expects; "note": scored, but
+#: read this), and why.
+ERRORS_COLUMNS = ["source", "line", *PLACE_FIELDS, "kind", "message"]
 RATINGS_COLUMNS = ["player", "rating", "boards", "std_error", "last_period"]
 #: The store's tables, column for column (sql/scoring_schema.sql).
 SCORED_RESULTS_COLUMNS = [
@@ -109,8 +115,57 @@ def team_rows(scores: Mapping[str, EventScores]) -> list[Row]:
     return [{**asdict(m), "event": ev} for ev, sc in scores.items() for m in sc.matches]
 
 
-def _error_rows(errors: Sequence[RecordError]) -> list[Row]:
-    return [{"source": e.source, "line": e.line, "message": e.message} for e in errors]
+def error_rows(errors: Iterable[RecordError]) -> list[Row]:
+    """errors.csv's rows (ERRORS_COLUMNS)."""
+    return [{"source": e.source, "line": e.line, **{f: getattr(e, f) for f in PLACE_FIELDS},
+             "kind": e.kind, "message": e.message} for e in errors]  # fmt: skip
+
+
+def write_errors(out: Path, errors: Iterable[RecordError]) -> Path:
+    """errors.csv in `out`: one line per record left out or missing, named where it is."""
+    return write_csv(out / "errors.csv", error_rows(errors), ERRORS_COLUMNS)
+
+
+def left_out(errors: Iterable[RecordError]) -> int:
+    """Records read and not scored (errors.csv also lists missing lines and notes)."""
+    return sum(e.kind == "left out" for e in errors)
+
+
+def error_counts(errors: Sequence[RecordError]) -> Row:
+    """The summary's counts: records left out, duplicate tables among them, lines missing."""
+    return {"errors": left_out(errors),
+            "duplicate_tables": sum("duplicate table" in e.message for e in errors),
+            "missing_lines": sum(e.kind == "missing" for e in errors),
+            "notes": sum(e.kind == "note" for e in errors),
+            "left_out_why": why_left_out(errors)}  # fmt: skip
+
+
+#: a message's first clause that names the table's contract ("3NX by W"), not why
+_CONTRACT_BY = re.compile(r"[1-7](?:[CDHS]|NT?)(?:X|XX|R)? by [NESW]")
+
+
+def why_left_out(errors: Sequence[RecordError], limit: int = 5) -> list[str]:
+    """The records left out, grouped by where (match or section, else event) and why (the
+    message's first clause), largest first: one line each with its first record in full, so a
+    director sees which match went unscored and finds it in the file without opening
+    errors.csv ("20 left out in ITALY v WALES (not played), first ...pbn:1726: ...")."""
+    groups: dict[tuple[str, str], list[RecordError]] = {}
+    for e in errors:
+        if e.kind == "left out":
+            where = e.section or e.event or Path(e.source).name
+            clauses = [c.strip() for c in e.message.split(":")]
+            why = (
+                clauses[1]
+                if len(clauses) > 1 and _CONTRACT_BY.fullmatch(clauses[0])
+                else clauses[0]
+            )
+            groups.setdefault((where, why), []).append(e)
+    ranked = sorted(groups.items(), key=lambda kv: -len(kv[1]))
+    lines = [f"{len(es)} left out in {where} ({why}), first {min(es, key=lambda e: e.line or 0)}"
+             for (where, why), es in ranked[:limit]]  # fmt: skip
+    if len(ranked) > limit:
+        lines.append(f"... and {len(ranked) - limit} more group(s): errors.csv lists each record")
+    return lines
 
 
 # ---------------------------------------------------------------- files
@@ -120,22 +175,19 @@ def write_outputs(out_dir: str | Path, source: str, errors: Sequence[RecordError
                   scores: Mapping[str, EventScores], checks: Sequence[Check], fouled: int) -> Row:  # fmt: skip
     """`ddrank score FILE...`: the output files from the scores in hand."""
     out = Path(out_dir)
-    files = [
-        write_csv(out / "results.csv", results_rows(scores), RESULTS_COLUMNS),
-        write_csv(out / "ranking.csv", ranking_rows(scores), RANKING_COLUMNS),
-    ]
-    if any(sc.matches for sc in scores.values()):
-        files.append(write_csv(out / "teams.csv", team_rows(scores), TEAMS_COLUMNS))
-        files.append(write_csv(out / "butler.csv", butler_rows(scores), BUTLER_COLUMNS))
-    files.append(write_csv(out / "errors.csv", _error_rows(errors), ERRORS_COLUMNS))
-    report = out / "report.md"
-    report.write_text(report_markdown(source, scores, checks, errors, fouled))
-    files.append(report)
+    with staged_files(out) as new:  # the set replaces the last one only once complete
+        write_csv(new / "results.csv", results_rows(scores), RESULTS_COLUMNS)
+        write_csv(new / "ranking.csv", ranking_rows(scores), RANKING_COLUMNS)
+        if any(sc.matches for sc in scores.values()):
+            write_csv(new / "teams.csv", team_rows(scores), TEAMS_COLUMNS)
+            write_csv(new / "butler.csv", butler_rows(scores), BUTLER_COLUMNS)
+        write_errors(new, errors)
+        (new / "report.md").write_text(report_markdown(source, scores, checks, errors, fouled))
+        files = [out / f.name for f in _in_order(new)]
     return {
         "events": len(scores),
         "results": sum(len(s.results) for s in scores.values()),
-        "errors": len(errors),
-        "duplicate_tables": sum("duplicate table" in e.message for e in errors),
+        **error_counts(errors),
         "fouled_boards": fouled,
         "published": _checks_summary(checks),
         "files": [str(f) for f in files],
@@ -147,23 +199,30 @@ def write_store_outputs(out_dir: str | Path, source: str, results: Sequence[Row]
                         checks: Sequence[Check], errors: Sequence[RecordError]) -> Row:  # fmt: skip
     """The same files from the store's rows (`ddrank score --db`, `ddrank run`)."""
     out = Path(out_dir)
-    files = [write_csv(out / "results.csv", results, RESULTS_COLUMNS),
-             write_csv(out / "ranking.csv", pairs, RANKING_COLUMNS)]  # fmt: skip
-    if teams:
-        files += [write_csv(out / "teams.csv", teams, TEAMS_COLUMNS),
-                  write_csv(out / "butler.csv", butler, BUTLER_COLUMNS)]  # fmt: skip
-    files.append(write_csv(out / "errors.csv", _error_rows(errors), ERRORS_COLUMNS))
-    report = out / "report.md"
-    report.write_text(_store_report(source, results, pairs, checks, errors))
-    files.append(report)
+    with staged_files(out) as new:  # the set replaces the last one only once complete
+        write_csv(new / "results.csv", results, RESULTS_COLUMNS)
+        write_csv(new / "ranking.csv", pairs, RANKING_COLUMNS)
+        if teams:
+            write_csv(new / "teams.csv", teams, TEAMS_COLUMNS)
+            write_csv(new / "butler.csv", butler, BUTLER_COLUMNS)
+        write_errors(new, errors)
+        (new / "report.md").write_text(_store_report(source, results, pairs, checks, errors))
+        files = [out / f.name for f in _in_order(new)]
     return {
         "events": len({r["event"] for r in results}),
         "results": len(results),
-        "errors": len(errors),
-        "duplicate_tables": sum("duplicate table" in e.message for e in errors),
+        **error_counts(errors),
         "published": _checks_summary(checks),
         "files": [str(f) for f in files],
     }
+
+
+_ORDER = ("results.csv", "ranking.csv", "teams.csv", "butler.csv", "errors.csv", "report.md")
+
+
+def _in_order(folder: Path) -> list[Path]:
+    """The files written, in the order the summary has always listed them."""
+    return sorted(folder.iterdir(), key=lambda f: _ORDER.index(f.name) if f.name in _ORDER else 99)
 
 
 def write_ratings_csv(rows: Sequence[Row], out_dir: str | Path) -> Path:
@@ -186,21 +245,27 @@ def tidy_numbers(text: str) -> str:
     return _LONG_FLOAT.sub(lambda m: f"{round(float(m.group()), 4):g}", text)
 
 
+def _listed(title: str, items: Sequence[str], max_listed: int) -> list[str]:
+    if not items:
+        return []
+    lines = [f"### {title}", "", *[f"- {md(tidy_numbers(d))}" for d in items[:max_listed]]]
+    if len(items) > max_listed:
+        lines.append(f"- ... and {len(items) - max_listed} more")
+    return [*lines, ""]
+
+
 def published_section(checks: Sequence[Check], max_listed: int = 50) -> list[str]:
     """How many of our values agree with each kind of published value, and the ones that don't."""
     lines = ["## Published values", ""]
     if not checks:
         return lines + ["The sources published no matchpoints, percentages, IMPs or places.", ""]
     lines += ["| published value | compared | agree | disagree |", "|---|---:|---:|---:|"]
-    lines += [f"| {c.what} | {c.compared} | {c.agree} | {len(c.disagree)} |" for c in checks]
+    lines += [f"| {md(c.what)} | {c.compared} | {c.agree} | {len(c.disagree)} |" for c in checks]
     lines.append("")
-    for c in checks:
-        if c.disagree:
-            lines += [f"### {c.what}: {len(c.disagree)} disagree", ""]
-            lines += [f"- {tidy_numbers(d)}" for d in c.disagree[:max_listed]]
-            if len(c.disagree) > max_listed:
-                lines.append(f"- ... and {len(c.disagree) - max_listed} more")
-            lines.append("")
+    for c in checks:  # the differing ones, then those the file's own numbers contradict
+        lines += _listed(f"{md(c.what)}: {len(c.disagree)} disagree", c.disagree, max_listed)
+        lines += _listed(f"{md(c.what)}: {len(c.explained)} explained by the file's own numbers",
+                         c.explained, max_listed)  # fmt: skip
     return lines
 
 
@@ -212,14 +277,16 @@ def report_markdown(
     fouled: int,
     max_listed: int = 50,
 ) -> str:
-    lines = ["# Event scores", "", f"- source: `{source}`",
+    lines = ["# Event scores", "", f"- source: {md(source)}",
              f"- events: {len(scores)}; table results scored: "
-             f"{sum(len(s.results) for s in scores.values())}; records left out: {len(errors)} "
-             "(errors.csv)", f"- fouled boards (one board, several deals): {fouled}", ""]  # fmt: skip
+             f"{sum(len(s.results) for s in scores.values())}; records left out: "
+             f"{left_out(errors)} (errors.csv)", *_problem_lines(errors),
+             f"- fouled boards (one board, several deals): {fouled}", ""]  # fmt: skip
     lines += published_section(checks, max_listed)
     for ev, sc in scores.items():
         info = sc.info
-        lines += [f"## {ev}", "", f"scoring {info.scoring}, movement {info.movement or 'inferred'}, "
+        lines += [f"## {md(ev)}", "", f"scoring {md(info.scoring)}, movement "
+                  f"{md(info.movement or 'inferred')}, "
                   f"{'across the field' if info.across_field else 'each section its own field'}, "
                   f"MP top {info.mp_top or 2:g} per result beaten", ""]  # fmt: skip
         finals = [x for x in sc.rankings if x.session == ""] or sc.rankings
@@ -229,28 +296,44 @@ def report_markdown(
                   "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
         for x in finals[:40]:
             pct = f"{x.pct:.2f}" if x.pct is not None else ""
-            lines.append(f"| {x.rank} | {x.direction} | {x.pair} | {x.players} | {x.boards} | "
-                         f"{x.mp:.2f} | {pct} |")  # fmt: skip
+            lines.append(f"| {x.rank} | {md(x.direction)} | {md(x.pair)} | {md(x.players)} | "
+                         f"{x.boards} | {x.mp:.2f} | {pct} |")  # fmt: skip
         lines.append("")
     return "\n".join(lines) + "\n"
 
 
+def _problem_lines(errors: Sequence[RecordError], max_listed: int = 20) -> list[str]:
+    """report.md's lists of records left out (under the count), traveller lines the movement
+    expects and the files lack, and notes (the first `max_listed` of each; errors.csv has all)."""
+    out = []
+    for kind, title in (("left out", ""), ("missing", "traveller lines missing"),
+                        ("note", "notes")):  # fmt: skip
+        items = [e for e in errors if e.kind == kind]
+        if items and title:
+            out.append(f"- {title}: {len(items)} (errors.csv)")
+        out += [f"  - {e}" for e in items[:max_listed]]
+        if len(items) > max_listed:
+            out.append(f"  - ... and {len(items) - max_listed} more")
+    return out
+
+
 def _store_report(source: str, results: Sequence[Row], pairs: Sequence[Row],
                   checks: Sequence[Check], errors: Sequence[RecordError]) -> str:  # fmt: skip
-    lines = ["# Event scores", "", f"- source: `{source}`",
+    lines = ["# Event scores", "", f"- source: {md(source)}",
              f"- events: {len({r['event'] for r in results})}; table results scored: "
-             f"{len(results)}; records left out: {len(errors)} (errors.csv)", ""]  # fmt: skip
+             f"{len(results)}; records left out: {left_out(errors)} (errors.csv)",
+             *_problem_lines(errors), ""]  # fmt: skip
     lines += published_section(checks)
     by_event: dict[str, list[Row]] = defaultdict(list)
     for p in pairs:
         by_event[p["event"]].append(p)
     for ev, rows in by_event.items():
         finals = [r for r in rows if r["session"] == ""] or rows
-        lines += [f"## {ev}", "", "| place | direction | pair | players | boards | score | % |",
+        lines += [f"## {md(ev)}", "", "| place | direction | pair | players | boards | score | % |",
                   "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
         for r in finals[:40]:
             pct = "" if r["pct"] is None else f"{r['pct']:.2f}"
-            lines.append(f"| {r['rank']} | {r['direction']} | {r['pair']} | {r['players']} | "
-                         f"{r['boards']} | {r['score']:.2f} | {pct} |")  # fmt: skip
+            lines.append(f"| {r['rank']} | {md(r['direction'])} | {md(r['pair'])} | "
+                         f"{md(r['players'])} | {r['boards']} | {r['score']:.2f} | {pct} |")  # fmt: skip
         lines.append("")
     return "\n".join(lines) + "\n"

@@ -96,6 +96,9 @@ ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS carryover VARCHAR;
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS eligible BOOLEAN;
 -- A place in the event's overall ranking, across sections and directions (ACBLscore).
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS overall BOOLEAN;
+-- The boards a ranking line covers, as published (PBN `NrBoards`): a line over more boards than
+-- the file holds cannot be reproduced from it (ddrank.scoring.published).
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS boards VARCHAR;
 
 -- Hand-record deals with no table result (a Bridgemate or USEBIO companion hand record, a PBN
 -- game with a deal and nothing played): the readers join them to their results; not results.
@@ -113,3 +116,7 @@ CREATE TABLE IF NOT EXISTS deals (
     par_contract  VARCHAR,
     dd_tricks     VARCHAR                  -- DoubleDummyTricks tag, 20 hex digits, as written
 );
+
+-- Where an excluded record sits as its source names it ("section A, round 3, table 2, board 10"),
+-- beside its file and line: errors.csv and a director find it by this.
+ALTER TABLE exclusions ADD COLUMN IF NOT EXISTS place VARCHAR;

@@ -106,3 +106,20 @@ ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS published_agree INTEGER;
 -- Every published-value check of the event as scoring made it (JSON list of what, compared,
 -- agree, disagree): the one source of the counts the terminal, report.md and the site show.
 ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS checks VARCHAR;
+
+-- scoring_errors: what the last scoring of the store found, one row per record left out (read,
+-- not scored), traveller line missing against the movement, or note; errors.csv is its copy and
+-- the event pages list an event's rows. event: the scoring's event (scored_results.event) where
+-- the record reached scoring, else the event name the source gives. Replaced at each scoring.
+CREATE TABLE IF NOT EXISTS scoring_errors (
+    event    VARCHAR,
+    source   VARCHAR,
+    line     INTEGER,
+    session  VARCHAR,
+    section  VARCHAR,
+    round    VARCHAR,
+    table_no VARCHAR,
+    board    VARCHAR,
+    kind     VARCHAR,   -- 'left out' | 'missing' | 'note'
+    message  VARCHAR
+);

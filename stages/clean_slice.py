@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from ddrank.cleaning import clean_record
-from ddrank.raw import RawRecord
+from ddrank.raw import RawRecord, place_of, place_text
 
 BOARD_SCHEMA = {
     "record_id": pl.Utf8, "deal_id": pl.Utf8, "event": pl.Utf8, "year": pl.Int32,
@@ -34,7 +34,8 @@ BOARD_SCHEMA = {
     "ew_score": pl.Int32, "repeat": pl.Utf8,
 }  # fmt: skip
 _ISSUE_SCHEMA = {"record_id": pl.Utf8, "reason": pl.Utf8, "detail": pl.Utf8}
-_EXCLUSION_SCHEMA = {**_ISSUE_SCHEMA, "source_file": pl.Utf8, "source_line": pl.Int32}
+_EXCLUSION_SCHEMA = {**_ISSUE_SCHEMA, "source_file": pl.Utf8, "source_line": pl.Int32,
+                     "place": pl.Utf8}  # fmt: skip
 SCHEMAS = {"boards": BOARD_SCHEMA, "exclusions": _EXCLUSION_SCHEMA,
            "auction_issues": _ISSUE_SCHEMA, "play_issues": _ISSUE_SCHEMA}  # fmt: skip
 OUTPUTS = tuple(SCHEMAS)
@@ -84,7 +85,8 @@ def clean_slice(
             summary.excluded[reason] += 1
             out["exclusions"].append({"record_id": rid, "reason": reason, "detail": detail,
                                       "source_file": rec.source_file,
-                                      "source_line": rec.source_line})  # fmt: skip
+                                      "source_line": rec.source_line,
+                                      "place": place_text(place_of(row))})  # fmt: skip
             continue
         board = res.board
         assert board is not None

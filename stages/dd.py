@@ -24,6 +24,7 @@ from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH, set_dds_threads
 from ddrank.dd.units import plan_units
 from ddrank.mistakes import VARIABLES, board_tallies
 from ddrank.processes import detach_worker
+from ddrank.raw import place_of, place_text
 from ddrank.types import DomainError, Seat, Strain
 from store import Store
 
@@ -167,8 +168,11 @@ def quarantine(store: Store, reasons: dict[str, str], reason: str) -> None:
 
 def exclude(store: Store, reasons: dict[str, str], reason: str) -> None:
     """`quarantine` inside a transaction the caller holds."""
+    fields = {r["record_id"]: r for r in store.rows("raw_fields_of_records",
+                                                    record_ids=list(reasons))}  # fmt: skip
     for rid, detail in reasons.items():
-        store.run("exclude_record", record_id=rid, reason=reason, detail=detail)
+        place = place_text(place_of(fields.get(rid, {})))
+        store.run("exclude_record", record_id=rid, reason=reason, detail=detail, place=place)
         for query in ("delete_player_board_stats_of_record", "delete_play_trace_of_record",
                       "delete_board"):  # fmt: skip
             store.run(query, record_id=rid)

@@ -69,6 +69,18 @@ def read_valet_dir(path: str | Path, event: str = "", year: int = 0) -> LoadedFi
     return _grouped(LoadedField(str(d), results, errors))
 
 
+def _not_rated(players: str | None, names: tuple[str, ...]) -> str:
+    """Why a scored table cannot be rated, or '': a seat that holds no player (a placeholder, a
+    pair or seat label: scoring's identity is empty), or one name at two seats (two people who
+    share a surname, told apart by nothing)."""
+    if players is not None and "" in players.split("|"):
+        return "not rated: a seat holds no player (a placeholder or a pair or seat label)"
+    named = [n for n in names if n]
+    if len(set(named)) < len(named):
+        return "not rated: one name at two seats (two players the source does not tell apart)"
+    return ""
+
+
 def tables_from_scored(rows: Sequence[Row], source: str) -> LoadedField:
     """Rows of the query `scored_tables` (the one results model) as a field.
 
@@ -80,6 +92,12 @@ def tables_from_scored(rows: Sequence[Row], source: str) -> LoadedField:
     for row in rows:
         ev = row["event"]
         names = tuple((row["names"] or "").split("|"))
+        nobody = _not_rated(row.get("players"), names)
+        if nobody:  # scored, but no one to rate at a seat (ddrank.scoring.identity)
+            errors.append(RecordError(f"{source}:boards[{row['record_id']}]", None, nobody, ev,
+                                      row["session"] or "", row["section"] or "",
+                                      board=str(row["board"])))  # fmt: skip
+            continue
         made = make_result(
             board="|".join([ev, row["session"] or "", row["section"] or "", row["match"] or "",
                             str(row["board"])]),

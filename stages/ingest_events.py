@@ -18,6 +18,7 @@ import polars as pl
 from ddrank.events import event_id_of, iso_date
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding
 from store import Store
+from store.store import arrow_stream
 
 EVENT_COLUMNS = ("event_id", "name", "organiser", "date_start", "date_end", "scoring",
                  "movement", "across_field", "mp_top", "scorer", "federation", "fields",
@@ -26,7 +27,7 @@ STANDING_COLUMNS = ("standing_id", "event_id", "source_file", "source_line", "ev
                     "session", "section", "direction", "pair", "team_name", "players",
                     "player_ids", "published_mp", "published_pct", "published_imps",
                     "published_vp", "published_place", "phantom", "opponent", "strat",
-                    "adjustment", "carryover", "eligible", "overall")  # fmt: skip
+                    "adjustment", "carryover", "eligible", "overall", "boards")  # fmt: skip
 DEAL_COLUMNS = ("deal_key", "event_id", "source_file", "source_line", "session", "section",
                 "board_no", "deal", "dealer", "vulnerable", "par_score", "par_contract",
                 "dd_tricks")  # fmt: skip
@@ -37,7 +38,7 @@ _TYPED = {"source_line": pl.Int64, "across_field": pl.Boolean, "phantom": pl.Boo
 @contextmanager
 def registered(store: Store, name: str, frame: Any) -> Iterator[None]:
     """`frame` readable as table `name` by the named queries, for the duration of the block."""
-    store.con.register(name, frame)
+    store.con.register(name, arrow_stream(frame))
     try:
         yield
     finally:
@@ -103,6 +104,15 @@ class EventRows:
                 "fields": "", "rankings": "", "max_score": "", "source_file": rec.source_file,
             })  # fmt: skip
 
+    def absorb(self, other: EventRows) -> None:
+        """Another file's rows, once that file is stored whole."""
+        for row in other.events.values():
+            self._merge(row)
+        for key, row in other.standings.items():
+            self.standings.setdefault(key, row)
+        for key, row in other.deals.items():
+            self.deals.setdefault(key, row)
+
     def _merge(self, row: dict[str, object]) -> None:
         have = self.events.get(str(row["event_id"]))
         if have is None:
@@ -116,7 +126,7 @@ class EventRows:
         row = asdict(st)
         row["event_id"] = event_id or event_id_of(st.event, st.date, "")
         skip = ("source_file", "source_line", "opponent", "strat", "adjustment", "carryover",
-                "eligible", "overall")  # fmt: skip
+                "eligible", "overall", "boards")  # fmt: skip
         content = [row[c] for c in STANDING_COLUMNS[1:] if c not in skip]
         if st.opponent:  # a match's result: two teams may meet twice, each match is one element
             content += [st.opponent, st.source_line]

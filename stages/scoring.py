@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ddrank.cleaning.reasons import EXCLUSION_REASONS
 from ddrank.ratings.lehman import LehmanParams, sortable_date
-from ddrank.raw import ParsedFile
+from ddrank.raw import ParsedFile, RawRecord, place_of
 from ddrank.scoring.acbl import pair_inputs
 from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
 from ddrank.scoring.matches import matches_only_events, score_matches
@@ -37,9 +38,8 @@ Row = dict[str, Any]
 #: reused. 4: IMP totals factored for sit-outs, teams VP scales and point-a-board, kept checks.
 #: 5: IMP pairs rules as the scorer declared/published them, individual events (player_results).
 #: 6: ACBLscore's arithmetic (method acbl), pair inputs, strat places.
-MODEL_VERSION = "6"
-#: Table results scored per batch of whole events (`load_store_batches`): bounded memory.
-BATCH_RESULTS = 50_000
+#: 7: values compared at their printed precision, producers' matchpoint arithmetic (mp_rule).
+MODEL_VERSION = "7"
 
 
 @dataclass
@@ -52,6 +52,7 @@ class Loaded:
     facts: list[Row] = field(default_factory=list)
     standings: list[Row] = field(default_factory=list)
     scoring_tags: dict[str, list[str]] = field(default_factory=dict)  # event -> [Scoring] tags
+    deals: int = 0  # hand-record deals read (games with a deal and no table result)
     dates: dict[str, str] = field(default_factory=dict)  # event -> earliest date read
     elsewhere: set[str] = field(default_factory=set)  # events with results in other batches
 
@@ -93,17 +94,41 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
             files.append(p)
         else:
             raise FileNotFoundError(f"{p}: no such file or folder")
+    return load_parsed([(f, read_parsed(f)[0]) for f in files])
+
+
+def _as_played(rec: RawRecord) -> Row:
+    """A record's row. One that writes no contract, only its auction (a BBO LIN never writes the
+    contract), gets the contract, declarer and tricks that cleaning gives the store (tricks from
+    a claim, or from a play finished without one: `ddrank.cleaning.record.clean_record`), so
+    `ddrank score FILE` and `ddrank check` score the tables `ddrank results` scores."""
+    row = rec.as_row()
+    if rec.contract.strip() or not rec.auction.strip():
+        return row
+    from ddrank.cleaning.record import clean_record
+
+    board = clean_record(rec).board
+    if board is not None and board.contract:
+        row.update(contract=board.contract, declarer=board.declarer or "",
+                   result="" if board.result is None else str(board.result))  # fmt: skip
+    return row
+
+
+def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
+    """What readers got from files (`store.inputs.read`) as table results to score."""
     rows: list[Row] = []
     facts: list[Row] = []
     standings: list[Row] = []
     unreadable: list[RecordError] = []
-    for f in files:
-        parsed: ParsedFile = read_parsed(f)[0]
+    deals = 0
+    for _, parsed in parsed_files:
+        deals += len(parsed.deals)
         for rec in parsed.records:
             if rec.parse_error:
-                unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error))
+                unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error,
+                                              **place_of(rec.as_row())))  # fmt: skip
                 continue
-            rows.append(rec.as_row())
+            rows.append(_as_played(rec))
         for ev in parsed.events:
             fact = asdict(ev)
             fact["event_id"] = event_label({"event": ev.event, "date": ev.date_start})
@@ -113,68 +138,33 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
             year = board_year(st.date, st.event)
             row["event_id"] = event_label({"event": st.event, "date": st.date, "year": year})
             standings.append(row)
-    loaded = _prepare(rows, ", ".join(str(f) for f in files))
+    loaded = _prepare(rows, ", ".join(str(f) for f, _ in parsed_files))
     loaded.errors = unreadable + loaded.errors
-    loaded.facts, loaded.standings = facts, standings
+    loaded.facts, loaded.standings, loaded.deals = facts, standings, deals
     return loaded
 
 
 def load_store(store: Store, events: Sequence[str] | None = None) -> Loaded:
     """The store's clean table results (one read; only the events named `events`, if given),
     with player identities from name matching."""
-    return _loaded(store, store.rows("scoring_boards", events=events), _matched(store),
-                   store.rows("event_facts"), store.rows("published_standings"))  # fmt: skip
+    rows = store.rows("scoring_boards", events=events)
+    loaded = loaded_rows(store, rows, matched_players(store), store.rows("event_facts"),
+                         store.rows("published_standings"))  # fmt: skip
+    loaded.errors = excluded(store) + loaded.errors
+    return loaded
 
 
-def load_store_batches(store: Store, batch: int | None = None) -> Iterator[Loaded]:
-    """The store's clean table results a few whole events at a time (about `batch` results per
-    batch, one read each; an event is never split), so that scoring a federation's archive holds
-    one batch of results in memory, not all of them."""
-    matched, facts = _matched(store), store.rows("event_facts")
-    standings = store.rows("published_standings")
-    for names in event_batches(store.tuples("scoring_event_sizes"), batch or BATCH_RESULTS):
-        rows = store.rows("scoring_boards", events=names)
-        yield _loaded(store, rows, matched, facts, standings)
-
-
-def event_batches(sizes: Iterable[tuple], batch: int) -> list[list[str]]:
-    """Event names cut into batches of about `batch` results. Names whose rows share an event
-    (`event_label`: the same event id or name and day) are kept in one batch."""
-    owner: dict[str, str] = {}  # event label or name -> the name that stands for its group
-
-    def root(x: str) -> str:
-        while owner.setdefault(x, x) != x:
-            x = owner[x]
-        return x
-
-    count: dict[str, int] = defaultdict(int)
-    for name, event_id, day, year, n in sizes:
-        label = event_label({"event": name, "event_id": event_id, "date": day, "year": year})
-        owner[root("label:" + label)] = root("name:" + (name or ""))
-        count["name:" + (name or "")] += n
-    groups: dict[str, list[str]] = defaultdict(list)
-    for key in count:
-        groups[root(key)].append(key.removeprefix("name:"))
-    out: list[list[str]] = []
-    size = batch  # start a first batch
-    for members in sorted(groups.values()):
-        n = sum(count["name:" + m] for m in members)
-        if size + n > batch:
-            out.append([])
-            size = 0
-        out[-1] += members
-        size += n
-    return out
-
-
-def _matched(store: Store) -> dict[tuple[str, str], str]:
+def matched_players(store: Store) -> dict[tuple[str, str], str]:
+    """Name matching's verdicts: (context, raw name) -> the ranking's name."""
     return {(c, n): m for n, c, m in store.tuples("matched_players")}
 
 
-def _loaded(store: Store, rows: list[Row], matched: Mapping[tuple[str, str], str],
-            facts: list[Row], standings: list[Row]) -> Loaded:  # fmt: skip
+def loaded_rows(store: Store, rows: list[Row], matched: Mapping[tuple[str, str], str],
+                facts: list[Row], standings: list[Row]) -> Loaded:  # fmt: skip
+    """`scoring_boards` rows as table results, each named by its record, with matched players."""
     for r in rows:
-        r["source_file"] = f"{store.path}:boards[{r['record_id']}]"  # errors.csv names the record
+        if not r.get("source_file"):  # a board with no raw record: named by its store row
+            r["source_file"] = f"{store.path}:boards[{r['record_id']}]"
         context = f"{(r.get('event') or '').strip()}|{r.get('year') or 0}"
         for seat in ("north", "east", "south", "west"):
             m = matched.get((context, r.get(f"{seat}name") or ""))
@@ -183,6 +173,17 @@ def _loaded(store: Store, rows: list[Row], matched: Mapping[tuple[str, str], str
     loaded = _prepare(rows, str(store.path))
     loaded.facts, loaded.standings = facts, standings
     return loaded
+
+
+def excluded(store: Store) -> list[RecordError]:
+    """The records cleaning left out, each with its file, line, place and reason."""
+    out = []
+    for r in store.rows("exclusion_errors"):
+        why = EXCLUSION_REASONS.get(r["reason"], r["reason"]).rstrip(".")
+        detail = f": {r['detail']}" if r.get("detail") else ""
+        out.append(RecordError(str(r["source_file"] or store.path), r["source_line"],
+                               f"{why}{detail}", **place_of(r)))  # fmt: skip
+    return out
 
 
 # ---------------------------------------------------------------- scoring
@@ -215,16 +216,22 @@ def chosen(results: list[EventResult], info: EventInfo, standings: Sequence[Row]
         info = replace(info, pair_inputs=inputs)
     choice = choose_method(results, info, standings, method, mp_top)
     return replace(
-        info, mp_top=choice.mp_top, vp_scale=choice.vp_scale, imp_rule=choice.imp_rule
+        info,
+        mp_top=choice.mp_top,
+        vp_scale=choice.vp_scale,
+        imp_rule=choice.imp_rule,
+        mp_rule=choice.mp_rule,
     ), choice
 
 
 def with_choice(sc: EventScores, choice: MethodChoice, standings: Sequence[Row]) -> EventScores:
-    """The scores with how they were scored and how many published values they reproduce."""
-    checks = compare_published({sc.info.event: sc}, event_standings(sc.info.event, standings))
+    """The scores with how they were scored and how many published values they reproduce (a
+    value that differs is explained where the file's own numbers contradict it)."""
+    sc = replace(sc, method=choice.method, method_reason=choice.reason)
+    checks = compare_published({sc.info.event: sc}, event_standings(sc.info.event, standings),
+                               prove=True)  # fmt: skip
     compared, agree = agreement(checks)
-    return replace(sc, method=choice.method, method_reason=choice.reason,
-                   published_compared=compared, published_agree=agree, checks=checks)  # fmt: skip
+    return replace(sc, published_compared=compared, published_agree=agree, checks=checks)
 
 
 def method_rows(scores: Mapping[str, EventScores]) -> list[Row]:
@@ -399,12 +406,14 @@ def score_files(
     """`ddrank score FILE...`: score the files' events, write the output files, no store."""
     loaded = load_files(paths)
     scores = score_events(loaded, method, mp_top)
-    checks = compare_published(scores, loaded.standings)
+    checks = compare_published(scores, loaded.standings, prove=True)
     summary = publish.write_outputs(out_dir, loaded.source, loaded.errors, scores, checks,
                                     fouled_in(s.result for sc in scores.values()
                                               for s in sc.results))  # fmt: skip
     summary["top"] = top_lines(scores)
     summary["methods"] = method_rows(scores)
+    summary["records_read"] = len(loaded.results) + summary["errors"]
+    summary["hand_record_deals"] = loaded.deals
     return summary
 
 
@@ -426,9 +435,21 @@ def score_and_save(
             "unchanged": sorted(set(groups) - set(changed))}  # fmt: skip
 
 
+def save_errors(store: Store, errors: Sequence[RecordError]) -> None:
+    """Keep what this scoring found (records left out, lines missing) for the event pages."""
+    store.run("delete_scoring_errors")
+    _insert(store, "scoring_errors", [{**asdict(e), "table_no": e.table} for e in errors],
+            SCORING_ERRORS_COLUMNS)  # fmt: skip
+
+
+SCORING_ERRORS_COLUMNS = ["event", "source", "line", "session", "section", "round", "table_no",
+                          "board", "kind", "message"]  # fmt: skip
+
+
 def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError],
            events: Sequence[str] | None = None) -> Row:  # fmt: skip
     """results.csv, ranking.csv, teams.csv, butler.csv, errors.csv and report.md from the store."""
+    save_errors(store, errors)
     ev = None if events is None else list(events)
     results = store.rows("export_results", events=ev)
     pairs = store.rows("export_pair_rankings", events=ev)

@@ -29,24 +29,30 @@ from ddrank.scoring.events import (
 )
 from publish.rankings import method_words
 from publish.scores import write_ratings_csv
-from stages import ratings, split
+from stages import ratings
 from stages.rankings import ranking_summary
 from stages.scoring import (
     Loaded,
     changed_events,
     event_hash,
+    excluded,
     export,
-    load_store_batches,
     save_scores,
     score_one,
     scored_events,
     top_lines,
 )
+from stages.scoring_batches import load_store_batches
 from store import Store
 
 IMP_SCORINGS = ("IMP", "BUTLER", "TEAMS", "BAM")
 #: score_session(event, session, results, info, method, content_hash) -> the session's scores.
 SessionScorer = Callable[[str, str, list[EventResult], EventInfo, str, str], EventScores]
+#: Changed events scored session by session through the given scorer (the flow's cached Prefect
+#: task), up to this many. More (a folder of 10,000 one-table files is an event per file) are
+#: scored plainly: a task run and a persisted result per session flooded Prefect's event queue
+#: (issue 32).
+CACHED_EVENTS_UP_TO = 50
 
 
 def plain_session(event: str, session: str, results: list[EventResult], info: EventInfo,
@@ -68,9 +74,9 @@ def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session) 
     """Score each changed event, store the scores, update the ratings, split the IMP events.
 
     The table results are read and scored a batch of whole events at a time
-    (`stages.scoring.load_store_batches`): memory holds one batch, whatever the store's size.
+    (`stages.scoring_batches.load_store_batches`): memory holds one batch, whatever the store's size.
     The events published only as matches (no table result anywhere) are scored last."""
-    stored, done = scored_events(store), Done()
+    stored, done = scored_events(store), Done(errors=excluded(store))
     last = Loaded(str(store.path), [], facts=store.rows("event_facts"),
                   standings=store.rows("published_standings"))  # fmt: skip
     for loaded in load_store_batches(store):
@@ -83,9 +89,13 @@ def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session) 
         summary["ratings"] = ratings.update_ratings(store, ratings.lehman_params(s))
         summary["files"].append(str(write_ratings_csv(ratings.ratings_rows(store), s.out)))
         summary["rating_table"] = ratings.rating_table(store, min_boards=s.min_boards)
-    summary["split"] = (split.split_imp_events(store, sorted(done.imp_events),
-                                               Path(s.out) / "split", s.min_boards)
-                        if s.ratings else {})  # fmt: skip
+    summary["split"] = {}
+    if s.ratings:  # the split (numpy) loads only when asked: `ddrank results` has no ratings
+        from stages import split
+
+        summary["split"] = split.split_imp_events(
+            store, sorted(done.imp_events), Path(s.out) / "split", s.min_boards
+        )
     summary["rankings"] = ranking_summary(store)
     summary["rescored"], summary["unchanged"] = sorted(done.changed), sorted(done.unchanged)
     summary["top"] = sorted(done.top, key=lambda t: t["event"])
@@ -112,6 +122,8 @@ class Done:
         ddrank.scoring.method) and store them."""
         groups, infos, hashes, changed = changed_events(loaded, stored, s.mp_method, s.mp_top,
                                                         matches)  # fmt: skip
+        if len(self.changed) + len(changed) > CACHED_EVENTS_UP_TO:  # an event per file
+            scorer = plain_session
         scores = {}
         for ev in changed:
             scores[ev] = score_one(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top,

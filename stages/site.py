@@ -31,7 +31,7 @@ from store.store import StoreNotWritableError
 Row = dict[str, Any]
 #: Tables other stages write, shown when present.
 OPTIONAL_TABLES = ("events", "rankings", "ratings", "rating_history", "skill_ratings",
-                   "published_standings", "team_matches")  # fmt: skip
+                   "published_standings", "team_matches", "scoring_errors")  # fmt: skip
 
 
 def read_results(store: Store) -> list[Row]:

@@ -99,9 +99,20 @@ def test_every_published_value_is_reproduced() -> None:
     assert {sc.method for sc in scores.values()} == {"acbl"}
     got = {c.what: (c.compared, c.agree) for c in compare_published(scores, loaded.standings)}
     assert got == {"matchpoints per line": (15982, 15982), "final percentage": (1310, 1310),
+                   "total matchpoints": (1310, 1310),
                    "place": (1310, 1310), "strat place": (998, 998),
                    "overall place": (599, 599)}  # fmt: skip
-    assert not loaded.errors
+    assert not [e for e in loaded.errors if e.kind == "left out"]
+    # Four meetings played part of their board set (a board not reached, factored by ACBLscore as
+    # the published matchpoints show): reported as missing traveller lines, nothing left out.
+    missing = sorted((Path(e.source).name, e.section, e.round, e.table, e.board)
+                     for e in loaded.errors)  # fmt: skip
+    assert missing == [
+        ("beverly-hills-bridge-club__170731.ACA", "C", "7", "10", "16"),
+        ("downeywhittier__170705.ACM", "O", "7", "5", "24"),
+        ("long-beach-bridge__170812.ACA", "WW", "1", "1", "1"),
+        ("long-beach-bridge__170812.ACA", "WW", "6", "4", "5"),
+    ]
 
 
 @needs_games

@@ -127,7 +127,7 @@ def test_report_never_says_ours_none(tmp_path: Path) -> None:
     assert "None" not in report
     line = next(ln for ln in report.splitlines() if "SWITZERLAND v TURKEY board 20" in ln)
     assert line.endswith("ours none (no other result on the board to compare it with), "
-                         "published -1.0")  # fmt: skip
+                         "published -1 (the file holds no other table of this board)")  # fmt: skip
 
 
 def test_every_count_of_the_run_summary_names_what_it_counts() -> None:

@@ -41,9 +41,11 @@ PUBLISHED = {
     "ebu-mp-pairs": (EBU / "mp-pairs.usebio.xml",
                      {"matchpoints per line": (242, 242), "final percentage": (22, 22),
                       "place": (22, 22)}),
-    # two sections scored as one field, ranked per direction across them: our pair "A11"
+    # two sections scored as one field, ranked per direction across them: our pair "A11";
+    # EBUScore sums its printed (2-decimal) lines: A2's 40.27% is 219.85 of 546 (exact 40.26),
+    # and A5, A15 are published 0.01 above what their printed lines give (explained)
     "ebu-multi-section": (EBU / "public.multi-section-pairs.xml",
-                          {"matchpoints per line": (335, 335), "final percentage": (32, 32),
+                          {"matchpoints per line": (335, 335), "final percentage": (32, 30),
                            "place": (32, 32)}),
     # a Howell whose three sit-out pairs are factored up (x 24/16, the sum rounded to 2 decimals
     # first) and whose stationary pairs are published with a direction; the totals of pairs 16
@@ -59,7 +61,7 @@ def test_default_options_reproduce_every_published_value_from_the_file(name: str
     path, expected = PUBLISHED[name]
     loaded = load_files([path])
     scores = score_events(loaded)  # the defaults: as the scorer did
-    checks = compare_published(scores, loaded.standings)
+    checks = compare_published(scores, loaded.standings, prove=True)
     got = {c.what: (c.compared, c.agree) for c in checks}
     assert got == expected
     assert all(len(c.explained) == c.compared - c.agree and not c.disagree for c in checks)
@@ -209,14 +211,3 @@ def test_score_db_after_ingest_scores_without_a_clean(tmp_path: Path) -> None:
         ingest_paths(store, [WELWYN])
         summary = score_store(store, str(tmp_path / "out"))
     assert summary["cleaned_first"] == 144 and summary["results"] == 144
-
-
-def test_a_table_seating_one_player_twice_is_reported_not_scored() -> None:
-    from ddrank.scoring.events import EventResult
-    from ddrank.scoring.records import drop_duplicate_tables
-
-    good = EventResult("r1", "Club", "1", players=("Ann", "Bob", "Cid", "Dee"), ns_score=420)
-    bad = EventResult("r2", "Club", "1", players=("Eve", "Fay", "Eve", "Gus"), ns_score=-50)
-    kept, errors = drop_duplicate_tables([good, bad])
-    assert kept == [good]
-    assert [e.message for e in errors] == ["Club session - board 1: table r2 seats Eve twice"]

@@ -15,7 +15,7 @@ import pytest
 from usebio_constructed import usebio_individual
 
 from ddrank.parsers.pbn_tables import parse_spec, split_cells
-from ddrank.scoring.impchecks import printed_agrees
+from ddrank.scoring.precision import agrees_printed
 from ddrank.scoring.published import compare_published
 from stages.scoring import load_files, score_events
 
@@ -59,7 +59,7 @@ def test_ruter_butler_datum_lines_sitouts_totals_and_places() -> None:
     assert b2 == [(-100, 300.0, -9.0), (300, 300.0, 0.0), (600, 300.0, 7.0)]
     # pair 6: 21 IMPs in 24 boards -> 24.5 over 28 (published 24.5, rank 2)
     assert (round(line(sc, "6").mp, 2), line(sc, "6").rank) == (24.5, 2)
-    assert printed_agrees(line(sc, "2").mp, "22.2")  # 19 x 28/24 = 22.17
+    assert agrees_printed(line(sc, "2").mp, "22.2")  # 19 x 28/24 = 22.17
 
 
 @needs_shared
@@ -96,7 +96,7 @@ def test_compscore_cross_imps_are_averaged_per_comparison() -> None:
     sc, checks, _ = scored(COMPSCORE / "cross_imp_howell.xml")
     assert checks == {"IMPs per line": (108, 108), "total IMPs": (9, 9), "place": (9, 9)}
     assert sc.method == "cross-imps average"
-    assert printed_agrees(line(sc, "2").mp, "30.33") and line(sc, "2").rank == 1
+    assert agrees_printed(line(sc, "2").mp, "30.33") and line(sc, "2").rank == 1
 
 
 def _seat_mps(path: Path) -> list[tuple[str, tuple[str, ...], dict[str, str]]]:
@@ -132,7 +132,7 @@ def test_individual_ranks_players_with_their_per_seat_matchpoints() -> None:
     seats = _seat_mps(path)
     assert len(seats) == len(tables) == 744
     agree = sum(
-        all(printed_agrees(tables[(board, numbers)].ns_mp if seat in ("north", "south")
+        all(agrees_printed(tables[(board, numbers)].ns_mp if seat in ("north", "south")
                            else tables[(board, numbers)].ew_mp, mp) for seat, mp in mps.items())
         for board, numbers, mps in seats
     )  # fmt: skip

@@ -44,11 +44,14 @@ def test_realbridge_usebio_every_published_value() -> None:
                    "final percentage": (16, 16), "place": (16, 16)}  # fmt: skip
 
 
-def test_qualifier_two_table_swings_equal_score_imp_and_no_phantom_ranked() -> None:
+def test_qualifier_two_table_swings_equal_score_imp_and_the_unplayed_match_said() -> None:
     """139 boards were played in both rooms: all 278 lines' IMPs equal [ScoreIMP].
 
     The one line whose other room is missing (Turkey v Switzerland, board 20) has a published
-    ScoreIMP but no swing to compute; the Dummy tables (Wales, Italy: a bye) are no results.
+    ScoreIMP but no swing to compute. WALES v ITALY was not played: every WALES seat is a
+    placeholder ("Dummy 1#" .. "Dummy 4#") and its 20 tables are passed out with no call
+    recorded. Those 20 records are each listed with why (299 = 279 scored + 20 left out), and
+    no placeholder is ranked.
     """
     loaded = load_files([QUALIFIER])
     scores = score_events(loaded)
@@ -56,8 +59,11 @@ def test_qualifier_two_table_swings_equal_score_imp_and_no_phantom_ranked() -> N
     swings = [s for s in sc.results if s.imps is not None]
     assert len(swings) == 278
     assert all(s.imps == s.result.published_imps for s in swings)
-    assert not any(s.result.phantom for s in sc.results)
-    assert sum(1 for r in loaded.results if r.phantom) == 20
+    left_out = [e for e in loaded.errors if e.kind == "left out"]
+    assert len(loaded.results) == 279 and len(left_out) == 20
+    assert all(e.section == "ITALY v WALES" and e.source == str(QUALIFIER)
+               and e.line and e.table in ("1", "17") and "not played" in e.message
+               and "placeholders (Dummy" in e.message for e in left_out)  # fmt: skip
     ranked = " ".join(x.players + x.pair for x in sc.rankings + sc.butler)
     assert "Dummy" not in ranked
     assert {x.pair for x in sc.rankings} >= {"SWEDEN", "HUNGARY"} and len(sc.rankings) == 28

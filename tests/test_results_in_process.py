@@ -7,6 +7,7 @@ Real records: the bundled ACBL Bridgemate game (LBC, 36 boards, 270 results).
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BWS = ROOT / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.bws"
 #: What the interactive path must not load (seconds each, and no use to a director's results).
 HEAVY = ("prefect", "statsmodels", "matplotlib", "sklearn", "lightgbm", "rapidfuzz", "endplay",
-         "dask", "pandas", "scipy")  # fmt: skip
+         "dask", "pandas", "scipy", "pyarrow", "numpy")  # fmt: skip
 
 
 def ddrank(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -78,3 +79,92 @@ def test_results_in_process_give_the_flows_numbers(tmp_path: Path) -> None:
     )
     assert ours["boards"] == [(270,)]
     assert ours == theirs
+
+
+def test_ctrl_c_stops_results_cleanly_and_the_rerun_gives_the_same_rankings(
+    tmp_path: Path,
+) -> None:
+    """A real SIGINT to the command's process group (a terminal's Ctrl-C) while it cleans: exit
+    130, one line saying so, no traceback; the same command again finishes (the store and its
+    lock are usable) with the rankings of a run never interrupted."""
+    out = tmp_path / "stopped"
+    environ = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", "DO_NOT_TRACK": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "cli.main", "results", str(BWS), "--out",
+                             str(out)], cwd=ROOT, env=environ, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
+    seen = []
+    assert proc.stdout is not None
+    for line in proc.stdout:  # plain progress lines (no terminal here), with the output
+        seen.append(line)
+        if "clean: started" in line:
+            os.killpg(proc.pid, signal.SIGINT)
+            break
+    rest_out, err = proc.communicate(timeout=300)
+    assert seen[-1].endswith("clean: started\n"), "".join(seen)  # stopped while it worked
+    assert proc.returncode == 130, err[-2000:]
+    assert "stopped by SIGINT" in err and "run the same command again" in err, err[-2000:]
+    assert "Traceback" not in err and "site:" not in rest_out, (rest_out, err)
+    again = ddrank("results", str(BWS), "--out", str(out))
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert f"site: {out / 'site' / 'index.html'}" in again.stdout
+    whole = ddrank("results", str(BWS), "--out", str(tmp_path / "whole"))
+    assert whole.returncode == 0, whole.stderr[-2000:]
+    ours, theirs = _tables(out / "results.duckdb"), _tables(tmp_path / "whole" / "results.duckdb")
+    assert ours == theirs and ours["boards"] == [(270,)]
+
+
+def test_compiled_templates_are_kept_and_an_unwritable_cache_costs_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The site's templates are compiled once per install, like Python's bytecode; a cache folder
+    that cannot be made or written never fails the site."""
+    from jinja2 import Environment
+
+    from ddrank.site.render import environment
+    from publish.site.writer import TemplateCache, template_cache
+
+    monkeypatch.setenv("DDRANK_CACHE_DIR", str(tmp_path / "cache"))
+    cache = template_cache()
+    assert isinstance(cache, TemplateCache)
+    environment(cache).get_template("board.html")
+    kept = list((tmp_path / "cache" / "templates").iterdir())
+    assert len(kept) == 1
+    compiled = []
+    monkeypatch.setattr(Environment, "_compile", lambda *a: compiled.append(a) or None)
+    environment(cache).get_template("board.html")  # read from the cache: nothing compiled
+    assert compiled == []
+    monkeypatch.undo()
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("DDRANK_CACHE_DIR", str(tmp_path / "file"))  # a file: no folder there
+    assert template_cache() is None
+    done = ddrank("results", str(BWS), "--out", str(tmp_path / "r"),
+                  DDRANK_CACHE_DIR=str(tmp_path / "file"))  # fmt: skip
+    assert done.returncode == 0 and (tmp_path / "r" / "site" / "index.html").is_file()
+
+
+def test_a_second_run_says_nothing_is_new_and_json_is_json_only(tmp_path: Path) -> None:
+    """The last line says where the site is; the same files again say at once that nothing is
+    new (the ranking shown is the store's); --json prints nothing but the JSON document."""
+    import json
+
+    out = tmp_path / "r"
+    first = ddrank("results", str(BWS), "--out", str(out))
+    assert first.returncode == 0, first.stderr[-2000:]
+    site = f"site: {out / 'site' / 'index.html'} (open it in a browser)"
+    assert first.stdout.splitlines()[-1] == site
+    assert "nothing new" not in first.stdout
+    again = ddrank("results", str(BWS), "--out", str(out))
+    assert again.returncode == 0, again.stderr[-2000:]
+    *_, said, last = again.stdout.splitlines()
+    assert said.startswith("nothing new since ") and "1 file(s) unchanged" in said, said
+    assert last == site
+    assert "Kevin Patterson - Sudhir Kulkarni" in again.stdout  # the store's ranking
+    player = ddrank("player", "kevin patterson", "--db", str(out / "results.duckdb"))
+    assert player.returncode == 0, player.stderr[-2000:]
+    head, event, profile, *_ = player.stdout.splitlines()
+    assert head == "Kevin Patterson: 27 boards in 1 event(s)"
+    assert event == "  Bridge game: 27 boards"
+    assert profile.startswith("Double-dummy mistake profile: none yet")  # no 0 / 0 table
+    as_json = json.loads(ddrank("results", str(BWS), "--out", str(out), "--json").stdout)
+    assert as_json["site"] == str(out / "site" / "index.html")
+    assert as_json["db"] == str(out / "results.duckdb") and as_json["events"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from stages import scoring
+from stages import scoring_batches as scoring
 from stages.clean import clean_pending
 from stages.ingest import ingest_paths
 from stages.scoring_stage import score_and_rate

@@ -1,8 +1,11 @@
 """Adjusted scores as the event model stores them: "NS%/EW%".
 
-Sources write them in many ways: USEBIO `A5050`/`A6040`, traveller cells `A+`, `A=`, `A-`,
-`A+/A-`, `AVE+`, `60/40`, `60%-40%`. An adjusted score is a result without a contract: it is kept
-for scoring and never taken for a played board.
+Sources write them in many ways: USEBIO `A5050`/`A6040`/`A6060`, traveller cells `A+`, `A=`,
+`A-`, `A+/A-`, `Ave`, `Ave+`, `Ave-`, `60/40`, `60%-40%`, one side's `60%`. An adjusted score is
+a result without a contract: it is kept for scoring and never taken for a played board. A cell
+saying the board was not played (`Not Played`, `NP`, `Late Play`, `LP`) is no result at all, and
+`Bye` or `Sit out` in either column is the row of a pair without opponents (`not_played`,
+`sits_out`).
 """
 
 from __future__ import annotations
@@ -14,6 +17,23 @@ _MARK = {"A+": 60, "AVE+": 60, "AVG+": 60, "A": 50, "A=": 50, "AVE": 50, "AVG": 
          "A-": 40, "AVE-": 40, "AVG-": 40}  # fmt: skip
 _USEBIO = re.compile(r"^A(\d{2})(\d{2})$")  # A5050, A6040, A4060
 _PERCENTS = re.compile(r"^(\d{1,3}(?:\.\d+)?)%?\s*[/-]\s*(\d{1,3}(?:\.\d+)?)%?$")
+
+
+#: A board a table did not play (`Not Played`, `NP`), or has not played yet (`Late Play`, `LP`):
+#: no result, and no error; the board counts as played once fewer.
+_NOT_PLAYED = re.compile(r"^(not[\s_-]*played|unplayed|np|late[\s_-]*play(ed)?|lp)$", re.IGNORECASE)
+#: A row saying its pair without an opponent sat out (`Bye` in either column, `Sit out`).
+_SITS_OUT = re.compile(r"^(bye|sit[\s_-]*out|sitout)$", re.IGNORECASE)
+
+
+def not_played(text: str) -> bool:
+    """Whether a traveller cell says the table did not (or not yet) play the board."""
+    return bool(_NOT_PLAYED.match(text.strip()))
+
+
+def sits_out(text: str) -> bool:
+    """Whether a traveller cell says the pair in this row had no opponent (a bye)."""
+    return bool(_SITS_OUT.match(text.strip()))
 
 
 def _pct(value: str) -> str:
@@ -50,8 +70,9 @@ def sides_split(ns_cell: str, ew_cell: str) -> str:
 def adjusted_split(text: str) -> str:
     """The adjusted score `text` as "NS%/EW%", or "" when `text` is not an adjusted score.
 
-    A single mark is North-South's, and East-West get its complement ("A+" → "60/40", "A=" →
-    "50/50"); two marks or two numbers give each side its own ("A+/A+" → "60/60").
+    A single mark or percentage is North-South's, and East-West get its complement ("A+" →
+    "60/40", "A=" → "50/50", "60%" → "60/40"); two marks or two numbers give each side its own
+    ("A+/A+" → "60/60").
     """
     t = text.strip().upper().replace(" ", "")
     if not t:
@@ -66,6 +87,9 @@ def adjusted_split(text: str) -> str:
         left, _, right = t.partition("/")
         if left in _MARK and right in _MARK:
             return f"{_MARK[left]}/{_MARK[right]}"
+    m = _ONE_PERCENT.match(t)
+    if m and float(m.group(1)) <= 100:  # one side's percentage in a single cell: North-South's
+        return f"{_pct(m.group(1))}/{_pct(str(100 - float(m.group(1))))}"
     m = _PERCENTS.match(t)
     if m:
         ns, ew = float(m.group(1)), float(m.group(2))

@@ -24,7 +24,8 @@ from ddrank.parsers.pbn_tables import (
     split_names,
     tricks_of,
 )
-from ddrank.raw import ParsedFile, RawRecord, RawStanding, number_repeats
+from ddrank.parsers.producer import pbn_producer, producer_events
+from ddrank.raw import BOARD_GAME, ParsedFile, RawRecord, RawStanding, number_repeats
 
 __all__ = ["_Game", "_LineReader", "_games", "iter_pbn", "ns_value", "parse_pbn", "read_pbn"]
 
@@ -93,10 +94,13 @@ def parse_pbn(text: str, source_file: str) -> list[RawRecord]:
 def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
     """A PBN file as a ParsedFile: table results (games and `ScoreTable` rows), published
     rankings (`TotalScoreTable`) and events. `tables=False` reads the games alone (a companion
-    hand record, whose results another file holds)."""
+    hand record, whose results another file holds). The file's declared producer is the scorer
+    of its events (ddrank.parsers.producer)."""
     standings: list[RawStanding] = []
-    records = list(iter_pbn(text.splitlines(), source_file, tables, standings))
-    return ParsedFile("pbn", number_repeats(records), standings)
+    notes: list[tuple[int, str]] = []
+    records = list(iter_pbn(text.splitlines(), source_file, tables, standings, notes=notes))
+    events = producer_events(records, pbn_producer(text), standings) if tables else []
+    return ParsedFile("pbn", number_repeats(records), standings, events, notes)
 
 
 def iter_pbn(
@@ -105,10 +109,11 @@ def iter_pbn(
     tables: bool = True,
     standings: list[RawStanding] | None = None,
     texts: Iterable[str] | None = None,
+    notes: list[tuple[int, str]] | None = None,
 ) -> Iterator[RawRecord]:
     """The records of a PBN text, one at a time, from its lines (without line ends) or from
     pieces of whole lines (`texts`, see `_games`), so a large file is read in bounded memory. Published rankings are
-    appended to `standings`.
+    appended to `standings`; a table published again is noted in `notes` (line, why).
 
     `ScoreTable` rows with pair numbers but no names wait for the `TotalScoreTable` (often at
     the end of the file) that names the pairs; every other record is yielded at once. Identical
@@ -121,6 +126,8 @@ def iter_pbn(
     # inherits the names of the k-th table result of the previous board.
     names_by_table: dict[int, dict[str, str]] = {}
     table = -1
+    tabled: dict[tuple[str, str, str], set[tuple[object, ...]]] = {}
+    ranked_once: set[tuple[object, ...]] = set()
     for game in _games(lines or [], texts):
         tags = dict(game.tags)
         if "#" in tags.values():  # "#" means: same as the previous game.
@@ -168,7 +175,11 @@ def iter_pbn(
             dd = _tables(game, tags, rec, rows, standings)
             if dd and not getattr(rec, "dd_tricks", ""):
                 rec.dd_tricks = dd  # type: ignore[attr-defined]
+        if any(not row.parse_error for row in rows):  # its ScoreTable is the board's traveller
+            rec.source_format = BOARD_GAME
         carried = rows or len(standings) > ranked  # its tables gave results or a ranking
+        rows = _unrepeated(rows, (rec.event, rec.board_no, rec.deal), tabled, notes)
+        standings[ranked:] = [st for st in standings[ranked:] if _once(st, ranked_once)]
         if not (carried and _only_tables(rec)):  # a game that only carries its tables is no
             yield rec  # table result (Ruter: no deal, names or contract; the rows are results)
         for row in rows:
@@ -181,6 +192,36 @@ def iter_pbn(
                 yield row
     names_from_standings(waiting, standings)
     yield from waiting
+
+
+def _same(x: RawRecord | RawStanding) -> tuple[object, ...]:
+    """What a published row says, wherever it stands in the file."""
+    return tuple(v for f, v in vars(x).items() if f not in ("source_line", "occurrence"))
+
+
+def _unrepeated(rows: list[RawRecord], board: tuple[str, str, str],
+                tabled: dict[tuple[str, str, str], set[tuple[object, ...]]],
+                notes: list[tuple[int, str]] | None = None) -> list[RawRecord]:  # fmt: skip
+    """A board's `ScoreTable` lists all its results, so a later game of the same event and deal
+    whose table holds only rows an earlier one gave publishes them again (the PBN standard's
+    files repeat part of a table to show "#"): no new results. Else the rows, remembered."""
+    said = {_same(r) for r in rows if not r.parse_error}
+    if said and board in tabled and said <= tabled[board]:
+        if notes is not None:
+            notes.append((rows[0].source_line, f"ScoreTable of board {board[1]} repeats rows an "
+                          "earlier game of the event gave for the same deal: read once"))  # fmt: skip
+        return [r for r in rows if r.parse_error]
+    tabled.setdefault(board, set()).update(said)
+    return rows
+
+
+def _once(st: RawStanding, seen: set[tuple[object, ...]]) -> bool:
+    """False for a ranking line the file already gave, word for word (a table published again)."""
+    key = _same(st)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 _SPEC_COLUMNS: dict[str, list[str]] = {}
@@ -254,8 +295,10 @@ def _tables(
             for row_line, raw in game.table_rows(name):
                 add_row(table, row_line, raw)
         for err in table.errors:
-            out.append(RawRecord(source, int(err.split(":")[0].split()[1]), "pbn",
-                                 parse_error=f"{name}: {err}"))  # fmt: skip
+            err_line = int(err.split(":")[0].split()[1])  # the game's place: its event and board
+            err_rec = RawRecord(source, err_line, "pbn", event=base.event, date=base.date,
+                                board_no=base.board_no, parse_error=f"{name}: {err}")  # fmt: skip
+            out.append(err_rec)
         if name == "ScoreTable" and "teamid_home" in (c.casefold() for c in table.columns):
             for row_line, row in table.dicts():  # a teams event's matches, not table results
                 standings.extend(match_standings(base, row_line, row))

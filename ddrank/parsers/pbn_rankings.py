@@ -29,8 +29,10 @@ def match_standings(base: RawRecord, line: int, row: dict[str, str]) -> list[Raw
     return out
 
 
-#: A ranking line's direction as written ("N-S", Ruter) as the event model keeps it ("NS").
-_DIRECTIONS = {"N-S": "NS", "NS": "NS", "E-W": "EW", "EW": "EW"}
+#: A ranking line's direction as written ("N-S", Ruter; Swedish "Ö-V", Norwegian "Ø-V", German
+#: "O-W", French "E-O") as the event model keeps it ("NS").
+_DIRECTIONS = {"N-S": "NS", "NS": "NS", "E-W": "EW", "EW": "EW", "Ö-V": "EW", "Ø-V": "EW",
+               "O-V": "EW", "O-W": "EW", "E-O": "EW"}  # fmt: skip
 
 
 def standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
@@ -43,6 +45,14 @@ def standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
     players = (
         " - ".join(p.strip() for p in names.split(";") if p.strip()) if ";" in names else names
     )
+    # One session of a longer event (Magic Contest, Ruter): `Total*` and `Rank` are cumulative
+    # over `NrBoards`, this session's own values are `Session*` over `NrBoardsSession`.
+    total_boards, session_boards = first("nrboards"), first("nrboardssession")
+    if (total_boards.isdigit() and session_boards.isdigit()
+            and int(total_boards) > int(session_boards)):  # fmt: skip
+        row = {**row, "totalscoremp": row.get("sessionscoremp", ""),
+               "totalpercentage": row.get("sessionpercentage", ""),
+               "rank": row.get("sessionrank", "")}  # fmt: skip
     return RawStanding(
         source_file=base.source_file, source_line=line, event=base.event, date=base.date,
         session=base.session, section=first("section"),
@@ -56,7 +66,7 @@ def standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
         published_pct=first("totalpercentage", "percentage"),
         published_imps=first("totalscoreimp", "imp", "totalimp"),
         published_vp=first("totalscorevp", "vp", "totalvp"),
-        published_place=first("rank"),
+        published_place=first("rank"), boards=first("nrboardssession", "nrboards"),
     )  # fmt: skip
 
 

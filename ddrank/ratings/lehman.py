@@ -234,7 +234,9 @@ def rated_boards(
     """Scored table results -> Lehman boards between player identities.
 
     `identity` maps a seat's raw identity (name, or 'id:<source id>') to the player it is (the
-    name-matching result); a table with an unnamed seat is left out (nobody to rate).
+    name-matching result); a table with an unnamed seat (a placeholder, a pair label) is left
+    out (nobody to rate), and so is one where one identity holds two seats (two players who
+    share a surname-only name: scored, but not told apart).
     """
     ident = identity or {}
     out: list[RatedBoard] = []
@@ -244,6 +246,8 @@ def rated_boards(
         if share is None or s.result.phantom or not all(p):
             continue
         n, e, so, w = (ident.get(x, x) for x in p)
+        if len({n, e, so, w}) < 4:
+            continue
         out.append(RatedBoard((n, so), (e, w), share))
     return out
 

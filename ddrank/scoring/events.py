@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from ddrank.scoring import acbl, crossimps, imprule, matchpoints
-from ddrank.scoring.imprule import ImpRule, round_half_away
+from ddrank.scoring.imprule import ImpRule
 from ddrank.scoring.individual import individual_rankings, is_individual
 from ddrank.scoring.knockout import is_knockout, knockout_lines, knockout_stages
 from ddrank.scoring.model import (  # noqa: F401 - the model is imported from here too
@@ -43,6 +43,8 @@ from ddrank.scoring.model import (  # noqa: F401 - the model is imported from he
     parse_adjusted,
     parse_number,
 )
+from ddrank.scoring.mprule import MpRule, factor_mp_totals
+from ddrank.scoring.precision import round_half_away
 from ddrank.scoring.teams import (  # noqa: F401 - re-exported
     WBF_TAU,
     TeamMatch,
@@ -216,8 +218,23 @@ def score_pairs_event(
         elif method == "acbl":
             out += acbl.score_board(rs, sizes.get(_field_of_board(key)))
         else:
-            out += score_mp_board(rs, sizes.get(_field_of_board(key)), top, method)
+            out += _printed(score_mp_board(rs, sizes.get(_field_of_board(key)), top, method),
+                            rs, info.mp_rule, top, method)  # fmt: skip
     return out
+
+
+def _printed(scored: list[ScoredResult], results: Sequence[EventResult], rule: MpRule | None,
+             top: float, method: MpMethod) -> list[ScoredResult]:  # fmt: skip
+    """A board played fewer times than its field, as a producer that prints it on its own top
+    prints it (`MpRule.own_top_lines`, Compscore): kept beside the lifted matchpoints it sums."""
+    if rule is None or not rule.own_top_lines or not scored:
+        return scored
+    if scored[0].field_size <= sum(1 for r in results if r.is_result):
+        return scored
+    own = {
+        s.result.record_id: (s.ns_mp, s.ew_mp) for s in score_mp_board(results, None, top, method)
+    }
+    return [replace(s, printed=own.get(s.result.record_id)) for s in scored]  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- pairs and rankings
@@ -290,6 +307,9 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo,
     rule = info.imp_rule
     across = info.across_field if rule is None or rule.across is None else rule.across
     places = rule.line_decimals if rule is not None else None
+    mp_rule = info.mp_rule
+    if mp_rule is not None and mp_rule.round_lines:  # matchpoints summed as printed
+        places = mp_rule.line_decimals
     boards: dict[tuple[str, str, str], set[tuple[str, str]]] = defaultdict(set)
     lines: dict[tuple[str, str, str, str, str], PairLine] = {}
     totals: dict[tuple[str, str], PairLine] = {}
@@ -331,6 +351,8 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo,
         {k: len(v) for k, v in boards.items()} if to_boards else None,
         rule.sum_decimals if rule is not None else None,
     )
+    if mp_rule is not None and mp_rule.factor_boards:
+        factor_mp_totals(out)
     assign_ranks(out, by_direction=rule is None or not rule.one_ranking)
     return sorted(out, key=lambda x: (x.event, x.session == "", x.session, x.section, x.direction,
                                       x.rank, x.pair))  # fmt: skip

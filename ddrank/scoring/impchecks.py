@@ -11,30 +11,10 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ddrank.scoring.imprule import round_half_away
 from ddrank.scoring.model import PairLine
+from ddrank.scoring.precision import agrees_printed, decimals
 
 Row = dict[str, Any]
-
-
-def decimals(text: object) -> int | None:
-    """Decimals a number is printed with ('22.2' -> 1, '-5.00' -> 2, '42' -> 0); None if not
-    a number."""
-    t = str(text if text is not None else "").strip().replace(",", ".").rstrip("%")
-    try:
-        float(t)
-    except ValueError:
-        return None
-    return len(t.split(".", 1)[1]) if "." in t else 0
-
-
-def printed_agrees(ours: float | None, published: object) -> bool:
-    """Whether `ours` printed as `published` is printed (its decimals) gives `published`."""
-    k = decimals(published)
-    if ours is None or k is None:
-        return False
-    pub = float(str(published).strip().replace(",", ".").rstrip("%"))
-    return abs(round_half_away(ours, k) - pub) < 0.5 * 10**-k - 1e-12 or abs(ours - pub) < 1e-9
 
 
 def number_text(value: float | None) -> str:
@@ -74,13 +54,13 @@ def imp_checks(scores: Mapping[str, Any], pairs: Sequence[tuple[Row, PairLine | 
         pub = st.get("published_imps")
         if sc is None or sc.info.scoring not in ("IMP", "BUTLER") or decimals(pub) is None:
             continue
-        ok = line is not None and printed_agrees(line.mp, pub)
+        ok = line is not None and agrees_printed(line.mp, pub)
         proof = ""
         lines = own[ev].get((str(st.get("session") or ""), str(st.get("section") or ""),
                              str(st.get("pair") or "")))  # fmt: skip
         if not ok and line is not None and lines:
             total = sum(lines) * line.factor
-            if not printed_agrees(total, pub):
+            if not agrees_printed(total, pub):
                 proof = (f"the file's own lines for the pair sum to {sum(lines):g}"
                          f"{f' x {line.factor:g} boards factor' if line.factor != 1 else ''}, "
                          f"not its total {pub}")  # fmt: skip
@@ -129,6 +109,6 @@ def _sitout_checks(ev: str, sc: Any, add: Any) -> None:
         pub = r.published_imps if r.phantom == "EW" else -r.published_imps
         got = played.get((r.session, r.section, pair)) or []
         mean = sum(got) / len(got) if got else None
-        add("sit-out IMPs", mean is not None and printed_agrees(mean, number_text(pub)),
+        add("sit-out IMPs", mean is not None and agrees_printed(mean, number_text(pub)),
             f"{ev} s{r.session or '-'} board {r.board} pair {pair} sits out: ours "
             f"{'none' if mean is None else round(mean, 4)}, published {pub:g}")  # fmt: skip

@@ -121,12 +121,6 @@ def round_half(value: float, step: int, half: str = "away") -> float:
     return math.copysign(math.floor(abs(q) + 0.5) * step, value)
 
 
-def round_half_away(value: float, k: int) -> float:
-    """`value` to k decimals, halves away from zero (as scorers print), robust to binary noise."""
-    scaled = abs(value) * 10**k
-    return math.copysign(math.floor(scaled + 0.5 + 1e-9) / 10**k, value)
-
-
 def datum(scores: Sequence[float], rule: ImpRule) -> float:
     """The Butler datum of one group of results (the same cards) under `rule`."""
     n = len(scores)

@@ -17,10 +17,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ddrank.scoring.model import EventInfo, parse_number
+from ddrank.scoring.precision import agrees_printed
 from ddrank.scoring.teams import TeamMatch, team_rankings, wbf_vp
 
 MAX_BOARDS = 64
-TOLERANCE = 0.005
 
 
 def match_standings(standings: Sequence[Mapping[str, Any]], event: str) -> list[Mapping[str, Any]]:
@@ -59,9 +59,9 @@ def board_count(event: str, rows: Sequence[Mapping[str, Any]]) -> tuple[int, int
     best = (0, 0)
     for n in range(1, MAX_BOARDS + 1):
         ours = {(m.session, m.team, m.opponent): m.vp for m in _matches(event, rows, n)}
-        agree = sum(1 for st, vp in published if vp is not None and abs(ours.get(
-            (str(st.get("session") or ""), str(st["pair"]), str(st["opponent"])), -99.0)
-            - vp) <= TOLERANCE)  # fmt: skip
+        agree = sum(1 for st, vp in published if vp is not None and agrees_printed(ours.get(
+            (str(st.get("session") or ""), str(st["pair"]), str(st["opponent"]))),
+            st.get("published_vp")))  # fmt: skip
         if agree > best[1]:
             best = (n, agree)
     return best[0], best[1], compared

@@ -10,12 +10,16 @@ A matchpoint event's numbers depend on two choices the source rarely states outr
 The rule, in this order:
 
 1. an explicit option (`--mp-method`, `--mp-top`) wins;
-2. where the source published matchpoints, percentages or places, every candidate (method x top)
-   is tried and the one that reproduces most of them is taken (ties: the source's own default,
-   then the order of `METHODS`), so the choice is deterministic;
-3. otherwise what the source says: its scoring program (BriAn: each board on its own top;
-   ACBLscore: its own arithmetic, `ddrank.scoring.acbl`, also tried first in step 2), its
-   federation (ACBL: 1 per result beaten), the top read off its published matchpoints;
+2. what the source declares: its producer (USEBIO `PROGRAM_NAME`, the PBN `% <META Generator>`
+   or `%Creator`, ACBLscore's game file) names its arithmetic and method (ddrank.scoring.mprule:
+   BriAn each board on its own top, Magic Contest and Ruter sums of the printed board
+   matchpoints, Compscore ..., ACBLscore its own arithmetic, `ddrank.scoring.acbl`), its
+   federation its top (ACBL: 1 per result beaten), its published matchpoints their top;
+3. where the source published values, every candidate (method x top x arithmetic) is tried and
+   the one that reproduces the most published per-line values is taken, then the most totals,
+   percentages and places; ties keep the declared one, then the order of `METHODS`. Every value
+   is compared at the precision it is printed with (ddrank.scoring.precision), so a check that
+   cannot agree at the file's precision never tells candidates apart;
 4. otherwise Neuberg on a top of 2 (EBU).
 
 Non-matchpoint events (IMPs) have neither choice; they keep the default and say so. Teams events
@@ -33,16 +37,18 @@ from ddrank.scoring.events import EventInfo, EventResult, event_info_for, score_
 from ddrank.scoring.impchoice import choose_imp_rule, method_name
 from ddrank.scoring.imprule import ImpRule
 from ddrank.scoring.model import TEAM_SCORINGS
+from ddrank.scoring.mprule import MpRule, producer_rule
+from ddrank.scoring.precision import column_decimals
 from ddrank.scoring.published import compare_published
 from ddrank.scoring.vpscale import FILE, WBF, VpScale, file_scale, published_matches
 
 AUTO = "auto"
 #: Every method, in the order ties are broken after the source's own default.
 METHODS = ("neuberg", "none", "mitchell1", "mitchell1_bis", "ascherman")
-#: Scoring programs that score each board on its own top (no lift to the field's top).
-OWN_TOP_SCORERS = ("brian",)
-#: Scoring programs with their own arithmetic rule (`ddrank.scoring.acbl`), tried first.
-PRODUCER_RULES = {"acblscore": "acbl"}
+#: A producer's documented method in words (ddrank.scoring.mprule.RULES says whose).
+METHOD_WORDS = {"none": "scores each board on its own top",
+                "neuberg": "lifts a board played fewer times by Neuberg's formula",
+                "acbl": "scores by its own arithmetic (ddrank.scoring.acbl)"}  # fmt: skip
 #: Matchpoints per result beaten by federation; every other federation uses 2.
 FEDERATION_TOPS = {"ACBL": 1.0}
 DEFAULT_TOP = 2.0
@@ -59,6 +65,7 @@ class MethodChoice:
     agree: int = 0
     vp_scale: VpScale = ()  # teams: the file's own VP scale, () = WBF continuous
     imp_rule: ImpRule | None = None  # IMP pairs: the rule (ddrank.scoring.impchoice)
+    mp_rule: MpRule | None = None  # matchpoints: the producer's arithmetic (ddrank.scoring.mprule)
 
     def line(self) -> str:
         """'neuberg, top 2 per result beaten (published values: 144 of 144 agree)'."""
@@ -73,12 +80,10 @@ def source_default(info: EventInfo) -> tuple[str, float, str]:
     why: list[str] = []
     method = "neuberg"
     scorer = info.scorer.strip()
-    if scorer and scorer.lower().startswith(OWN_TOP_SCORERS):
-        method = "none"
-        why.append(f"scorer {scorer} scores each board on its own top")
-    elif scorer.lower() in PRODUCER_RULES:
-        method = PRODUCER_RULES[scorer.lower()]
-        why.append(f"scorer {scorer}'s own arithmetic")
+    rule = producer_rule(scorer)
+    if rule is not None and rule.method:
+        method = rule.method
+        why.append(f"scorer {scorer} {METHOD_WORDS.get(method, 'lifts by ' + method)}")
     if info.mp_top:
         top = float(info.mp_top)
         why.append(f"published matchpoints are {top:g} per result beaten")
@@ -147,24 +152,62 @@ def choose_method(
     if info.scoring != "MP":
         return MethodChoice(first_method if method == AUTO else method,
                             float(mp_top or first_top), f"{info.scoring} scoring: no matchpoints")  # fmt: skip
-    tries = candidates(info, method, mp_top)
+    return choose_mp(results, info, own, method, mp_top)
+
+
+def mp_rules(results: Sequence[EventResult], info: EventInfo) -> list[MpRule]:
+    """The arithmetic candidates: the declared producer's rule alone, else the exact sums and,
+    where the file prints its lines' matchpoints, the sums of the printed ones."""
+    printed = [x for r in results for x in (r.published_ns_mp, r.published_ew_mp) if x is not None]
+    k = column_decimals(printed) if printed else None
+    declared = producer_rule(info.scorer)
+    if declared is not None:
+        return [replace(declared, line_decimals=k) if declared.round_lines else declared]
+    rules = [MpRule()]
+    if k is not None:
+        rules.append(MpRule("summed as printed", round_lines=True, line_decimals=k))
+    return rules
+
+
+def _split(checks: Sequence[Any]) -> tuple[int, int]:
+    """(per-line values that agree, other values that agree): the order a choice weighs them."""
+    line = sum(c.agree for c in checks if c.what.endswith("per line"))
+    return line, sum(c.agree for c in checks) - line
+
+
+def choose_mp(results: Sequence[EventResult], info: EventInfo, own: Sequence[Mapping[str, Any]],
+              method: str = AUTO, mp_top: float | None = None) -> MethodChoice:  # fmt: skip
+    """A matchpoint event's method, top and arithmetic: what the source declares first (its
+    producer's rule and method, its federation's top), then what reproduces the most published
+    per-line values, then the most totals, percentages and places; ties keep the declared one.
+    A published value is compared at its printed precision (ddrank.scoring.precision)."""
+    first_method, first_top, why = source_default(info)
+    rules = mp_rules(results, info)
+    declared = producer_rule(info.scorer)
+    tries = [(m, t, r) for m, t in candidates(info, method, mp_top) for r in rules]
+    optioned = method != AUTO or mp_top is not None
+    rule_why = f"; {rules[0].words()}" if declared is not None else ""
     if len(tries) == 1 or not has_published(results, own):
-        m, t = tries[0]
-        optioned = method != AUTO or mp_top is not None
-        return MethodChoice(m, t, f"as the options say; {why}" if optioned else why)
-    best: tuple[int, int, str, float] | None = None
-    for m, t in tries:
-        sc = score_event(results, replace(info, mp_top=t), m)  # type: ignore[arg-type]
-        compared, agree = agreement(compare_published({info.event: sc}, own))
-        if best is None or agree > best[1]:
-            best = (compared, agree, m, t)
+        m, t, r = tries[0]
+        reason = (f"as the options say; {why}" if optioned else why) + rule_why
+        return MethodChoice(m, t, reason, mp_rule=r if r.producer else None)
+    best: tuple[tuple[int, int], int, int, str, float, MpRule] | None = None
+    for m, t, r in tries:
+        sc = score_event(results, replace(info, mp_top=t, mp_rule=r), m)  # type: ignore[arg-type]
+        checks = compare_published({info.event: sc}, own)
+        compared, agree = agreement(checks)
+        if best is None or _split(checks) > best[0]:
+            best = (_split(checks), compared, agree, m, t, r)
     assert best is not None
-    compared, agree, m, t = best
-    fixed = " (the other as the options say)" if method != AUTO or mp_top is not None else ""
-    reason = f"reproduces the published values best of {len(tries)} candidates{fixed}"
+    _, compared, agree, m, t, r = best
+    fixed = " (the other as the options say)" if optioned else ""
+    reason = (f"reproduces the published values best of {len(tries)} candidates, per-line "
+              f"values first{fixed}")  # fmt: skip
     if (m, t) == (first_method, first_top):
         reason += f"; as the source says: {why}"
-    return MethodChoice(m, t, reason, compared, agree)
+    if r.producer:
+        reason += f"; {r.words()}"
+    return MethodChoice(m, t, reason, compared, agree, mp_rule=r if r.producer else None)
 
 
 PAB_RULE = ("point-a-board: on each board the team whose two tables net more wins 2 points "

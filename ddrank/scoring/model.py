@@ -9,11 +9,13 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from ddrank.scoring.imprule import ImpRule, round_half_away
+from ddrank.scoring.imprule import ImpRule
+from ddrank.scoring.mprule import MpRule
+from ddrank.scoring.precision import round_half_away
 
 MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none", "acbl"]
 EventScoring = Literal["MP", "IMP", "BUTLER", "TEAMS", "BAM"]
@@ -49,6 +51,8 @@ class EventInfo:
     declared: str = ""
     # IMP and BUTLER: the rule the event is scored by (ddrank.scoring.impchoice); None = EBU's
     imp_rule: ImpRule | None = None
+    # MP: the producer's arithmetic of lines and totals (ddrank.scoring.mprule); None = exact
+    mp_rule: MpRule | None = None
     # an individual event: players, not pairs, are ranked (ddrank.scoring.individual)
     individual: bool = False
     # Sections matchpointed as one field / ranked together ("A+B;C"), where the source says more
@@ -106,6 +110,11 @@ class EventResult:
     ew_vulnerable: bool | None = None
     year: int = 0  # the scoring table's year (duplicate scores changed over time)
     date: str = ""  # the board's date as read
+    round: str = ""  # the round and table as the source gives them ("" where it does not)
+    table: str = ""
+    # Where the record was read (file, 1-based line): errors name it. Not part of the content.
+    source: str = field(default="", repr=False, compare=False)
+    line: int | None = field(default=None, repr=False, compare=False)
 
     @property
     def is_result(self) -> bool:
@@ -131,6 +140,9 @@ class ScoredResult:
     # own (A+/A+ gives both sides the average-plus IMPs)
     ew_imps: float | None = None
     top: float = 0.0  # the board's matchpoint top, top * (N - 1) (0 outside matchpoint scoring)
+    # (NS, EW) matchpoints as the producer prints the line where that differs from what it sums
+    # (Compscore prints a board played fewer times on its own top); None = ns_mp, ew_mp
+    printed: tuple[float, float] | None = None
 
 
 def parse_adjusted(text: str) -> tuple[float, float]:

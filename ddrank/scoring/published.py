@@ -11,10 +11,11 @@ from typing import Any
 from ddrank.scoring.events import EventScores, PairLine
 from ddrank.scoring.impchecks import imp_checks
 from ddrank.scoring.model import TEAM_SCORINGS
+from ddrank.scoring.precision import agrees, agrees_printed, column_decimals, decimals, shown
+from ddrank.scoring.proofs import line_diffs, line_proofs, pct_proofs, total_proof
 from ddrank.scoring.vpscale import published_matches, published_vp
 
 Row = dict[str, Any]
-TOLERANCE = 0.01  # published values are printed to 2 decimals at most
 
 
 @dataclass
@@ -38,10 +39,6 @@ class Check:
             self.explained.append(f"{detail} ({proof})")
         else:
             self.disagree.append(detail)
-
-
-def _close(a: float | None, b: float | None) -> bool:
-    return a is not None and b is not None and abs(a - b) <= TOLERANCE + 1e-9
 
 
 def standing_kind(st: Row) -> str:
@@ -74,13 +71,20 @@ def as_float(v: Any) -> float | None:
 NOT_SCORED = "none (no other result on the board to compare it with)"
 
 
-def _ours(value: float | None, missing: str = NOT_SCORED) -> str:
-    """Our value as the disagreement line shows it; never the word None."""
-    return missing if value is None else f"{value:g}"
+def _line_value(value: float | None, k: int) -> str:
+    """Our per-line value as a reader compares it with one printed with k decimals; never the
+    word None."""
+    return NOT_SCORED if value is None else shown(value, k)
 
 
-def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
-    """Every published matchpoint, percentage, IMP and place against ours."""
+def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row],
+                      prove: bool = False) -> list[Check]:  # fmt: skip
+    """Every published matchpoint, percentage, IMP and place against ours. `prove`: a value
+    that differs is explained where the file's own numbers contradict it (ddrank.scoring.proofs;
+    the final comparison does, a method's trials need not)."""
+    proven = {ev: line_proofs(sc.results, _rescorer(sc)) if prove and sc.info.scoring == "MP"
+              else {} for ev, sc in scores.items()}  # fmt: skip
+    pct_proven: dict[str, dict[str, str]] = {}
     mp, pct, imp = (
         Check("matchpoints per line"),
         Check("percentage per line"),
@@ -89,22 +93,34 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
     points = Check("board points per line")  # point-a-board: 2, 1 or 0 a board
     for ev, sc in scores.items():
         per_line = points if sc.info.scoring == "BAM" else mp
+        rs = [s.result for s in sc.results]
+        k_mp = column_decimals([x for r in rs for x in (r.published_ns_mp, r.published_ew_mp)])
+        k_pct = column_decimals(r.published_ns_pct for r in rs)
+        k_imp = column_decimals(r.published_imps for r in rs)
         for s in sc.results:
             r = s.result
             where = f"{ev} s{r.session or '-'} {r.section} board {r.board} NS {r.ns_pair or r.ns_players}"
             if r.published_ns_mp is not None:
-                ok = _close(s.ns_mp, r.published_ns_mp) and (
-                    r.published_ew_mp is None or _close(s.ew_mp, r.published_ew_mp)
+                ns, ew = s.printed or (s.ns_mp, s.ew_mp)  # as the producer prints the line
+                ok = agrees(ns, r.published_ns_mp, k_mp) and (
+                    r.published_ew_mp is None or agrees(ew, r.published_ew_mp, k_mp)
                 )
-                per_line.add(ok, f"{where}: ours {_ours(s.ns_mp)}/{_ours(s.ew_mp)}, published "
-                                 f"{r.published_ns_mp}/{r.published_ew_mp}")  # fmt: skip
+                per_line.add(ok, f"{where}: ours {_line_value(ns, k_mp)}/{_line_value(ew, k_mp)}, "
+                                 f"published {r.published_ns_mp:g}/{_g(r.published_ew_mp)}",
+                             proven[ev].get(r.record_id, ""))  # fmt: skip
             if r.published_ns_pct is not None:
-                pct.add(_close(s.ns_pct, r.published_ns_pct),
-                        f"{where}: ours {_ours(s.ns_pct)}, published {r.published_ns_pct}")  # fmt: skip
+                if prove and ev not in pct_proven:
+                    pct_proven[ev] = pct_proofs(sc.results)
+                pct.add(agrees(s.ns_pct, r.published_ns_pct, k_pct),
+                        f"{where}: ours {_line_value(s.ns_pct, k_pct)}, published {r.published_ns_pct:g}",
+                        pct_proven.get(ev, {}).get(r.record_id, ""))  # fmt: skip
             if r.published_imps is not None:
-                imp.add(_close(s.imps, r.published_imps),
-                        f"{where}: ours {_ours(s.imps)}, published {r.published_imps}")  # fmt: skip
+                imp.add(agrees(s.imps, r.published_imps, k_imp),
+                        f"{where}: ours {_line_value(s.imps, k_imp)}, published {r.published_imps:g}",
+                        "" if s.imps is not None or not prove else "the file holds no other table "
+                        "of this board")  # fmt: skip
     final_pct, place, total = Check("final percentage"), Check("place"), Check("team total")
+    mp_total = Check("total matchpoints")
     pairs = match_standings(scores, standings)
     tied = Counter((ev, x.session, x.section, x.direction, x.rank)
                    for ev, sc in scores.items() for x in sc.rankings)  # fmt: skip
@@ -114,24 +130,51 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
         imp_kinds.setdefault(what, Check(what)).add(ok, detail, proof)
 
     imp_checks(scores, pairs, add_imp)
+    diffs = {ev: line_diffs(sc.results, proven[ev], sc.info.mp_rule, _k_mp(sc),
+                            sc.info.across_field)
+             for ev, sc in scores.items() if prove and sc.info.scoring == "MP"}  # fmt: skip
     for st, line in pairs:
         ev, direction = (
             str(st.get("event_id") or st.get("event") or ""),
             str(st.get("direction") or ""),
         )
         sc = scores.get(ev)
-        pub_total = as_float(st.get("published_vp") or st.get("published_mp"))
+        pub_text = st.get("published_vp") or st.get("published_mp")
+        pub_total = as_float(pub_text)
         if sc is not None and sc.info.scoring in TEAM_SCORINGS and pub_total is not None:
-            total.add(line is not None and _close(line.mp, pub_total),  # VPs, or PAB points
-                      f"{ev} team {st.get('pair')}: ours {_ours(line.mp) if line else 'not found'}, "
-                      f"published {pub_total}")  # fmt: skip
+            total.add(line is not None and agrees_printed(line.mp, pub_text),  # VPs, PAB points
+                      f"{ev} team {st.get('pair')}: ours {_ours(line, 'mp', pub_text)}, "
+                      f"published {pub_text}")  # fmt: skip
         who = f"{ev} {st.get('section') or ''} {direction} pair {st.get('pair')} ({st.get('players', '')})"
-        pub_pct = as_float(st.get("published_pct"))
-        if pub_pct is not None:
-            final_pct.add(line is not None and _close(line.pct, pub_pct),
-                          f"{who}: ours {_ours(line.pct, 'no percentage') if line else 'not found'}, published {pub_pct}")  # fmt: skip
+        pub_mp, pub_pct = st.get("published_mp"), st.get("published_pct")
+        absent = _absent(sc, st) if line is None and sc is not None and prove else ""
+        why_total = why_pct = absent
+        if line is not None and ev in diffs:  # why a total or percentage differs, if proven
+            own, slack = diffs[ev][0].get((line.session, line.pair), []), diffs[ev][1].get(
+                (line.session, line.pair), 0.0)  # fmt: skip
+            sums = bool(sc and sc.info.mp_rule and sc.info.mp_rule.round_lines)
+            if as_float(pub_mp) is not None and not agrees_printed(line.mp, pub_mp):
+                why_total = total_proof(line.mp, as_float(pub_mp), decimals(pub_mp) or 0,  # type: ignore[arg-type]
+                                        own, line.factor, sums, slack)  # fmt: skip
+            if as_float(pub_pct) is not None and line.pct is not None and line.top \
+                    and not agrees_printed(line.pct, pub_pct):  # fmt: skip
+                scale = 100.0 / line.top  # a line's matchpoints as a share of the pair's tops
+                why_pct = total_proof(line.pct, as_float(pub_pct), decimals(pub_pct) or 0,  # type: ignore[arg-type]
+                                      [(d * scale, p) for d, p in own], line.factor, sums,
+                                      slack * scale)  # fmt: skip
+        if sc is not None and sc.info.scoring == "MP" and as_float(pub_mp) is not None:
+            mp_total.add(line is not None and agrees_printed(line.mp, pub_mp),
+                         f"{who}: ours {_ours(line, 'mp', pub_mp)}, published {pub_mp}",
+                         why_total)  # fmt: skip
+        if as_float(pub_pct) is not None:
+            final_pct.add(line is not None and agrees_printed(line.pct, pub_pct),
+                          f"{who}: ours {_ours(line, 'pct', pub_pct)}, published {pub_pct}",
+                          why_pct)  # fmt: skip
         pub_place = _place(st.get("published_place"))
         if pub_place is not None:
+            why_place = (
+                absent or (why_total or why_pct) and "its total differs from ours as proven above"
+            )
             # a tie the scorer broke (places 23 and 24 for two equal totals) is no disagreement
             width = (
                 tied.get((ev, line.session, line.section, line.direction, line.rank), 1)
@@ -140,13 +183,57 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
             )
             place.add(line is not None and line.rank <= pub_place < line.rank + width,
                       f"{who}: ours {line.rank if line else 'not found'}, published "
-                      f"{st.get('published_place')}")  # fmt: skip
+                      f"{st.get('published_place')}", why_place)  # fmt: skip
     matches = match_checks(scores, standings)
     from ddrank.scoring.placechecks import overall_checks, strat_checks  # (they use Check)
 
     ranks = (strat_checks(scores, standings), overall_checks(scores, standings))
-    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), final_pct, place, *ranks,
-                        total, *matches) if c.compared]  # fmt: skip
+    return [c for c in (mp, points, pct, imp, *imp_kinds.values(), mp_total, final_pct, place,
+                        *ranks, total, *matches) if c.compared]  # fmt: skip
+
+
+def _absent(sc: EventScores, st: Row) -> str:
+    """Why a published ranking line has no line of ours, from the file's own numbers: it covers
+    more boards than the file holds (`NrBoards`), or the file's results number their pairs and
+    none is this one (a ranking of more than the file holds)."""
+    held = {(s.result.session, s.result.section, s.result.board) for s in sc.results}
+    covers = str(st.get("boards") or "").strip()
+    if covers.isdigit() and int(covers) > len(held):
+        return (f"it ranks pair {st.get('pair') or '?'} over {covers} boards; the file holds "
+                f"{len(held)}")  # fmt: skip
+    pair = _norm_pair(st.get("pair"))
+    numbers = {_norm_pair(p) for s in sc.results for p in (s.result.ns_pair, s.result.ew_pair) if p}
+    if pair and numbers and pair not in numbers:
+        return f"no table result of the file names pair {st.get('pair')}"
+    return ""
+
+
+def _k_mp(sc: EventScores) -> int:
+    rs = [s.result for s in sc.results]
+    return column_decimals([x for r in rs for x in (r.published_ns_mp, r.published_ew_mp)])
+
+
+def _rescorer(sc: EventScores) -> Any:
+    """One board's results scored as `sc`'s event is (its method and top), for the proofs."""
+    from ddrank.scoring.events import score_mp_board
+
+    top, method = sc.info.mp_top or 2.0, sc.method or "neuberg"
+
+    def rescore(results: list[Any], field_size: int | None = None) -> list[Any]:
+        return score_mp_board(results, field_size, top, method)  # type: ignore[arg-type]
+
+    return rescore
+
+
+def _g(x: float | None) -> str:
+    return "-" if x is None else f"{x:g}"
+
+
+def _ours(line: PairLine | None, attr: str, published: object) -> str:
+    """Our line's value as a reader compares it with `published`, or 'not found'."""
+    if line is None:
+        return "not found"
+    return shown(getattr(line, attr), decimals(published) or 0)
 
 
 def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
@@ -160,11 +247,12 @@ def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) ->
             continue
         pab = sc.info.scoring == "BAM"
         table = published_matches(own, "published_mp" if pab else "published_vp")
+        k = column_decimals(table.values())
         for m in sc.matches:
             pub = published_vp(table, m)
             if pub is not None:
-                (points if pab else vps).add(_close(m.vp, pub), f"{ev} s{m.session or '-'} team "
-                                             f"{m.team} v {m.opponent}: ours {'none' if m.vp is None else f'{m.vp:g}'}, published {pub:g}")  # fmt: skip
+                (points if pab else vps).add(agrees(m.vp, pub, k), f"{ev} s{m.session or '-'} team "
+                                             f"{m.team} v {m.opponent}: ours {shown(m.vp, k)}, published {pub:g}")  # fmt: skip
     return [vps, points]
 
 

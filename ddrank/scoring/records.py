@@ -15,6 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from ddrank.parsers.adjusted import not_played, sits_out
+from ddrank.raw import BOARD_GAME
 from ddrank.scoring.duplicate import duplicate_score
 from ddrank.scoring.events import (
     EventInfo,
@@ -23,22 +25,28 @@ from ddrank.scoring.events import (
     parse_adjusted,
     parse_number,
 )
-from ddrank.scoring.results import RecordError, board_vulnerability
+from ddrank.scoring.identity import (
+    placeholder_side,
+    seat_identities,
+    side_label,
+    side_names,
+    split_name_id,
+    two_seats,
+)
+from ddrank.scoring.movement import line_key, missing_lines
+from ddrank.scoring.results import RecordError, board_vulnerability, place_of
 from ddrank.types import (
     Contract,
     DomainError,
     Reject,
     Seat,
+    auction_contract,
     board_year,
+    clean_calls,
     normalise_contract,
     parse_deal,
     vulnerability,
 )
-
-#: Names a scorer gives a phantom or sit-out pair ("Dummy 1#" on RealBridge, "Phantom", "Sit out").
-PHANTOM_NAME = re.compile(r"^\s*(dummy\s*\d*#?|phantom|sit[\s-]*out|bye|ghost)\s*$", re.IGNORECASE)
-#: RealBridge and BBO exports write a player as "Name#12345": the number is the player's id.
-NAME_WITH_ID = re.compile(r"^(.*\S)\s*#(\d+)$")
 
 
 def _s(row: Mapping[str, Any], key: str) -> str:
@@ -46,25 +54,51 @@ def _s(row: Mapping[str, Any], key: str) -> str:
     return "" if v is None else str(v).strip()
 
 
-def split_name_id(name: str, given_id: str = "") -> tuple[str, str]:
-    """('Markus Knob', '39415') from 'Markus Knob#39415'; a given id wins."""
-    m = NAME_WITH_ID.match(name)
-    if m:
-        return m.group(1), given_id or m.group(2)
-    return name.rstrip("#").strip(), given_id
+def _bid_or_played(row: Mapping[str, Any]) -> bool:
+    """Something happened at the table: a call, a card, a contract other than a pass-out, a
+    score other than 0 (a table passed out with no auction recorded may be one never played)."""
+    contract = normalise_contract(_s(row, "contract"))
+    score = parse_number(row.get("ns_score"))
+    return bool(_s(row, "auction") or _s(row, "play") or row.get("played_cards") or
+                (contract and contract != "P") or score)  # fmt: skip
+
+
+def _no_contract(row: Mapping[str, Any]) -> str:
+    """Why a row with no contract and no score is no result, in the words of what it holds: an
+    auction recorded (a BBO LIN never writes the contract) tells how far the table got."""
+    calls = clean_calls(_s(row, "auction"))
+    if not calls:
+        return "missing contract and no score"
+    ended = len(calls) >= 4 and calls[-3:] == ["P", "P", "P"]
+    if not ended:
+        return f"no result: the auction stops after {len(calls)} call(s), and no score"
+    bid, cards = auction_contract(calls), len(_s(row, "play").split())
+    if bid == "P":
+        return "no result: the auction is passed out, and the file writes no contract or score"
+    return (f"no result: the auction reaches {bid}, the play stops after {cards} of 52 cards "
+            "with no claim, and no score")  # fmt: skip
 
 
 def phantom_side(row: Mapping[str, Any]) -> str:
-    """'NS' / 'EW' when the source flags it, or when both players of a side have phantom names."""
+    """'NS' / 'EW' when the source flags that side as a phantom or sit-out (no result)."""
     flagged = _s(row, "phantom").upper()
-    if flagged in ("NS", "EW"):
-        return flagged
-    names = [_s(row, f"{seat}name") for seat in ("north", "east", "south", "west")]
-    if names[0] and names[2] and PHANTOM_NAME.match(names[0]) and PHANTOM_NAME.match(names[2]):
-        return "NS"
-    if names[1] and names[3] and PHANTOM_NAME.match(names[1]) and PHANTOM_NAME.match(names[3]):
-        return "EW"
-    return ""
+    return flagged if flagged in ("NS", "EW") else ""
+
+
+def unplayed_placeholders(row: Mapping[str, Any], names: Sequence[str]) -> str:
+    """Why a table whose side is placeholders ("Dummy 1#", a robot) is no result: nothing was bid
+    or played there (a sit-out, an absent team), else ''. Placeholders who played make a result:
+    it is scored, and they are not rated."""
+    side = placeholder_side(names)
+    if not side or phantom_side(row) or _bid_or_played(row):
+        return ""
+    raw = [_s(row, f"{seat}name") for seat in ("north", "east", "south", "west")]
+    seats = [raw[k] for k in ((0, 2) if side == "NS" else (1, 3))]
+    match = " v ".join(x for x in (_s(row, "home_team"), _s(row, "visit_team")) if x)
+    what = f"the match {match}" if match else "this table"
+    return (f"not played: {'North-South' if side == 'NS' else 'East-West'} are placeholders "
+            f"({', '.join(seats)}) and {what} records no call or card; a score awarded for an "
+            "absent pair or team is not in the file")  # fmt: skip
 
 
 def _vulnerable(row: Mapping[str, Any]) -> tuple[bool, bool] | None:
@@ -144,25 +178,43 @@ def event_label(row: Mapping[str, Any]) -> str:
 def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | RecordError:
     """One table result, scored as written: adjusted, played (contract), or published score."""
     source = _s(row, "source_file") or "store"
-    line = row.get("source_line")
+    line = int(row["source_line"]) if row.get("source_line") not in (None, "") else None
     rid = _s(row, "record_id") or f"{source}:{line}"
     board = _s(row, "board_no")
+    place = {**place_of(row), "event": event_label(row)}  # the event as results.csv names it
 
     def error(msg: str) -> RecordError:
-        return RecordError(source, int(line) if line not in (None, "") else None,
-                           f"board {board or '?'}: {msg}")  # fmt: skip
+        return RecordError(source, line, msg, **place)
 
     if not board:
         return error("no board number")
+    names, ids = [], []
+    for seat in ("north", "east", "south", "west"):
+        name, pid = split_name_id(_s(row, f"{seat}name"), _s(row, f"{seat}_id"))
+        names.append(name)
+        ids.append(pid)
+    absent = unplayed_placeholders(row, names)
+    if absent:
+        return error(absent)
+    twice = two_seats(names, ids)
+    if twice:  # evidence of one person at two seats: not a real table, reported, not scored
+        return error(f"one player at two seats of this table: {twice}")
     vul = _vulnerable(row)
     phantom = phantom_side(row)
+    cells = [_s(row, k) for k in ("contract", "ns_score", "result", "adjusted")]
+    if not phantom and any(sits_out(c) for c in cells):  # a bye: the side without a number
+        phantom = "NS" if not _s(row, "ns_pair") else "EW" if not _s(row, "ew_pair") else ""
+    unplayed = any(not_played(c) or sits_out(c) for c in cells)  # no result, and no error
     year = int(row.get("year") or 0) or board_year(_s(row, "date"), _s(row, "event"))
     adjusted = None
     ns_score: int | None = None
     contract = normalise_contract(_s(row, "contract"))
     declarer = _s(row, "declarer").upper()[:1]
     tricks = _tricks(row)
-    if _s(row, "adjusted"):
+    if unplayed:
+        contract = declarer = ""
+        tricks = None
+    elif _s(row, "adjusted"):
         try:
             adjusted = parse_adjusted(_s(row, "adjusted"))
         except ScoringError as exc:
@@ -181,7 +233,7 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
     elif not phantom:
         raw = _s(row, "contract")
         if not contract:
-            return error("missing contract and no score")
+            return error(_no_contract(row))
         if contract.startswith("?"):
             return error(f"impossible contract {raw!r}")
         if not declarer:
@@ -190,15 +242,7 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
     if adjusted is not None and ns_score is None and parse_number(row.get("ns_score")) is not None:
         ns_score = int(parse_number(row.get("ns_score")))  # type: ignore[arg-type]  # one side's
     ew_own = parse_number(row.get("ew_score"))
-    names, ids = [], []
-    for seat in ("north", "east", "south", "west"):
-        name, pid = split_name_id(_s(row, f"{seat}name"), _s(row, f"{seat}_id"))
-        names.append(name)
-        ids.append(pid)
     matched = [_s(row, f"{seat}_player") for seat in ("north", "east", "south", "west")]
-    identities = tuple(
-        m or (f"id:{i}" if i else n) for m, n, i in zip(matched, names, ids, strict=True)
-    )
     return EventResult(
         record_id=rid,
         event=event_label(row),
@@ -206,11 +250,12 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         session=_s(row, "session") or _s(row, "stage"),
         section=_s(row, "section"),
         played=played_key(row, vul),
-        ns_pair=_s(row, "ns_pair"),
-        ew_pair=_s(row, "ew_pair"),
-        ns_players=" - ".join(n for n in (names[0], names[2]) if n),
-        ew_players=" - ".join(n for n in (names[1], names[3]) if n),
-        players=identities,  # type: ignore[arg-type]
+        # a pair the source names only by the label at both its seats ('Para-11') is that pair
+        ns_pair=_s(row, "ns_pair") or side_label(names[0], names[2]),
+        ew_pair=_s(row, "ew_pair") or side_label(names[1], names[3]),
+        ns_players=side_names(names[0], names[2]),
+        ew_players=side_names(names[1], names[3]),
+        players=seat_identities(names, ids, matched),
         ns_score=ns_score if not phantom else None,
         ew_score=int(ew_own) if ew_own is not None and not phantom else None,
         repeat=_s(row, "repeat").upper(),
@@ -237,28 +282,53 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
         ew_vulnerable=None if vul is None else vul[1],
         year=year,
         date=_s(row, "date"),
+        round=place["round"],
+        table=_s(row, "table_no"),
+        source=source,
+        line=line,
     )
 
 
 def results_from_rows(
     rows: Iterable[Mapping[str, Any]],
 ) -> tuple[list[EventResult], list[RecordError]]:
-    """Every row as a result or an error, then duplicate tables left out (with why)."""
+    """Every row as a result or an error, then duplicate tables left out (with why), then the
+    traveller lines the movement expects and no row holds (`ddrank.scoring.movement`). A PBN game
+    whose ScoreTable lists its board's results is not one of them (`ddrank.raw.BOARD_GAME`)."""
     results: list[EventResult] = []
     errors: list[RecordError] = []
+    read: set[tuple[str, ...]] = set()  # the lines left out: read, so not missing
     for k, row in enumerate(rows):
+        if row.get("source_format") == BOARD_GAME:
+            continue
         made = result_from_row(row, k)
-        (errors if isinstance(made, RecordError) else results).append(made)  # type: ignore[arg-type]
+        if isinstance(made, RecordError):
+            errors.append(made)
+            read |= _line_keys(row)
+        else:
+            results.append(made)
     kept, dups = drop_duplicate_tables(results)
-    return kept, errors + dups
+    return kept, errors + dups + missing_lines(kept, read)
+
+
+def _line_keys(row: Mapping[str, Any]) -> set[tuple[str, ...]]:
+    """Who met on which board, for a row left out (`movement.line_key`): by its pair numbers
+    and by its four players."""
+    at = (event_label(row), _s(row, "session") or _s(row, "stage"), _s(row, "section"),
+          _s(row, "board_no"))  # fmt: skip
+    names = [
+        split_name_id(_s(row, f"{seat}name"))[0] for seat in ("north", "east", "south", "west")
+    ]
+    return {line_key(*at, (_s(row, "ns_pair"), _s(row, "ew_pair"))), line_key(*at, names)}
 
 
 def drop_duplicate_tables(
     results: Sequence[EventResult],
 ) -> tuple[list[EventResult], list[RecordError]]:
-    """A pair number (or, without numbers, a player) with two results on one board: the later
-    one is left out, and so is a table that seats one player twice; each is reported. Pair numbers decide where the source gives them, because club sources often
-    write surnames only, and two pairs may hold a "Wu" each.
+    """A pair (or, without pair numbers, a player) with two results on one board: the later one
+    is left out and reported. Pair numbers decide where the source gives them, because club
+    sources often write surnames only, and two pairs may hold a "Wu" each. (A table that seats one
+    person twice is left out when it is read: `ddrank.scoring.identity.two_seats`.)
 
     The board is the director's (event, session, section, board) and, in teams events, the match,
     so the same board number of two matches, sessions or sections never clashes.
@@ -267,27 +337,22 @@ def drop_duplicate_tables(
     kept: list[EventResult] = []
     errors: list[RecordError] = []
     for r in results:
-        named = [p for p in r.players if p and not PHANTOM_NAME.match(p)]
-        twice = sorted({p for p in named if named.count(p) > 1})
-        if twice:  # one player in two seats: not a real table, reported and not rated
-            errors.append(RecordError("scoring", None,
-                                      f"{r.event} session {r.session or '-'} board {r.board}: "
-                                      f"table {r.record_id} seats {', '.join(twice)} twice"))  # fmt: skip
-            continue
         key = (r.event, r.session, r.section, r.board, frozenset((r.home_team, r.visit_team)))
-        who: list[tuple[str, str]] = []
-        if r.ns_pair and r.phantom != "NS" and r.repeat != "NS":  # a repeat is not its pair's
-            who.append(("NS pair", r.ns_pair))
-        if r.ew_pair and r.phantom != "EW" and r.repeat != "EW":
-            who.append(("EW pair", r.ew_pair))
-        if not who:  # without pair numbers, the players (surname-only names may repeat across
-            who = [("player", p) for p in r.players if p and not PHANTOM_NAME.match(p)]  # pairs)
+        who = [
+            (f"{side} pair", pair)
+            for side, pair in (("NS", r.ns_pair), ("EW", r.ew_pair))
+            if pair and r.phantom != side and r.repeat != side
+        ]  # a repeat is not its pair's
+        if not who:  # without pair numbers or labels, the players
+            who = [("player", p) for p in r.players if p]
         clash = next((seen[(key, w)] for w in who if (key, w) in seen), None)
         if clash is not None:
-            errors.append(RecordError("scoring", None,
-                                      f"{r.event} session {r.session or '-'} board {r.board}: "
-                                      f"duplicate table {r.record_id}, a player or pair already "
-                                      f"has a result here ({clash.record_id})"))  # fmt: skip
+            first = f"{clash.source}:{clash.line}" if clash.line is not None else clash.record_id
+            what = next(f"{w[0]} {w[1]}" for w in who if (key, w) in seen)
+            errors.append(RecordError(r.source or "scoring", r.line,
+                                      f"duplicate table: {what} already has a result on this "
+                                      f"board ({first})", r.event, r.session, r.section,
+                                      r.round, r.table, r.board))  # fmt: skip
             continue
         for w in who:
             seen[(key, w)] = r

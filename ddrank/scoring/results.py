@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ddrank.raw import PLACE_FIELDS, place_of, place_text  # noqa: F401 - place_of is used from here
 from ddrank.scoring.duplicate import duplicate_score
 from ddrank.types import Contract, DomainError, Seat
 
@@ -38,15 +39,30 @@ _VUL_CYCLE = (
 
 @dataclass(frozen=True, slots=True)
 class RecordError:
-    """Why one input record was left out, with where it came from (file and 1-based line)."""
+    """Why one input record was left out (or, `kind` "missing", which record the movement expects
+    and the file lacks), with where it came from: the file, its 1-based line, and the record's
+    place as the source gives it (event, session, section, round, table, board; "" unknown)."""
 
     source: str
     line: int | None
     message: str
+    event: str = ""
+    session: str = ""
+    section: str = ""
+    round: str = ""
+    table: str = ""
+    board: str = ""
+    kind: str = "left out"  # "left out" | "missing" (a traveller line the movement expects)
+
+    @property
+    def place(self) -> str:
+        """'section A, round 3, table 2, board 10': the record as a director finds it."""
+        return place_text({n: getattr(self, n) for n in PLACE_FIELDS})
 
     def __str__(self) -> str:
         where = f"{self.source}:{self.line}" if self.line is not None else self.source
-        return f"{where}: {self.message}"
+        place = self.place
+        return f"{where}: {place}: {self.message}" if place else f"{where}: {self.message}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,6 @@ from typing import Any
 from ddrank.scoring.matchpoints import matchpoints, percentages
 from ddrank.scoring.results import TableResult, make_result, pair_label
 from ddrank.site.stats import fmt_num  # noqa: F401 - the site's number format, used from here
-from ddrank.split import aggregate_splits, split_board
 
 Row = dict[str, Any]
 SEATS = "NESW"
@@ -119,8 +118,10 @@ def build_events(data: SiteData) -> list[Event]:
             )
             events[eid] = ev
         names = (r.get("northname"), r.get("eastname"), r.get("southname"), r.get("westname"))
-        r["players"] = [p or (n or None) for p, n in zip(who[r["record_id"]], names, strict=True)]
-        r["labels"] = [data.label(p) for p in r["players"]]
+        # a seat nobody holds as a player (a placeholder, a pair label) links to no page
+        r["players"] = list(who[r["record_id"]])
+        r["labels"] = [data.label(p) if p else (n or "") for p, n in zip(r["players"], names,
+                                                                        strict=True)]  # fmt: skip
         r["names"] = names
         r["mistakes"] = [mistakes.get((r["record_id"], k)) for k in range(4)]
         if r.get("source_file"):
@@ -176,6 +177,8 @@ def score_event(ev: Event) -> None:
                 if made is not None:
                     tables.append((r, made))
             if len(tables) >= 2:
+                from ddrank.split import split_board  # numpy: only for IMP events
+
                 split = split_board([t for _, t in tables]).per_table()
                 for (r, _), s in zip(tables, split, strict=True):
                     r["split"] = s
@@ -197,6 +200,8 @@ def table_result(r: Row) -> TableResult | None:
 
 def pair_split(ev: Event) -> list[Row]:
     """Per pair: boards, Butler = bid + play + defence + luck (IMPs per board), best first."""
+    from ddrank.split import aggregate_splits
+
     splits = [r["split"] for r in ev.results if r.get("split") is not None]
     pairs, _players = aggregate_splits(splits)
     return sorted(pairs, key=lambda p: (-float(p["butler"]), str(p["players"])))

@@ -17,7 +17,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ddrank.site.board import TableView, suited, table_key, table_view
-from ddrank.site.data import SEATS, Event, Row, boards_of, fmt_short, pair_split
+from ddrank.site.data import SEATS, Event, Row, boards_of, fmt_short, pair_split, slug
 from ddrank.site.ranking import number, rankings_of
 
 
@@ -34,12 +34,25 @@ class BoardPage:
         return self.page.rsplit("/", 1)[-1]
 
 
+#: Characters of a board label kept in its page's name; a longer label (a 400-digit board number
+#: a PBN reader accepts) is cut and made unique by a hash, as player pages are named.
+MAX_STEM = 40
+
+
+def board_stem(label: str) -> str:
+    """The page name of a board: `board-7`, `board-12a`; bounded whatever the label holds."""
+    readable = re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-") or "x"
+    if len(readable) <= MAX_STEM:
+        return f"board-{readable}"
+    return f"board-{readable[: MAX_STEM - 14]}-{slug(label, 'h')[2:]}"
+
+
 def board_pages(ev: Event, data: Any, alternatives: dict[tuple[str, int], str]) -> list[BoardPage]:
     """The event's boards, each with its page name and every table's analysis."""
     base = ev.page[: -len(".html")]
     out, used = [], set()
     for label, deal_id, rows in boards_of(ev):
-        stem = "board-" + (re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-") or "x")
+        stem = board_stem(label)
         name, k = stem, 1
         while name in used:
             k += 1
@@ -192,6 +205,21 @@ def _natural(label: Any) -> tuple[int, int | str]:
     return (0, int(text)) if text.isdigit() else (1, text)
 
 
+#: The event page lists traveller lines missing first, then records left out, then notes.
+_PROBLEM_ORDER = {"missing": 0, "left out": 1, "note": 2}
+
+
+def problems_of(ev: Event, errors: list[Row]) -> list[Row]:
+    """The scoring's findings about this event (`scoring_errors`), each with where it is."""
+    keys = {ev.event_id, ev.name}
+    rows = [dict(e, place=", ".join(f"{n} {e[k]}" for n, k in (
+                ("session", "session"), ("section", "section"), ("round", "round"),
+                ("table", "table_no"), ("board", "board")) if e.get(k)))
+            for e in errors if str(e.get("event") or "") in keys]  # fmt: skip
+    return sorted(rows, key=lambda e: (_PROBLEM_ORDER.get(str(e.get("kind")), 3),
+                                       str(e.get("source") or ""), e.get("line") or 0))  # fmt: skip
+
+
 def event_pages(ev: Event, data: Any, players: Any, render: Any, boards: list[BoardPage],
                 team_matches: list[Row]) -> Iterator[tuple[str, str]]:  # fmt: skip
     """The event page, then one page per board."""
@@ -203,6 +231,7 @@ def event_pages(ev: Event, data: Any, players: Any, render: Any, boards: list[Bo
                                     _natural(m.get("opponent"))))  # fmt: skip
     yield render(ev.page, "event.html", ev=ev, rankings=rankings, boards=boards,
                  matches=matches, split=pair_split(ev) if ev.scoring == "IMP" else [],
+                 problems=problems_of(ev, data.optional.get("scoring_errors", [])),
                  players=players, board_dir=ev.page[: -len(".html")].split("/")[-1])  # fmt: skip
     for k, b in enumerate(boards):
         first = b.rows[0]

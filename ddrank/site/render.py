@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterator
 from typing import Any
 
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import BytecodeCache, Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from ddrank.site.board import suited
@@ -43,9 +43,12 @@ STANDING_COLUMNS = ("published_place", "session", "section", "direction", "pair"
                     "players", "published_mp", "published_pct", "published_imps", "published_vp")  # fmt: skip
 
 
-def environment() -> Environment:
+def environment(bytecode_cache: BytecodeCache | None = None) -> Environment:
+    """The templates' environment; `bytecode_cache` (the caller's) keeps them compiled between
+    runs: compiling the seven templates is ~0.1 s of CPU of every site build."""
     env = Environment(
         loader=PackageLoader("ddrank.site", "templates"),
+        bytecode_cache=bytecode_cache,
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
@@ -161,10 +164,11 @@ class SitePages:
     `copied` lists the regression report's files placed next to the model page.
     """
 
-    def __init__(self, data: SiteData, copied: list[str]) -> None:
+    def __init__(self, data: SiteData, copied: list[str],
+                 bytecode_cache: BytecodeCache | None = None) -> None:  # fmt: skip
         self.data = data
         self.copied = copied
-        self.env = environment()
+        self.env = environment(bytecode_cache)
         self.events = build_events(data)
         self.players = Players(data, self.events)
         self.verdict = regression_verdict(data.regression)

@@ -35,10 +35,16 @@ SELECT record_id FROM boards WHERE deal_id = $deal_id;
 
 -- name: exclude_record!
 -- Quarantine, step 1: the board's exclusion, with its source position when the raw record is known.
-INSERT INTO exclusions (record_id, reason, detail, source_file, source_line)
-SELECT $record_id, $reason, $detail, r.source_file, r.source_line FROM (SELECT 1)
+INSERT INTO exclusions (record_id, reason, detail, source_file, source_line, place)
+SELECT $record_id, $reason, $detail, r.source_file, r.source_line, $place FROM (SELECT 1)
 LEFT JOIN raw_records r ON r.record_id = $record_id
 ON CONFLICT DO NOTHING;
+
+-- name: raw_fields_of_records
+-- The fields a record's place is made of (ddrank.raw.place_of), for the quarantine's exclusions.
+SELECT record_id, event, session, stage, section, round, table_no, board_no, home_team,
+       visit_team, room
+FROM raw_records WHERE record_id IN (SELECT unnest($record_ids));
 
 -- name: delete_player_board_stats_of_record!
 DELETE FROM player_board_stats WHERE record_id = $record_id;

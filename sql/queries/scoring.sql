@@ -3,9 +3,12 @@
 -- results model, `scored_results`, never the boards again.
 
 -- name: scoring_boards
--- Every clean table result with what scoring needs; a store cleaned before boards had dates
--- takes the raw record's date.
+-- Every clean table result with what scoring needs, and where it was read (file, line, round,
+-- table: errors.csv names them); a store cleaned before boards had dates takes the raw record's
+-- date.
 select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
+       r.source_file, r.source_line, b.round, b.table_no, b.auction,
+       coalesce(len(b.play), 0) > 0 as played_cards,
        b.northname, b.eastname, b.southname, b.westname, b.ns_vulnerable, b.ew_vulnerable,
        b.contract, b.declarer, b.result, b.dealer, b.home_team, b.visit_team, b.room,
        b.event_id, b.session, b.section, b.ns_pair, b.ew_pair,
@@ -13,18 +16,29 @@ select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
        b.repeat,
        b.published_ns_mp, b.published_ew_mp, b.published_ns_pct, b.published_ew_pct,
        b.published_imps, b.published_datum, b.player_numbers, r.stage,
-       coalesce(nullif(b.date, ''), r.date) as date
+       coalesce(nullif(b.date, ''), r.date) as date, r.source_format
 from boards b left join raw_records r using (record_id)
 where $events is null or coalesce(b.event, '') in (select unnest($events))
 order by b.year, b.event, b.session, b.section, b.board_no, b.record_id;
 
 -- name: scoring_event_sizes
--- Each event name's table results by event id and date (stages.scoring.event_batches cuts the
+-- Each event name's table results by event id and date (stages.scoring_batches.event_batches cuts the
 -- scoring into batches of whole events from it).
 select b.event, b.event_id, coalesce(nullif(b.date, ''), r.date) as date, b.year,
        count(*) as results
 from boards b left join raw_records r using (record_id)
 group by all;
+
+-- name: exclusion_errors
+-- Every record cleaning (or the DD stage) left out, where its source has it and why: errors.csv.
+select e.reason, e.detail, coalesce(e.source_file, r.source_file) as source_file,
+       coalesce(e.source_line, r.source_line) as source_line, r.event, r.session, r.stage,
+       r.section, r.round, r.table_no, r.board_no, r.home_team, r.visit_team, r.room
+from exclusions e left join raw_records r using (record_id)
+order by source_file, source_line, e.record_id;
+
+-- name: delete_scoring_errors!
+delete from scoring_errors;
 
 -- name: matched_players
 -- Name matching's verdicts: (context, raw name) -> ranking name.
@@ -84,7 +98,7 @@ order by event, session, section, team;
 -- name: scored_tables
 -- The one results model, for the stages after scoring (bid/play split, skill ratings): every
 -- scored table result that was played (not adjusted), with what comparing tables needs.
-select record_id, event, session, section, match, board, played, deal_id, names,
+select record_id, event, session, section, match, board, played, deal_id, names, players,
        contract, declarer, tricks, ns_vulnerable, ew_vulnerable, year, date
 from scored_results
 where adjusted is null and contract is not null and contract <> ''

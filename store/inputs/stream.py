@@ -9,7 +9,8 @@ from pathlib import Path
 
 from ddrank.cleaning import is_hand_record
 from ddrank.events import name_unnamed
-from ddrank.parsers.registry import MAX_LINE, UTF16_BOMS, UnreadableFile
+from ddrank.parsers.producer import pbn_producer, producer_events
+from ddrank.parsers.registry import MAX_LINE, SNIFF_BYTES, UTF16_BOMS, UnreadableFile, decode_text
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding
 from store.inputs.read import companion_of, detect_format
 from store.inputs.text import iter_texts, read_text
@@ -41,10 +42,13 @@ class StreamedFile:
     standings: list[RawStanding] = field(default_factory=list)
     events: list[RawEvent] = field(default_factory=list)
     count: int = 0
+    #: (line, warning): a PBN table published again, read once (ddrank.parsers.pbn)
+    warnings: list[tuple[int, str]] = field(default_factory=list)
 
     def parsed(self) -> ParsedFile:
         """What `read` gives besides the records."""
-        return ParsedFile(self.format, [], self.standings, self.events, deals=self.deals)
+        return ParsedFile(self.format, [], self.standings, self.events, warnings=self.warnings,
+                          deals=self.deals)  # fmt: skip
 
     def batches(self, path: Path, size: int = 20_000) -> Iterator[list[RawRecord]]:
         """The file's table results in lists of `size`, identical records numbered as
@@ -60,12 +64,15 @@ class StreamedFile:
         else:
             self.format = "pbn-hands" if companion else "pbn"
             records = iter_pbn(None, str(path), not companion, self.standings,
-                               texts=iter_texts(path))  # fmt: skip
+                               texts=iter_texts(path), notes=self.warnings)  # fmt: skip
+        firsts: dict[tuple[str, str, str], RawRecord] = {}  # the events a producer is named for
         collect = gc.isenabled()  # paused while a batch is read (see gc_paused), not while used
         try:
             gc.disable()
             pbn = self.format != "lin"
             for rec in records:
+                if pbn and not companion and not rec.parse_error:
+                    firsts.setdefault((rec.event, rec.date, rec.organiser), rec)
                 if pbn and (
                     (companion and not rec.parse_error) or (not companion and is_hand_record(rec))
                 ):
@@ -93,6 +100,10 @@ class StreamedFile:
             if collect:
                 gc.enable()
         self.count += len(batch)
+        if firsts:  # as `read_pbn` does: the header's producer is the scorer of every event
+            with path.open("rb") as fh:
+                head = decode_text(fh.read(SNIFF_BYTES))
+            self.events += producer_events(list(firsts.values()), pbn_producer(head))
         if batch:
             yield batch
 
