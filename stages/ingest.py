@@ -218,6 +218,8 @@ def _ingest_streamed(store: Store, path: Path, sha1: str, extras: EventRows,
         return
     mine.add(stream.parsed())
     extras.absorb(mine)
+    summary.warnings += [{"file": str(path), "line": line, "warning": w}
+                         for line, w in stream.warnings]  # fmt: skip
     summary.files += 1
     summary.read += stream.count
     summary.hand_record_deals += len(stream.deals)
