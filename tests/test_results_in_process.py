@@ -1,7 +1,7 @@
 """`ddrank results` runs the stage list in its own process, without Prefect, and gives the numbers
 the Prefect flow gives: one stage list, one settings model (issue 30).
 
-Real records: the bundled ACBL Bridgemate game (LBC, 36 boards, 270 results).
+Real records: the bundled ACBL Bridgemate game (LBC, 27 boards, 270 results).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ scored comes back as a `RecordError` naming its source and line.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -111,11 +112,18 @@ def _vulnerable(row: Mapping[str, Any]) -> tuple[bool, bool] | None:
     return board_vulnerability(int(board)) if board.isdigit() and int(board) > 0 else None
 
 
+@functools.lru_cache(maxsize=65536)
+def canonical_deal(deal: str) -> str:
+    """The deal's canonical text ('N:...'), or the text itself when the cleaner would refuse it
+    (it still tells two deals apart). Cached: every table of a board holds the same deal."""
+    with contextlib.suppress(Reject):
+        return parse_deal(deal)[1] if deal else ""
+    return deal
+
+
 def played_key(row: Mapping[str, Any], vul: tuple[bool, bool] | None) -> str:
     """What was really played: the canonical deal, the dealer and the vulnerability."""
-    deal = _s(row, "deal")
-    with contextlib.suppress(Reject):  # a deal the cleaner refuses still tells two deals apart
-        deal = parse_deal(deal)[1] if deal else ""
+    deal = canonical_deal(_s(row, "deal"))
     v = "?" if vul is None else {(False, False): "-", (True, False): "NS", (False, True): "EW",
                                  (True, True): "All"}[vul]  # fmt: skip
     return f"{deal}|{_s(row, 'dealer').upper()[:1]}|{v}"
