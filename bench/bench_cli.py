@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EVENTS = ROOT.parent / "shared" / "data" / "events"
 CLUB_NIGHTS = {
     "Welwyn (USEBIO, 24 boards, 144 results)": Path("usebio") / "welwyn-2025-04-09.usebio.xml",
-    "Bridgemate LBC (36 boards, 270 results)": ROOT / "tests" / "data" / "bridgemate"
+    "Bridgemate LBC (27 boards, 270 results)": ROOT / "tests" / "data" / "bridgemate"
     / "LBC-2026-01-26.bws",
 }  # fmt: skip
 

@@ -9,6 +9,15 @@ Everything is written to a temporary folder; nothing goes into the repository. T
 `../shared` are found beside the clone, or where `DDRANK_SHARED` points.
 
     .venv/bin/python bench/bench_ingest.py [--records 200000] [--formats pbn,scoretable,lin,usebio,bws]
+    .venv/bin/python bench/bench_ingest.py --formats '' --many-files 10000   (only the next part)
+
+Many small files against one file (issue 32): `--many-files N` (default 10,000; 0 skips it) one-
+table LIN files, generated (labelled so: for scale only) from the real tables of
+ddrank/data/sample/lin/usbf-2010-sf-14502.lin: file k holds the event header (its title made
+distinct per copy of the 30 tables), the players and one table. The one file holds the same texts,
+one after the other: the same records. Both are ingested into an empty store in a fresh process,
+by the stage (`stages.ingest.ingest_paths`) and by `ddrank ingest`; the ratio many / one is the
+measure (target: within 3x), in one run.
 
 Formats and their real files:
   pbn         per-table PBN: ddrank/data/sample/pbn/worldclass-2012-example3.pbn (7,632 results)
@@ -176,6 +185,85 @@ def run_child(path: Path, mode: str, repeat: int = 1) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def one_table_lins(folder: Path, count: int) -> tuple[Path, Path]:
+    """`count` one-table LIN files made from the sample's real tables (GENERATED, for scale
+    only), and one file holding the same texts in the same order."""
+    text = SOURCES["lin"].read_text(encoding="latin-1")
+    vg = re.search(r"^vg\|([^|]*)\|", text, re.M)
+    pn = re.search(r"^pn\|([^|]*)\|", text, re.M)
+    assert vg and pn
+    title, rest = vg.group(1).split(",", 1)
+    starts = [m.start() for m in re.finditer(r"qx\|", text)]
+    tables = [text[a:b].rstrip("\n") for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+    many = folder / "many"
+    many.mkdir()
+    one = folder / "one.lin"
+    with one.open("w", encoding="latin-1") as whole:
+        for k in range(count):
+            copy, table = divmod(k, len(tables))
+            piece = (f"vg|{title} (generated copy {copy}),{rest}|\npn|{pn.group(1)}|\n"
+                     f"{tables[table]}\n")  # fmt: skip
+            (many / f"t{k:05d}.lin").write_text(piece, encoding="latin-1")
+            whole.write(piece)
+    return many, one
+
+
+def many_child(path: str, how: str) -> None:
+    """In a fresh process: ingest `path` (a folder or a file) into an empty store by the stage or
+    by the CLI; print the time, the records and the peak RSS."""
+    import duckdb
+
+    from stages.ingest import ingest_paths
+    from store import Store
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.duckdb"
+        t0, c0 = time.perf_counter(), time.process_time()
+        if how == "stage":
+            with Store(db) as store:
+                summary = ingest_paths(store, [path], workers=1)
+            n = summary.new
+        else:
+            done = subprocess.run([sys.executable, "-m", "cli.main", "ingest", path, "--db",
+                                   str(db), "--json"], cwd=ROOT, capture_output=True, text=True,
+                                  check=True)  # fmt: skip
+            n = json.loads(done.stdout)["new"]
+        seconds = time.perf_counter() - t0
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = time.process_time() - c0 + children.ru_utime + children.ru_stime
+        con = duckdb.connect(str(db), read_only=True)
+        ids = con.execute("select md5(string_agg(record_id, ',' order by record_id)) "
+                          "from raw_records").fetchall()[0][0]  # fmt: skip
+        con.close()
+    peak = max(peak_rss_mb(), children.ru_maxrss / 1024)
+    print(json.dumps({"results": n, "seconds": seconds, "cpu": cpu, "peak_mb": peak, "ids": ids}))
+
+
+def many_files(count: int) -> None:
+    print(f"\nMany small files against one file: {count:,} one-table LIN files (GENERATED from the "
+          "real tables of ddrank/data/sample/lin, for scale only) against one file of the same "
+          "tables; an empty store each time, one process, no worker pool.")  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="ddrank-bench-many-") as tmp:
+        many, one = one_table_lins(Path(tmp), count)
+        size = sum(f.stat().st_size for f in many.iterdir()) / 2**20
+        print(f"{'how':<15} {'input':<22} {'records':>8} {'wall s':>8} {'cpu s':>7} "
+              f"{'peak MB':>8}  many / one (wall, cpu)")  # fmt: skip
+        for how in ("stage", "ddrank ingest"):
+            runs = {}
+            for label, path in ((f"{count:,} files", many), ("1 file", one)):
+                out = subprocess.run([sys.executable, __file__, "--many-child", str(path),
+                                      "--mode", how], check=True, capture_output=True, text=True,
+                                     cwd=ROOT)  # fmt: skip
+                runs[label] = r = json.loads(out.stdout.strip().splitlines()[-1])
+                print(f"{how:<15} {label + f' ({size:.1f} MB)':<22} {r['results']:>8,} "
+                      f"{r['seconds']:>8.2f} {r['cpu']:>7.2f} {r['peak_mb']:>8.0f}")  # fmt: skip
+            a, b = runs[f"{count:,} files"], runs["1 file"]
+            same = "same records" if a["ids"] == b["ids"] else "RECORDS DIFFER"
+            ratio = a["seconds"] / b["seconds"]
+            print(f"{'':<15} many / one: {ratio:.2f}x wall, {a['cpu'] / b['cpu']:.2f}x cpu "
+                  f"({same}; {'within' if ratio <= 3 else 'OVER'} the 3x target)")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--records", type=int, default=200_000)
@@ -183,9 +271,15 @@ def main() -> None:
     ap.add_argument("--child")
     ap.add_argument("--mode", default="read")
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--many-files", type=int, default=10_000,
+                    help="one-table LIN files against one file (0: skip)")  # fmt: skip
+    ap.add_argument("--many-child")
     args = ap.parse_args()
     if args.child:
         child(args.child, args.mode, args.repeat)
+        return
+    if args.many_child:
+        many_child(args.many_child, args.mode)
         return
     print(
         "Rates are results per CPU-second of the one process (wall-clock rates in brackets: on a"
@@ -194,7 +288,7 @@ def main() -> None:
     print(f"{'format':<11} {'results':>8} {'MB':>6} {'read/s':>17} {'ingest/s':>17} "
           f"{'peak MB (1/4 size)':>19} {'peak MB':>8}  target {TARGET_RATE:,}/s")  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="ddrank-bench-ingest-") as tmp:
-        for fmt in args.formats.split(","):
+        for fmt in filter(None, args.formats.split(",")):
             source = SOURCES[fmt]
             if not source.exists():
                 print(f"{fmt:<11} skipped: {source} is not here")
@@ -227,6 +321,8 @@ def main() -> None:
             print(f"{fmt:<11} {read['results']:>8,} {size:>6.1f} {f'{rate:,.0f} ({wall:,.0f})':>17} {irate:>17} "
                   f"{small['peak_mb']:>19.0f} {read['peak_mb']:>8.0f}  {mark}"
                   + (f" ({read['errors']} unreadable)" if read["errors"] else ""))  # fmt: skip
+    if args.many_files:
+        many_files(args.many_files)
 
 
 if __name__ == "__main__":

@@ -4,19 +4,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import typer
 
 from cli.render import err_console
 
 
-def require_readable(inputs: Sequence[str | Path]) -> list[Path]:
-    """The readable input files. Each other file gets one line saying why; when none is
-    readable the command stops with exit code 2 before anything is written."""
+def require_readable(inputs: Sequence[str | Path], limits: Any = None) -> list[Path]:
+    """The readable input files. Each other file (unreadable, or over one of the input `limits`
+    by its size or a SQLite view) gets one line saying why; when none is readable the command
+    stops with exit code 2 before anything is written."""
+    return check_inputs(inputs, limits)[0]
+
+
+def check_inputs(inputs: Sequence[str | Path], limits: Any = None
+                 ) -> tuple[list[Path], dict[Path, str]]:  # fmt: skip
+    """`require_readable`, and the files refused by an input limit (never to be read), with why."""
+    from ddrank.limits import DEFAULT_LIMITS
     from store.inputs.read import unreadable_inputs
 
     try:
-        readable, refused = unreadable_inputs(list(inputs))
+        readable, refused = unreadable_inputs(list(inputs), limits or DEFAULT_LIMITS)
     except FileNotFoundError as exc:
         err_console.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
@@ -28,7 +37,7 @@ def require_readable(inputs: Sequence[str | Path]) -> list[Path]:
             err_console.print(f"error: no event files in {', '.join(map(str, inputs))}",
                               markup=False, highlight=False, soft_wrap=True)  # fmt: skip
         raise typer.Exit(2)
-    return readable
+    return readable, {path: why for path, why in refused if why.startswith("refused:")}
 
 
 def nothing_scored(scored: int, read: int, left_out: int, deals: int, ranked: int = 0) -> str:

@@ -16,8 +16,39 @@ from rich.progress import (
 )
 
 from cli.options import JsonOpt, NewStoreOpt, StoreOpt
-from cli.render import console, emit_json, friendly_errors, print_audit, tagged
+from cli.render import console, emit_json, err_console, friendly_errors, print_audit, tagged
 from store.defaults import DEFAULT_DB
+
+LimitOpt = Annotated[
+    int | None,
+    typer.Option(help="Input limit (see ddrank run --help, Input limits). Default: the settings'.",
+                 rich_help_panel="Input limits", show_default=False),
+]  # fmt: skip
+
+
+def print_ingest(total: dict) -> None:
+    """What an ingest read and stored; each refused or unreadable file and each warning."""
+    console.print(
+        f"{total['files']} file(s): {total['records_read']:,} records read, "
+        f"[bold]{total['new']:,} new[/], {total['duplicate']:,} already in the store; "
+        f"hand-record deals: {total['hand_record_deals']:,} ({total['new_deals']:,} new); "
+        f"events: {total['new_events']:,} new; published ranking lines: "
+        f"{total['new_standings']:,} new."
+    )
+    for r in total.get("refused", []):
+        if not r.get("before_reading"):  # else said already
+            err_console.print(tagged("error:", "bold red", f"{r['file']}: {r['reason']}"),
+                              soft_wrap=True)  # fmt: skip
+    for u in total["unreadable"][:20]:
+        console.print(tagged("unreadable", "yellow", f"{u['file']}:{u['line']}: {u['error']}"))
+    if len(total["unreadable"]) > 20:
+        console.print(f"... and {len(total['unreadable']) - 20} more (see `ddrank audit`)")
+    if total["warnings"]:  # records kept; the file departs from its format's standard
+        console.print(f"{len(total['warnings']):,} conformance warning(s) (records kept):")
+    for w in total["warnings"][:10]:
+        console.print(tagged("warning", "yellow", f"{w['file']}:{w['line']}: {w['warning']}"))
+    if len(total["warnings"]) > 10:
+        console.print(f"... and {len(total['warnings']) - 10} more (see `ddrank ingest --json`)")
 
 
 def register(app: typer.Typer) -> None:
@@ -37,55 +68,48 @@ def register(app: typer.Typer) -> None:
             typer.Option(help="Table results (raw records) per partition, the unit of fan-out."),
         ] = 500,  # noqa: E501
         json: JsonOpt = False,
+        max_file_bytes: LimitOpt = None,
+        max_rows: LimitOpt = None,
+        max_xml_depth: LimitOpt = None,
+        max_xml_elements: LimitOpt = None,
     ) -> None:
         """Read hand records into the store. Re-reading a file adds nothing; new records get new partitions."""  # noqa: E501
-        from cli.inputs import require_readable
+        from cli.inputs import check_inputs
         from stages.ingest import ingest_paths
+        from stages.progress import reporting
+        from stages.settings import limits_of, load_settings
         from store import Store
         from store.inputs import expand_paths
 
-        require_readable(paths)  # none readable: one line each, exit 2
-        with friendly_errors():
-            files = expand_paths(list(paths))
-        with friendly_errors(), Store(db) as store:
-            counters = ("files", "records_read", "new", "duplicate", "hand_record_deals",
-                        "new_deals", "new_events", "new_standings")  # fmt: skip
-            total: dict = {k: 0 for k in counters}
-            total.update({"unreadable": [], "warnings": [], "per_file": [], "new_partitions": []})
-            with Progress(TextColumn("[bold]ingest"), BarColumn(), MofNCompleteColumn(),
-                          TextColumn("{task.description}"), TimeElapsedColumn(),
-                          console=console, disable=json, transient=True) as bar:  # fmt: skip
-                job = bar.add_task("", total=len(files))
-                for f in files:
-                    bar.update(job, description=f.name)
-                    part = ingest_paths(store, [f], partition_size).as_dict()
-                    for k in counters:
-                        total[k] += part[k]
-                    for k in ("unreadable", "warnings", "per_file", "new_partitions"):
-                        total[k] += part[k]
-                    bar.advance(job)
+        with friendly_errors():  # the input limits: these flags, else DDRANK_* or DDRANK_CONFIG
+            limits = limits_of(load_settings(max_file_bytes=max_file_bytes, max_rows=max_rows,
+                                             max_xml_depth=max_xml_depth,
+                                             max_xml_elements=max_xml_elements))  # fmt: skip
+        _, over = check_inputs(paths, limits)  # none readable: one line each, exit 2
+        with friendly_errors():  # the unreadable ones too: each is one record saying why
+            files = [f for f in expand_paths(list(paths)) if f not in over]
+        bar = Progress(
+            TextColumn("[bold]ingest"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            disable=json,
+            transient=True,
+        )
+        with friendly_errors(), Store(db) as store, bar:
+            job = bar.add_task("", total=len(files))
+            with reporting(lambda _stage, done, n: bar.update(job, completed=done, total=n)):
+                total = ingest_paths(store, files, partition_size, limits=limits).as_dict()
+        if over:  # refused before reading: said above, stored nothing
+            total["refused"] += [{"file": str(f), "reason": why, "before_reading": True}
+                                 for f, why in over.items()]  # fmt: skip
         if json:
             emit_json(total)
-            return
-        console.print(
-            f"{total['files']} file(s): {total['records_read']:,} records read, "
-            f"[bold]{total['new']:,} new[/], {total['duplicate']:,} already in the store; "
-            f"hand-record deals: {total['hand_record_deals']:,} ({total['new_deals']:,} new); "
-            f"events: {total['new_events']:,} new; published ranking lines: "
-            f"{total['new_standings']:,} new."
-        )
-        for u in total["unreadable"][:20]:
-            console.print(tagged("unreadable", "yellow", f"{u['file']}:{u['line']}: {u['error']}"))
-        if len(total["unreadable"]) > 20:
-            console.print(f"... and {len(total['unreadable']) - 20} more (see `ddrank audit`)")
-        if total["warnings"]:  # records kept; the file departs from its format's standard
-            console.print(f"{len(total['warnings']):,} conformance warning(s) (records kept):")
-        for w in total["warnings"][:10]:
-            console.print(tagged("warning", "yellow", f"{w['file']}:{w['line']}: {w['warning']}"))
-        if len(total["warnings"]) > 10:
-            console.print(
-                f"... and {len(total['warnings']) - 10} more (see `ddrank ingest --json`)"
-            )
+        else:
+            print_ingest(total)
+        if total["refused"]:  # stored is stored; the refused files are the user's to decide
+            raise typer.Exit(2)
 
     @app.command()
     def clean(

@@ -28,7 +28,8 @@ def results(
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Event files or folders (USEBIO, Bridgemate .bws, PBN, LIN).",
+            help="Event files or folders: USEBIO .xml, Bridgemate .bws, ACBLscore game files, "
+            "PBN, BBO LIN (told by content).",
             show_default=False,
         ),
     ],  # fmt: skip
@@ -82,17 +83,21 @@ def results(
     """Score event files as their scorer did and publish the results site: the ranking per event, section and direction, with the agreement against the published values.
 
     Runs the stages of `ddrank run` in this process, without Prefect: only ingest, clean, scoring and the site (no double dummy, name matching, regression or ratings unless asked), into its own store in OUT.
+
+    Its last line says where the site is: `site: OUT/site/index.html (open it in a browser)`; records left out are listed with why in OUT/errors.csv. Run it again on the same files and it says at once that nothing is new. Afterwards `ddrank event NAME --db OUT/results.duckdb` and `ddrank player NAME --db OUT/results.duckdb` answer from that store.
+
+    Example: `ddrank results last-night.bws --out results`, then open results/site/index.html.
     """
     from stages.run import freshness_of, open_run
-    from stages.settings import load_settings
+    from stages.settings import limits_of, load_settings
 
     with friendly_errors():
-        require_readable(files)
         settings = load_settings(
             config, inputs=[str(f) for f in files], out=str(out),
             db=db or str(out / "results.duckdb"), double_dummy=double_dummy,
             regression=regression, ratings=ratings, names_scope=names_scope, **fields,
         )  # fmt: skip
+        require_readable(files, limits_of(settings))
         out.mkdir(parents=True, exist_ok=True)
         with open_run(settings) as run:  # the run's one Store, its inputs hashed once
             result: dict[str, Any] = freshness_of(run).as_dict()
@@ -123,7 +128,24 @@ def results(
         if scoring.get("missing_lines"):
             console.print(f"{scoring['missing_lines']} traveller line(s) missing against the "
                           f"movement: {out / 'errors.csv'}", markup=False)  # fmt: skip
-        console.print(f"site: {site} (open it in a browser)", markup=False)
+    from cli.run import refused_inputs
+
+    refused_inputs(result)
+    failed = (result.get("site") or {}).get("failed")
+    if failed:  # the last good site is as it was (publishing is atomic)
+        from cli.render import err_console
+
+        err_console.print(f"error: the site was not written ({failed}); {out / 'site'} is the "
+                          "last good one, unchanged", markup=False, highlight=False,
+                          soft_wrap=True)  # fmt: skip
+        raise typer.Exit(1)
+    if not json:
+        if result.get("nothing_new"):  # the ranking above is the store's, from the last run
+            since = str(result.get("since") or "").replace("T", " ").replace("+00:00", " UTC")
+            console.print(f"nothing new since {since}: {result.get('files', 0)} file(s) "
+                          "unchanged, so nothing was scored again (--force scores them again)",
+                          markup=False, soft_wrap=True)  # fmt: skip
+        console.print(f"site: {site} (open it in a browser)", markup=False, soft_wrap=True)
     ingest = result.get("ingest")
     if isinstance(ingest, dict) and scoring:  # a run, not "nothing new since the last run"
         require_scored(scoring.get("results", 0), ingest.get("records_read", 0),

@@ -41,11 +41,11 @@ def run(
     Every option below is a field of the run settings, so a deployment parameter, a DDRANK_* environment variable or a --config file can set it too. When the inputs, the store, the settings and the outputs are the same as after the last finished run (recorded in OUT/.ddrank-run.json), it says so at once and starts nothing. It ends with each stage's wall time (also in --json, under "timings").
     """
     from stages.run import freshness_of, open_run
-    from stages.settings import load_settings
+    from stages.settings import limits_of, load_settings
 
     with friendly_errors():
         settings = load_settings(config, inputs=inputs or None, **fields)
-        require_readable(settings.inputs)
+        require_readable(settings.inputs, limits_of(settings))
         store_folder(Path(settings.db))  # a new store, but never in a folder made up by a typo
         try:
             # the run's one Store and its inputs hashed once, before Prefect is even imported
@@ -83,6 +83,7 @@ def run(
         from cli.run_summary import show_summary
 
         show_summary(result, settings)
+    refused_inputs(result)
     failed = sorted(k for k, v in result.items() if isinstance(v, dict) and "failed" in v)
     if failed:  # the other stages' results are kept; the next run does the failed ones again
         from cli.render import err_console
@@ -96,6 +97,18 @@ def run(
         require_scored(scoring.get("results", 0), ingest.get("records_read", 0),
                        scoring.get("errors", 0), ingest.get("hand_record_deals", 0),
                        len(scoring.get("rankings") or []))  # fmt: skip
+
+
+def refused_inputs(result: dict[str, Any]) -> None:
+    """One line per input file refused by a limit (nothing of it stored), then exit 2."""
+    refused = (result.get("ingest") or {}).get("refused") or []
+    if refused:
+        from cli.render import err_console
+
+        for r in refused:
+            err_console.print(f"error: {r['file']}: {r['reason']}", markup=False,
+                              highlight=False, soft_wrap=True)  # fmt: skip
+        raise typer.Exit(2)
 
 
 def stopped(settings: Any) -> None:

@@ -30,6 +30,31 @@ FLAGS = [
         "panel": "Execution",
     },
     {
+        "name": "max_file_bytes",
+        "kind": "int",
+        "help": "Input limit: bytes of one input file. Default: 1073741824.",
+        "panel": "Input limits",
+    },
+    {
+        "name": "max_rows",
+        "kind": "int",
+        "help": "Input limit: records of one input file (table results, hand-record deals, ranking "
+        "lines, rows of a SQLite bridgedeals table). Default: 2000000.",
+        "panel": "Input limits",
+    },
+    {
+        "name": "max_xml_depth",
+        "kind": "int",
+        "help": "Input limit: levels of nesting in a USEBIO XML file. Default: 100.",
+        "panel": "Input limits",
+    },
+    {
+        "name": "max_xml_elements",
+        "kind": "int",
+        "help": "Input limit: elements in a USEBIO XML file. Default: 1000000.",
+        "panel": "Input limits",
+    },
+    {
         "name": "workers",
         "kind": "int",
         "help": "Worker processes (double dummy, cleaning). Default: the number of CPUs.",

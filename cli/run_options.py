@@ -25,7 +25,7 @@ PANELS: dict[str, str] = {
     "min_leads": "Regression", "min_cards_declarer": "Regression",
     "min_cards_defender": "Regression", "min_auctions": "Regression", "vif_limit": "Regression",
 }  # fmt: skip
-PANEL_BY_PREFIX = (("mp_", "Scoring"), ("cross_imps", "Scoring"), ("butler", "Scoring"),
+PANEL_BY_PREFIX = (("max_", "Input limits"), ("mp_", "Scoring"), ("cross_imps", "Scoring"), ("butler", "Scoring"),
                    ("lehman", "Ratings"), ("skill", "Ratings"), ("min_boards", "Ratings"),
                    ("names", "Names"), ("table_batch", "Double dummy"),
                    ("trace_batch", "Double dummy"), ("refresh_cache", "Double dummy"),

@@ -146,8 +146,6 @@ def _show(summary: dict[str, Any], as_json: bool, title: str, csv_name: str,
         console.print(Text.assemble(("wrote", "dim"), f" {f}"))
     if summary.get("errors"):
         console.print(f"[yellow]{summary['errors']} record(s) left out, see errors.csv[/yellow]")
-        for why in summary.get("left_out_why") or []:
-            console.print(f"  {why}", markup=False, soft_wrap=True)
 
 
 def _cell(v: str) -> str:
@@ -209,6 +207,8 @@ def _show_events(summary: dict[str, Any]) -> None:
                   f"{summary['errors']} records left out (errors.csv), "
                   f"{summary['duplicate_tables']} as duplicate tables; "
                   f"{summary['fouled_boards']} fouled boards")  # fmt: skip
+    for why in summary.get("left_out_why") or []:
+        console.print(f"  {why}", markup=False, soft_wrap=True)
     if summary.get("missing_lines"):
         console.print(f"[yellow]{summary['missing_lines']} traveller line(s) missing against the "
                       "movement (errors.csv)[/yellow]")  # fmt: skip

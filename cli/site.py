@@ -19,6 +19,26 @@ OutOpt = Annotated[
 ]  # fmt: skip
 
 
+def _build(build_site: Any, db: Path, out: Path) -> dict[str, Any]:
+    """The site, or one line and exit 1 when it could not be written (the last good site stays:
+    publishing is atomic); a disk full or read-only is `friendly_errors`' one line and exit 2."""
+    from store.store import describe_failure
+
+    try:
+        return build_site(db, out)
+    except OSError as exc:
+        if describe_failure(exc) is not None:
+            raise
+        err_console.print(
+            f"error: the site was not written ({exc}); {out / 'site'} is the last "
+            "good one, unchanged",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(1) from None
+
+
 def _f(v: Any, digits: int = 2) -> str:
     """A number or a name as a table cell; names are escaped (rich would read '[x]' as markup)."""
     from rich.markup import escape
@@ -49,7 +69,7 @@ def register(app: typer.Typer) -> None:
             if not db.is_file():
                 raise FileNotFoundError(f"{db}: no such store (run `ddrank run` first)")
             with console.status("writing the site", spinner="dots") if not json else _null():
-                summary = build_site(db, out)
+                summary = _build(build_site, db, out)
         if json:
             emit_json(summary)
             return
@@ -121,7 +141,7 @@ def show_player(found: dict[str, Any], as_json: bool) -> None:
     """A player's profile on the terminal (or as JSON)."""
     from rich.table import Table
 
-    from ddrank.site.profile import count_text, profile
+    from ddrank.site.profile import profile
 
     lines = profile(found["totals"], found["field"])
     rating = found["rating"]
@@ -145,6 +165,29 @@ def show_player(found: dict[str, Any], as_json: bool) -> None:
         se = rating.get("std_error")
         head += f"; Lehman rating {_f(rating.get('rating'))}" + (f" ± {_f(se)}" if se else "")
     console.print(head, markup=False, style="bold")
+    for ev, n in list(found["events"].items())[:10]:
+        console.print(f"  {ev}: {n:,} boards", markup=False, soft_wrap=True)
+    if not found["totals"].get("analysed_boards"):  # no DD analysis: every rate would be 0 / 0
+        console.print("Double-dummy mistake profile: none yet (the double-dummy analysis of this "
+                      "player's boards has not run: `ddrank run`, or `ddrank results "
+                      "--double-dummy`)", markup=False, soft_wrap=True)  # fmt: skip
+    else:
+        _profile_table(lines)
+    p = Table(title="Partners", title_justify="left")
+    p.add_column("partner")
+    p.add_column("boards", justify="right")
+    for partner, n in found["partners"][:5]:
+        p.add_row(_f(partner), str(n))
+    console.print(p)
+    show_costliest(found["costliest"], found["names"])
+
+
+def _profile_table(lines: list[Any]) -> None:
+    """The DD mistake profile: rate, interval and percentile per category."""
+    from rich.table import Table
+
+    from ddrank.site.profile import count_text
+
     t = Table(title="Double-dummy mistake profile", title_justify="left")
     for col, just in (("category", "left"), ("mistakes / chances", "right"),
                       ("rate", "right"), ("95% interval", "right"),
@@ -165,13 +208,6 @@ def show_player(found: dict[str, Any], as_json: bool) -> None:
                   f"{ln.category.unit}", f"{100 * ln.rate:.2f}%",
                   f"{100 * ln.rate_low:.2f}–{100 * ln.rate_high:.2f}%", pct)  # fmt: skip
     console.print(t)
-    p = Table(title="Partners", title_justify="left")
-    p.add_column("partner")
-    p.add_column("boards", justify="right")
-    for partner, n in found["partners"][:5]:
-        p.add_row(_f(partner), str(n))
-    console.print(p)
-    show_costliest(found["costliest"], found["names"])
 
 
 #: What `ddrank player --json` gives of each costly mistake (sql/mistakes_schema.sql).
@@ -192,7 +228,8 @@ def show_costliest(rows: list[dict[str, Any]] | None, names: dict[str, str]) -> 
         return
     if not rows:
         console.print("Costliest mistakes: none analysed (the double-dummy analysis of this "
-                      "player's boards has not run: `ddrank run`)", markup=False)  # fmt: skip
+                      "player's boards has not run: `ddrank run`, or `ddrank results "
+                      "--double-dummy`)", markup=False, soft_wrap=True)  # fmt: skip
         return
     c = Table(title="Costliest mistakes (in each event's units; hypothetical costs last)",
               title_justify="left")  # fmt: skip

@@ -269,3 +269,6 @@ class ParsedFile:
     warnings: list[tuple[int, str]] = field(default_factory=list)
     # hand-record deals: games with a deal and no table result (stored in `deals`, not results)
     deals: list[RawRecord] = field(default_factory=list)
+    # why the whole file was refused (over a `ddrank.limits` limit, or a SQLite view): one line;
+    # a refused file has no records and nothing of it is stored
+    refused: str = ""

@@ -17,6 +17,7 @@ from prefect import flow
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
 from ddrank.scoring.events import EventInfo, EventResult, EventScores
+from publish.encoding import markdown_text as md
 from stages.pipeline import lookup, open_run
 from stages.scoring_stage import score_and_rate, summary_lines
 from stages.settings import PipelineSettings
@@ -47,18 +48,18 @@ def _publish(summary: dict[str, Any]) -> None:
     """The rankings of the events scored in this run and the rating table, in the Prefect UI."""
     lines = ["# Event rankings", ""]
     for ev in summary["top"]:
-        lines += [f"## {ev['event']} ({ev['scoring']})", "",
+        lines += [f"## {md(ev['event'])} ({md(ev['scoring'])})", "",
                   "| place | direction | pair | players | boards | score | % |",
                   "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
         for r in ev["lines"]:
             pct = "" if r["pct"] is None else f"{r['pct']:.2f}"
-            lines.append(f"| {r['rank']} | {r['direction']} | {r['pair']} | {r['players']} | "
-                         f"{r['boards']} | {r['score']:.2f} | {pct} |")  # fmt: skip
+            lines.append(f"| {r['rank']} | {md(r['direction'])} | {md(r['pair'])} | "
+                         f"{md(r['players'])} | {r['boards']} | {r['score']:.2f} | {pct} |")  # fmt: skip
         lines.append("")
     if not summary["top"]:
         lines.append("No event changed since the last run.")
     for c in summary.get("published", []):
-        lines.append(f"* published {c['what']}: {c['agree']} of {c['compared']} agree")
+        lines.append(f"* published {md(c['what'])}: {c['agree']} of {c['compared']} agree")
     create_markdown_artifact(key="ddrank-rankings", markdown="\n".join(lines) + "\n",
                              description="Event rankings of this run")  # fmt: skip
     if summary.get("rating_table"):

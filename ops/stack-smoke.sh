@@ -28,7 +28,9 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 if [[ -z ${PYTHON:-} ]]; then
   if [[ -x $REPO/.venv/bin/python ]]; then PYTHON=$REPO/.venv/bin/python; else PYTHON=python3; fi
 fi
-SAMPLE=${STACK_SMOKE_FILE:-$REPO/data/sample/lin/usbf-2010-sf-14502.lin}
+SAMPLE=${STACK_SMOKE_FILE:-$REPO/ddrank/data/sample/lin/usbf-2010-sf-14502.lin}
+# checked before anything starts: a missing file once made the script wait 900 s for nothing
+[[ -f $SAMPLE && -r $SAMPLE ]] || { echo "ERROR: the file to drop is not there: $SAMPLE (set STACK_SMOKE_FILE)" >&2; exit 1; }
 RUN_TIMEOUT=${STACK_SMOKE_RUN_TIMEOUT:-900} # seconds for the event-triggered run to finish
 POOL=ddrank-process
 # An HTTP 422 as a Prefect client ("Client error '422 Unprocessable Entity'") or uvicorn's access
@@ -261,7 +263,10 @@ check "healthchecks answer as compose expects" \
 
 # --- drop a real file into the inbox; the event-triggered run must process it -----------------
 dropped=$TMP/inbox/$(basename "$SAMPLE")
-cp "$SAMPLE" "$TMP/inbox/.incoming" && mv "$TMP/inbox/.incoming" "$dropped"
+# one command per line: `set -e` ignores a failure on the left of `&&`
+cp "$SAMPLE" "$TMP/inbox/.incoming"
+mv "$TMP/inbox/.incoming" "$dropped"
+[[ -s $dropped ]] || die "the dropped file $dropped is missing or empty"
 log "dropped $(basename "$SAMPLE") ($(stat -c %s "$dropped") bytes) into $TMP/inbox"
 RESULT=$("$PYTHON" - "$API" "$AUTH" "$RUN_TIMEOUT" <<'PY'
 """Poll the REST API for the run of ddrank-inbox-on-event until it reaches a final state;

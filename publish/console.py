@@ -4,17 +4,40 @@ rich consoles. The CLI and the pipeline's closing summary both print through her
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from rich.console import Console
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
+from publish.encoding import terminal_text
 
-class PipeConsole(Console):
+
+class SafeConsole(Console):
+    """A rich console that prints no control character or escape sequence from the text it shows
+    (a name from a file may hold ESC/OSC codes that set the window title, write the clipboard or
+    clear the screen). It cleans the text of every segment just before rendering, whatever
+    printed it (a string, a table, a progress line); rich's own colours and cursor moves are
+    added after, from styles and control segments, and stay. Strings are cleaned as they become
+    rich text too, so a sequence goes whole (rich alone would drop ESC and print the rest)."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        return super().render_str(terminal_text(text), **kwargs)
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:
+        return super()._render_buffer(
+            seg if seg.control else Segment(terminal_text(seg.text), seg.style, seg.control)
+            for seg in buffer
+        )
+
+
+class PipeConsole(SafeConsole):
     """A console whose reader may go away (`ddrank player X | head`): the rest of the output is
     dropped and the command goes on to its end (a site still gets written) and exits 0. Rich's
-    own reaction is exit status 1 at once."""
+    own reaction is exit status 1 at once. Like every console of ddrank, it prints no control
+    character or escape sequence from the text it shows (`SafeConsole`)."""
 
     def on_broken_pipe(self) -> None:
         import os
@@ -35,7 +58,7 @@ err_console = PipeConsole(stderr=True)
 def tagged(tag: str, style: str, message: object) -> Text:
     """`tag` in `style`, then the message as plain text: file names, records and exception texts
     may hold brackets, which rich would read as markup (and print raw or swallow)."""
-    return Text.assemble((tag, style), " ", str(message))
+    return Text.assemble((tag, style), " ", terminal_text(str(message)))
 
 
 def audit_table(title: str, rows: list[dict[str, Any]], count_label: str) -> Table:

@@ -19,12 +19,22 @@ from ddrank.regression.numbers import report_json
 from ddrank.regression.plots import qq_figure, residuals_vs_predicted_figure
 from ddrank.regression.report import build_report
 from ddrank.regression.variables import RESPONSE_LABELS
+from publish.encoding import csv_cell, one_line
 
 _NON_FINITE = re.compile(r"\b(nan|inf|infinity)\b", re.IGNORECASE)
 
 
 def _markdown_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """A table cell on one line; raw HTML and links from a player's name are shown as text."""
+    text = html.escape(one_line(text), quote=False)
+    return re.sub(r"([\\\[\]|])", r"\\\1", text)
+
+
+def csv_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with its text cells neutralised against formulas (`publish.encoding`)."""
+    text = [c for c in frame.columns
+            if frame[c].dtype == object or pd.api.types.is_string_dtype(frame[c])]  # fmt: skip
+    return frame.assign(**{c: frame[c].map(csv_cell) for c in text}) if text else frame
 
 
 def render_markdown(blocks: Sequence[Block]) -> str:
@@ -153,7 +163,7 @@ def write_regression_report(
             figure.savefig(out / name, dpi=100)
             written[key] = str(out / name)
     if analysis.ranking is not None:
-        texts[files.ranking] = analysis.ranking.to_csv(index=False, float_format="%.10g")
+        texts[files.ranking] = csv_frame(analysis.ranking).to_csv(index=False, float_format="%.10g")
         written["ranking"] = str(out / files.ranking)
     exclusions = pd.DataFrame(
         {
@@ -161,7 +171,7 @@ def write_regression_report(
             "reason": [e.reason for e in analysis.dataset.exclusions],
         }
     )
-    texts[files.exclusions] = exclusions.to_csv(index=False)
+    texts[files.exclusions] = csv_frame(exclusions).to_csv(index=False)
     written["exclusions"] = str(out / files.exclusions)
 
     blocks = build_report(analysis, source, files)

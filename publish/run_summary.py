@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ddrank.regression.defaults import regress_flags
+from publish.encoding import markdown_text as md
 
 
 def thresholds_line(thresholds: dict[str, float], db: str) -> str:
@@ -37,6 +38,6 @@ def summary_markdown(summary: dict[str, Any]) -> str:
         "| reason | boards |",
         "|---|---:|",
     ]
-    lines += [f"| {r['description']} | {r['count']:,} |" for r in audit["table5_exclusions"]
+    lines += [f"| {md(r['description'])} | {r['count']:,} |" for r in audit["table5_exclusions"]
               if r["count"] or r["reason"] in ("total", "no_error")]  # fmt: skip
     return "\n".join(lines) + "\n"

@@ -15,6 +15,8 @@ from ddrank.scoring.events import EventResult, EventScores
 from ddrank.scoring.individual import seat_rows
 from ddrank.scoring.published import Check
 from ddrank.scoring.results import RecordError
+from publish.atomic import staged_files
+from publish.encoding import markdown_text as md
 from publish.tables import write_csv
 
 Row = dict[str, Any]
@@ -138,6 +140,10 @@ def error_counts(errors: Sequence[RecordError]) -> Row:
             "left_out_why": why_left_out(errors)}  # fmt: skip
 
 
+#: a message's first clause that names the table's contract ("3NX by W"), not why
+_CONTRACT_BY = re.compile(r"[1-7](?:[CDHS]|NT?)(?:X|XX|R)? by [NESW]")
+
+
 def why_left_out(errors: Sequence[RecordError], limit: int = 5) -> list[str]:
     """The records left out, grouped by where (match or section, else event) and why (the
     message's first clause), largest first: one line each with its first record in full, so a
@@ -147,7 +153,13 @@ def why_left_out(errors: Sequence[RecordError], limit: int = 5) -> list[str]:
     for e in errors:
         if e.kind == "left out":
             where = e.section or e.event or Path(e.source).name
-            groups.setdefault((where, e.message.split(":")[0].strip()), []).append(e)
+            clauses = [c.strip() for c in e.message.split(":")]
+            why = (
+                clauses[1]
+                if len(clauses) > 1 and _CONTRACT_BY.fullmatch(clauses[0])
+                else clauses[0]
+            )
+            groups.setdefault((where, why), []).append(e)
     ranked = sorted(groups.items(), key=lambda kv: -len(kv[1]))
     lines = [f"{len(es)} left out in {where} ({why}), first {min(es, key=lambda e: e.line or 0)}"
              for (where, why), es in ranked[:limit]]  # fmt: skip
@@ -163,17 +175,15 @@ def write_outputs(out_dir: str | Path, source: str, errors: Sequence[RecordError
                   scores: Mapping[str, EventScores], checks: Sequence[Check], fouled: int) -> Row:  # fmt: skip
     """`ddrank score FILE...`: the output files from the scores in hand."""
     out = Path(out_dir)
-    files = [
-        write_csv(out / "results.csv", results_rows(scores), RESULTS_COLUMNS),
-        write_csv(out / "ranking.csv", ranking_rows(scores), RANKING_COLUMNS),
-    ]
-    if any(sc.matches for sc in scores.values()):
-        files.append(write_csv(out / "teams.csv", team_rows(scores), TEAMS_COLUMNS))
-        files.append(write_csv(out / "butler.csv", butler_rows(scores), BUTLER_COLUMNS))
-    files.append(write_errors(out, errors))
-    report = out / "report.md"
-    report.write_text(report_markdown(source, scores, checks, errors, fouled))
-    files.append(report)
+    with staged_files(out) as new:  # the set replaces the last one only once complete
+        write_csv(new / "results.csv", results_rows(scores), RESULTS_COLUMNS)
+        write_csv(new / "ranking.csv", ranking_rows(scores), RANKING_COLUMNS)
+        if any(sc.matches for sc in scores.values()):
+            write_csv(new / "teams.csv", team_rows(scores), TEAMS_COLUMNS)
+            write_csv(new / "butler.csv", butler_rows(scores), BUTLER_COLUMNS)
+        write_errors(new, errors)
+        (new / "report.md").write_text(report_markdown(source, scores, checks, errors, fouled))
+        files = [out / f.name for f in _in_order(new)]
     return {
         "events": len(scores),
         "results": sum(len(s.results) for s in scores.values()),
@@ -189,15 +199,15 @@ def write_store_outputs(out_dir: str | Path, source: str, results: Sequence[Row]
                         checks: Sequence[Check], errors: Sequence[RecordError]) -> Row:  # fmt: skip
     """The same files from the store's rows (`ddrank score --db`, `ddrank run`)."""
     out = Path(out_dir)
-    files = [write_csv(out / "results.csv", results, RESULTS_COLUMNS),
-             write_csv(out / "ranking.csv", pairs, RANKING_COLUMNS)]  # fmt: skip
-    if teams:
-        files += [write_csv(out / "teams.csv", teams, TEAMS_COLUMNS),
-                  write_csv(out / "butler.csv", butler, BUTLER_COLUMNS)]  # fmt: skip
-    files.append(write_errors(out, errors))
-    report = out / "report.md"
-    report.write_text(_store_report(source, results, pairs, checks, errors))
-    files.append(report)
+    with staged_files(out) as new:  # the set replaces the last one only once complete
+        write_csv(new / "results.csv", results, RESULTS_COLUMNS)
+        write_csv(new / "ranking.csv", pairs, RANKING_COLUMNS)
+        if teams:
+            write_csv(new / "teams.csv", teams, TEAMS_COLUMNS)
+            write_csv(new / "butler.csv", butler, BUTLER_COLUMNS)
+        write_errors(new, errors)
+        (new / "report.md").write_text(_store_report(source, results, pairs, checks, errors))
+        files = [out / f.name for f in _in_order(new)]
     return {
         "events": len({r["event"] for r in results}),
         "results": len(results),
@@ -205,6 +215,14 @@ def write_store_outputs(out_dir: str | Path, source: str, results: Sequence[Row]
         "published": _checks_summary(checks),
         "files": [str(f) for f in files],
     }
+
+
+_ORDER = ("results.csv", "ranking.csv", "teams.csv", "butler.csv", "errors.csv", "report.md")
+
+
+def _in_order(folder: Path) -> list[Path]:
+    """The files written, in the order the summary has always listed them."""
+    return sorted(folder.iterdir(), key=lambda f: _ORDER.index(f.name) if f.name in _ORDER else 99)
 
 
 def write_ratings_csv(rows: Sequence[Row], out_dir: str | Path) -> Path:
@@ -230,7 +248,7 @@ def tidy_numbers(text: str) -> str:
 def _listed(title: str, items: Sequence[str], max_listed: int) -> list[str]:
     if not items:
         return []
-    lines = [f"### {title}", "", *[f"- {tidy_numbers(d)}" for d in items[:max_listed]]]
+    lines = [f"### {title}", "", *[f"- {md(tidy_numbers(d))}" for d in items[:max_listed]]]
     if len(items) > max_listed:
         lines.append(f"- ... and {len(items) - max_listed} more")
     return [*lines, ""]
@@ -242,11 +260,11 @@ def published_section(checks: Sequence[Check], max_listed: int = 50) -> list[str
     if not checks:
         return lines + ["The sources published no matchpoints, percentages, IMPs or places.", ""]
     lines += ["| published value | compared | agree | disagree |", "|---|---:|---:|---:|"]
-    lines += [f"| {c.what} | {c.compared} | {c.agree} | {len(c.disagree)} |" for c in checks]
+    lines += [f"| {md(c.what)} | {c.compared} | {c.agree} | {len(c.disagree)} |" for c in checks]
     lines.append("")
     for c in checks:  # the differing ones, then those the file's own numbers contradict
-        lines += _listed(f"{c.what}: {len(c.disagree)} disagree", c.disagree, max_listed)
-        lines += _listed(f"{c.what}: {len(c.explained)} explained by the file's own numbers",
+        lines += _listed(f"{md(c.what)}: {len(c.disagree)} disagree", c.disagree, max_listed)
+        lines += _listed(f"{md(c.what)}: {len(c.explained)} explained by the file's own numbers",
                          c.explained, max_listed)  # fmt: skip
     return lines
 
@@ -259,7 +277,7 @@ def report_markdown(
     fouled: int,
     max_listed: int = 50,
 ) -> str:
-    lines = ["# Event scores", "", f"- source: `{source}`",
+    lines = ["# Event scores", "", f"- source: {md(source)}",
              f"- events: {len(scores)}; table results scored: "
              f"{sum(len(s.results) for s in scores.values())}; records left out: "
              f"{left_out(errors)} (errors.csv)", *_problem_lines(errors),
@@ -267,7 +285,8 @@ def report_markdown(
     lines += published_section(checks, max_listed)
     for ev, sc in scores.items():
         info = sc.info
-        lines += [f"## {ev}", "", f"scoring {info.scoring}, movement {info.movement or 'inferred'}, "
+        lines += [f"## {md(ev)}", "", f"scoring {md(info.scoring)}, movement "
+                  f"{md(info.movement or 'inferred')}, "
                   f"{'across the field' if info.across_field else 'each section its own field'}, "
                   f"MP top {info.mp_top or 2:g} per result beaten", ""]  # fmt: skip
         finals = [x for x in sc.rankings if x.session == ""] or sc.rankings
@@ -277,8 +296,8 @@ def report_markdown(
                   "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
         for x in finals[:40]:
             pct = f"{x.pct:.2f}" if x.pct is not None else ""
-            lines.append(f"| {x.rank} | {x.direction} | {x.pair} | {x.players} | {x.boards} | "
-                         f"{x.mp:.2f} | {pct} |")  # fmt: skip
+            lines.append(f"| {x.rank} | {md(x.direction)} | {md(x.pair)} | {md(x.players)} | "
+                         f"{x.boards} | {x.mp:.2f} | {pct} |")  # fmt: skip
         lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -300,7 +319,7 @@ def _problem_lines(errors: Sequence[RecordError], max_listed: int = 20) -> list[
 
 def _store_report(source: str, results: Sequence[Row], pairs: Sequence[Row],
                   checks: Sequence[Check], errors: Sequence[RecordError]) -> str:  # fmt: skip
-    lines = ["# Event scores", "", f"- source: `{source}`",
+    lines = ["# Event scores", "", f"- source: {md(source)}",
              f"- events: {len({r['event'] for r in results})}; table results scored: "
              f"{len(results)}; records left out: {left_out(errors)} (errors.csv)",
              *_problem_lines(errors), ""]  # fmt: skip
@@ -310,11 +329,11 @@ def _store_report(source: str, results: Sequence[Row], pairs: Sequence[Row],
         by_event[p["event"]].append(p)
     for ev, rows in by_event.items():
         finals = [r for r in rows if r["session"] == ""] or rows
-        lines += [f"## {ev}", "", "| place | direction | pair | players | boards | score | % |",
+        lines += [f"## {md(ev)}", "", "| place | direction | pair | players | boards | score | % |",
                   "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
         for r in finals[:40]:
             pct = "" if r["pct"] is None else f"{r['pct']:.2f}"
-            lines.append(f"| {r['rank']} | {r['direction']} | {r['pair']} | {r['players']} | "
-                         f"{r['boards']} | {r['score']:.2f} | {pct} |")  # fmt: skip
+            lines.append(f"| {r['rank']} | {md(r['direction'])} | {md(r['pair'])} | "
+                         f"{md(r['players'])} | {r['boards']} | {r['score']:.2f} | {pct} |")  # fmt: skip
         lines.append("")
     return "\n".join(lines) + "\n"

@@ -1,4 +1,6 @@
-"""The one CSV writer: every CSV ddrank writes goes through `write_csv`, with one rounding rule."""
+"""The one CSV writer: every CSV ddrank writes goes through `write_csv`, with one rounding rule,
+text cells neutralised against formulas (`publish.encoding.csv_cell`), and the file replaced only
+once it is complete."""
 
 from __future__ import annotations
 
@@ -8,26 +10,29 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from publish.atomic import replace_file
+from publish.encoding import csv_cell
+
 #: Decimal places kept in every CSV (scores are published to 2; ratings and rates need more).
 DECIMALS = 4
 
 
 def cell(v: Any) -> Any:
-    """A value as it is written: empty for missing or NaN, whole floats as integers, else rounded."""
+    """A value as it is written: empty for missing or NaN, whole floats as integers, else rounded;
+    text neutralised against formulas (a spreadsheet must show `=1+2` from a name, not 3)."""
     if v is None:
         return ""
     if isinstance(v, float):
         if math.isnan(v):
             return ""
         return int(v) if v.is_integer() else round(v, DECIMALS)
-    return v
+    return csv_cell(v)
 
 
 def write_csv(path: str | Path, rows: Iterable[Mapping[str, Any]], columns: Sequence[str]) -> Path:
     """Write `rows` (dicts) with exactly `columns`, in that order; missing keys are empty."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", newline="") as fh:
+    with replace_file(path) as tmp, tmp.open("w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(columns)
         for r in rows:

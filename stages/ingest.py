@@ -3,21 +3,25 @@ partitions; their events, published rankings and hand-record deals beside them."
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from ddrank.limits import DEFAULT_LIMITS, LimitExceeded, Limits
 from ddrank.processes import detach_worker
 from ddrank.raw import RAW_COLUMNS, ParsedFile, RawRecord
 from stages.ingest_events import EventRows, registered
+from stages.progress import report
 from store import Store
 from store.inputs.files import expand_paths, file_sha1
-from store.inputs.read import detect_format, read_with_ids
+from store.inputs.read import check_size, detect_format, read_with_ids
 from store.inputs.stream import StreamedFile, streams
 
 DEFAULT_PARTITION_SIZE = 500
@@ -45,6 +49,7 @@ class IngestSummary:
     new: int = 0
     duplicate: int = 0
     unreadable: list[dict[str, object]] = field(default_factory=list)
+    refused: list[dict[str, object]] = field(default_factory=list)  # whole files, over a limit
     warnings: list[dict[str, object]] = field(default_factory=list)  # kept, but off-standard
     per_file: list[dict[str, object]] = field(default_factory=list)
     partitions: list[int] = field(default_factory=list)
@@ -56,7 +61,7 @@ class IngestSummary:
     def as_dict(self) -> dict[str, object]:
         return {
             "files": self.files, "records_read": self.read, "new": self.new,
-            "duplicate": self.duplicate, "unreadable": self.unreadable,
+            "duplicate": self.duplicate, "unreadable": self.unreadable, "refused": self.refused,
             "warnings": self.warnings,
             "hand_record_deals": self.hand_record_deals, "new_deals": self.new_deals,
             "new_events": self.new_events, "new_standings": self.new_standings,
@@ -64,13 +69,31 @@ class IngestSummary:
         }  # fmt: skip
 
 
-def _parsed(files: list[Path], workers: int) -> Iterator[tuple[ParsedFile, list[str]]]:
+#: Records of small files gathered before they are written in one go: a folder of 10,000
+#: one-table files costs a few writes and look-ups, not 10,000 of each.
+FLUSH_RECORDS = 20_000
+#: Files parsed between two progress reports.
+REPORT_EVERY = 50
+
+
+def _parsed(files: list[Path], workers: int, limits: Limits
+            ) -> Iterator[tuple[ParsedFile, list[str]]]:  # fmt: skip
     """Parse files, several at a time in worker processes when there are many."""
+    read = partial(read_with_ids, limits=limits)
     if workers <= 1 or len(files) < 4:
-        yield from map(read_with_ids, files)
+        yield from map(read, files)
         return
-    with spawn_pool(workers) as pool:
-        yield from pool.map(read_with_ids, files)
+    with spawn_pool(workers) as pool:  # many small files: sent to the workers in chunks
+        yield from pool.map(read, files, chunksize=max(1, min(64, len(files) // (4 * workers))))
+
+
+@dataclass
+class _Pending:
+    """Small files read and not written yet: their records, and each file's facts."""
+
+    records: list[RawRecord] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    files: list[dict[str, Any]] = field(default_factory=list)
 
 
 def ingest_paths(
@@ -78,12 +101,16 @@ def ingest_paths(
     paths: list[str | Path],
     partition_size: int = DEFAULT_PARTITION_SIZE,
     workers: int = 1,
+    limits: Limits = DEFAULT_LIMITS,
     digest: Callable[[Path], str] = file_sha1,
 ) -> IngestSummary:
     """Add the records of these files that the store does not have yet.
 
     New records go to new partitions (never into existing ones), so the content of a finished
-    partition never changes and its cached downstream results stay valid. `digest` is the
+    partition never changes and its cached downstream results stay valid. Small files are
+    written in batches (`FLUSH_RECORDS`), so many files cost about what one file with the same
+    records does. A file over one of the `limits` is refused whole: nothing of it is stored, not
+    even its digest, so the same file is read again once the limit is raised. `digest` is the
     run's hash of a file (`stages.run.InputFiles.digest`: each file hashed once per run).
     """
     store = as_store(store)
@@ -99,33 +126,118 @@ def ingest_paths(
                                  "new": 0})  # fmt: skip
     todo = [p for p in files if p not in unchanged]
     extras = EventRows()
+    done = len(unchanged)
+    report("ingest", done, len(files))
     with store.transaction():  # records and their files land together or not at all
-        next_partition = store.scalar("next_partition")
+        first = store.scalar("next_partition")
         large = [p for p in todo if streams(p)]  # read and stored in batches, in order
         small = [p for p in todo if p not in large]
-        for path, (parsed, ids) in zip(small, _parsed(small, workers), strict=True):
+        pending = _Pending()
+        for path, (parsed, ids) in zip(small, _parsed(small, workers, limits), strict=True):
+            done += 1
+            if done % REPORT_EVERY == 0:
+                report("ingest", done, len(files))
+            if parsed.refused:
+                summary.refused.append({"file": str(path), "reason": parsed.refused})
+                continue
             extras.add(parsed)
             summary.warnings += [{"file": str(path), "line": line, "warning": w}
                                  for line, w in parsed.warnings]  # fmt: skip
-            fresh = _fresh(store, parsed.records, ids, summary)
-            _insert(store, fresh, summary, next_partition, partition_size)
-            _file_done(store, summary, path, digests[path], parsed.format, len(parsed.records),
-                       len(fresh), len(parsed.deals), len(parsed.standings))  # fmt: skip
-            del parsed, ids, fresh
+            pending.records += parsed.records
+            pending.ids += ids
+            pending.files.append({"path": path, "sha1": digests[path], "format": parsed.format,
+                                  "records": len(parsed.records), "deals": len(parsed.deals),
+                                  "standings": len(parsed.standings)})  # fmt: skip
+            if len(pending.ids) >= FLUSH_RECORDS:
+                _write(store, pending, summary, first, partition_size)
+                pending = _Pending()
+        _write(store, pending, summary, first, partition_size)
         for path in large:
-            stream = StreamedFile(detect_format(path))
-            new = 0
-            for batch in stream.batches(path):
-                extras.add_records(batch)
-                fresh = _fresh(store, batch, [r.record_id for r in batch], summary)
-                _insert(store, fresh, summary, next_partition, partition_size)
-                new += len(fresh)
-            extras.add(stream.parsed())
-            _file_done(store, summary, path, digests[path], stream.format, stream.count, new,
-                       len(stream.deals), len(stream.standings))  # fmt: skip
+            _ingest_streamed(store, path, digests[path], extras, summary, first, partition_size,
+                             limits)  # fmt: skip
+            done += 1
+            report("ingest", done, len(files))
         summary.new_events, summary.new_standings, summary.new_deals = extras.store(store)
-    summary.partitions = sorted(set(summary.partitions))
+        summary.partitions = [p for (p,) in store.tuples("partitions_from", first=first)]
+    report("ingest", len(files), len(files))
     return summary
+
+
+def _write(store: Store, pending: _Pending, summary: IngestSummary, first_partition: int,
+           partition_size: int) -> None:  # fmt: skip
+    """The records of the pending files that the store lacks, and the files, in a few statements."""
+    if not pending.files:
+        return
+    fresh = _fresh(store, pending.records, pending.ids, summary)
+    _insert(store, fresh, summary, first_partition, partition_size)
+    new = Counter(rec.source_file for rec, _ in fresh)
+    rows, folders = [], {}
+    for f in pending.files:
+        path = f["path"]
+        rows.append({"path": _resolved(path, folders), "sha1": f["sha1"], "format": f["format"],
+                     "records": f["records"], "new_records": new[str(path)]})  # fmt: skip
+        summary.files += 1
+        summary.read += f["records"]
+        summary.hand_record_deals += f["deals"]
+        summary.per_file.append({"file": str(path), "format": f["format"],
+                                 "records": f["records"], "new": new[str(path)],
+                                 "hand_record_deals": f["deals"],
+                                 "standings": f["standings"]})  # fmt: skip
+    latest = {r["path"]: r for r in rows}  # a file named twice is one row
+    with registered(store, "new_sources", pl.DataFrame(list(latest.values()))):
+        store.run("record_source_files")
+
+
+def _resolved(path: Path, folders: dict[Path, Path]) -> str:
+    """`path.resolve()`, each folder resolved once (10,000 files of one folder: one walk of its
+    path, not 10,000); a file that is a symbolic link is resolved itself."""
+    if path.is_symlink():
+        return str(path.resolve())
+    if path.parent not in folders:
+        folders[path.parent] = path.parent.resolve()
+    return str(folders[path.parent] / path.name)
+
+
+def _ingest_streamed(store: Store, path: Path, sha1: str, extras: EventRows,
+                     summary: IngestSummary, first_partition: int, partition_size: int,
+                     limits: Limits) -> None:  # fmt: skip
+    """A large PBN or LIN file, read and stored batch by batch; refused whole (its rows of this
+    run deleted again) when it turns out to be over `max_rows`."""
+    try:
+        check_size(path, limits)
+    except LimitExceeded as exc:
+        summary.refused.append({"file": str(path), "reason": str(exc)})
+        return
+    stream = StreamedFile(detect_format(path))
+    mine = EventRows()
+    before = (summary.new, summary.duplicate, len(summary.unreadable))
+    new = 0
+    try:
+        for batch in stream.batches(path):
+            limits.check_rows(stream.count + len(stream.deals) + len(stream.standings))
+            mine.add_records(batch)
+            fresh = _fresh(store, batch, [r.record_id for r in batch], summary)
+            _insert(store, fresh, summary, first_partition, partition_size)
+            new += len(fresh)
+        limits.check_rows(stream.count + len(stream.deals) + len(stream.standings))
+    except LimitExceeded as exc:
+        store.run("delete_new_records_of", source_file=str(path), first=first_partition)
+        summary.new, summary.duplicate = before[0], before[1]
+        del summary.unreadable[before[2] :]
+        summary.refused.append({"file": str(path), "reason": str(exc)})
+        return
+    mine.add(stream.parsed())
+    extras.absorb(mine)
+    summary.warnings += [{"file": str(path), "line": line, "warning": w}
+                         for line, w in stream.warnings]  # fmt: skip
+    summary.files += 1
+    summary.read += stream.count
+    summary.hand_record_deals += len(stream.deals)
+    summary.per_file.append({"file": str(path), "format": stream.format, "records": stream.count,
+                             "new": new, "hand_record_deals": len(stream.deals),
+                             "standings": len(stream.standings)})  # fmt: skip
+    store.run("record_source_file", path=str(path.resolve()), sha1=sha1, format=stream.format,
+              records=stream.count, new_records=new)  # fmt: skip
 
 
 def _fresh(
@@ -149,18 +261,6 @@ def _fresh(
     return fresh
 
 
-def _file_done(store: Store, summary: IngestSummary, path: Path, sha1: str, fmt: str,
-               records: int, new: int, deals: int, standings: int) -> None:  # fmt: skip
-    """Count one ingested file and record it in `source_files` (same transaction)."""
-    summary.files += 1
-    summary.read += records
-    summary.hand_record_deals += deals
-    summary.per_file.append({"file": str(path), "format": fmt, "records": records, "new": new,
-                             "hand_record_deals": deals, "standings": standings})  # fmt: skip
-    store.run("record_source_file", path=str(path.resolve()), sha1=sha1, format=fmt,
-              records=records, new_records=new)  # fmt: skip
-
-
 def _insert(store: Store, fresh: list[tuple[RawRecord, str]], summary: IngestSummary,
             first_partition: int, partition_size: int) -> None:  # fmt: skip
     """Append records to `raw_records`: the k-th new record of this run (`summary.new` are
@@ -171,7 +271,6 @@ def _insert(store: Store, fresh: list[tuple[RawRecord, str]], summary: IngestSum
     data["record_id"] = [rid for _, rid in fresh]
     k0 = summary.new
     data["partition_id"] = [first_partition + (k0 + k) // partition_size for k in range(len(fresh))]
-    summary.partitions.extend(sorted(set(data["partition_id"])))
     with registered(store, "new_raw", pl.DataFrame(data, schema=_TYPES)):
         store.run("insert_raw_records")
     summary.new += len(fresh)

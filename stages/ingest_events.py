@@ -110,6 +110,15 @@ class EventRows:
                 "fields": "", "rankings": "", "max_score": "", "source_file": rec.source_file,
             })  # fmt: skip
 
+    def absorb(self, other: EventRows) -> None:
+        """Another file's rows, once that file is stored whole."""
+        for row in other.events.values():
+            self._merge(row)
+        for key, row in other.standings.items():
+            self.standings.setdefault(key, row)
+        for key, row in other.deals.items():
+            self.deals.setdefault(key, row)
+
     def _merge(self, row: dict[str, object]) -> None:
         have = self.events.get(str(row["event_id"]))
         if have is None:

@@ -25,6 +25,7 @@ from ddrank.names import (
     units_from_boards,
 )
 from ddrank.names.coverage import within_scope
+from publish.encoding import csv_cell
 from store import Store
 
 CSV_COLUMNS = ("raw_name", "ranking_name", "method", "score", "runner_up", "runner_up_score")
@@ -154,5 +155,5 @@ def decisions_csv(decisions: list[MatchDecision]) -> str:
     writer.writerow(CSV_COLUMNS)
     for d in decisions:
         row = d.as_row()
-        writer.writerow(["" if row[c] is None else row[c] for c in CSV_COLUMNS])
+        writer.writerow(["" if row[c] is None else csv_cell(row[c]) for c in CSV_COLUMNS])
     return buffer.getvalue()

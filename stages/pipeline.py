@@ -56,10 +56,16 @@ class Stage:
 
 # ------------------------------------------------------------------------------- the stages
 def ingest(r: Run) -> dict[str, Any]:
+    """Read the new input files into the store; a file over an input limit is refused whole."""
     from stages.ingest import ingest_paths
+    from stages.settings import limits_of
 
     s = r.settings
-    return ingest_paths(r.store, s.inputs, s.partition_size, digest=r.inputs.digest).as_dict()
+    summary = ingest_paths(r.store, s.inputs, s.partition_size, limits=limits_of(s),
+                           digest=r.inputs.digest).as_dict()  # fmt: skip
+    for refused in summary.get("refused", []):
+        r.log.info("refused: %s: %s", refused["file"], refused["reason"])  # the CLI says it once
+    return summary
 
 
 def clean(r: Run) -> dict[str, Any]:
@@ -214,7 +220,8 @@ def run_stages(run: Run, call: Call | None = None) -> dict[str, Any]:
                 run.log.warning("stage %s failed: %s", st.name, exc)
                 run.results[st.key] = {"failed": str(exc) or type(exc).__name__}
     summary = {**run.results, "timings": timings}
-    if not any(isinstance(v, dict) and "failed" in v for v in summary.values()):
+    refused = (run.results.get("ingest") or {}).get("refused")  # read again next time
+    if not refused and not any(isinstance(v, dict) and "failed" in v for v in summary.values()):
         freshness.write_manifest(run.settings, started, summary, run)  # a failure runs again
     return summary
 

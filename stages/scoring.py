@@ -18,7 +18,7 @@ from typing import Any
 
 from ddrank.cleaning.reasons import EXCLUSION_REASONS
 from ddrank.ratings.lehman import LehmanParams, sortable_date
-from ddrank.raw import ParsedFile, place_of
+from ddrank.raw import ParsedFile, RawRecord, place_of
 from ddrank.scoring.acbl import pair_inputs
 from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
 from ddrank.scoring.matches import matches_only_events, score_matches
@@ -54,6 +54,7 @@ class Loaded:
     scoring_tags: dict[str, list[str]] = field(default_factory=dict)  # event -> [Scoring] tags
     deals: int = 0  # hand-record deals read (games with a deal and no table result)
     dates: dict[str, str] = field(default_factory=dict)  # event -> earliest date read
+    elsewhere: set[str] = field(default_factory=set)  # events with results in other batches
 
     def infos(self) -> dict[str, EventInfo]:
         """Each event's facts as its sources state them (the method is chosen from them)."""
@@ -96,6 +97,23 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
     return load_parsed([(f, read_parsed(f)[0]) for f in files])
 
 
+def _as_played(rec: RawRecord) -> Row:
+    """A record's row. One that writes no contract, only its auction (a BBO LIN never writes the
+    contract), gets the contract, declarer and tricks that cleaning gives the store (tricks from
+    a claim, or from a play finished without one: `ddrank.cleaning.record.clean_record`), so
+    `ddrank score FILE` and `ddrank check` score the tables `ddrank results` scores."""
+    row = rec.as_row()
+    if rec.contract.strip() or not rec.auction.strip():
+        return row
+    from ddrank.cleaning.record import clean_record
+
+    board = clean_record(rec).board
+    if board is not None and board.contract:
+        row.update(contract=board.contract, declarer=board.declarer or "",
+                   result="" if board.result is None else str(board.result))  # fmt: skip
+    return row
+
+
 def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
     """What readers got from files (`store.inputs.read`) as table results to score."""
     rows: list[Row] = []
@@ -110,7 +128,7 @@ def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
                 unreadable.append(RecordError(rec.source_file, rec.source_line, rec.parse_error,
                                               **place_of(rec.as_row())))  # fmt: skip
                 continue
-            rows.append(rec.as_row())
+            rows.append(_as_played(rec))
         for ev in parsed.events:
             fact = asdict(ev)
             fact["event_id"] = event_label({"event": ev.event, "date": ev.date_start})
@@ -126,10 +144,24 @@ def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
     return loaded
 
 
-def load_store(store: Store) -> Loaded:
-    """The store's clean table results (one read), with player identities from name matching."""
-    rows = store.rows("scoring_boards")
-    matched = {(c, n): m for n, c, m in store.tuples("matched_players")}
+def load_store(store: Store, events: Sequence[str] | None = None) -> Loaded:
+    """The store's clean table results (one read; only the events named `events`, if given),
+    with player identities from name matching."""
+    rows = store.rows("scoring_boards", events=events)
+    loaded = loaded_rows(store, rows, matched_players(store), store.rows("event_facts"),
+                         store.rows("published_standings"))  # fmt: skip
+    loaded.errors = excluded(store) + loaded.errors
+    return loaded
+
+
+def matched_players(store: Store) -> dict[tuple[str, str], str]:
+    """Name matching's verdicts: (context, raw name) -> the ranking's name."""
+    return {(c, n): m for n, c, m in store.tuples("matched_players")}
+
+
+def loaded_rows(store: Store, rows: list[Row], matched: Mapping[tuple[str, str], str],
+                facts: list[Row], standings: list[Row]) -> Loaded:  # fmt: skip
+    """`scoring_boards` rows as table results, each named by its record, with matched players."""
     for r in rows:
         if not r.get("source_file"):  # a board with no raw record: named by its store row
             r["source_file"] = f"{store.path}:boards[{r['record_id']}]"
@@ -139,9 +171,7 @@ def load_store(store: Store) -> Loaded:
             if m:
                 r[f"{seat}_player"] = m
     loaded = _prepare(rows, str(store.path))
-    loaded.errors = excluded(store) + loaded.errors
-    loaded.facts = store.rows("event_facts")
-    loaded.standings = store.rows("published_standings")
+    loaded.facts, loaded.standings = facts, standings
     return loaded
 
 
@@ -237,7 +267,8 @@ def score_events(
 
 def matches_only(loaded: Loaded) -> dict[str, EventInfo]:
     """Teams events the files publish as their matches' IMPs only (no table result)."""
-    events = matches_only_events(loaded.standings, {r.event for r in loaded.results})
+    events = matches_only_events(loaded.standings,
+                                 {r.event for r in loaded.results} | loaded.elsewhere)  # fmt: skip
     return {
         ev: EventInfo(ev, scoring="TEAMS", date=loaded.dates.get(ev, "")) for ev in sorted(events)
     }
@@ -300,13 +331,15 @@ def scored_events(store: Store) -> dict[str, str]:
 
 
 def changed_events(
-    loaded: Loaded, stored: Mapping[str, str], method: str = AUTO, mp_top: float | None = None
-) -> tuple[dict[str, list[EventResult]], dict[str, EventInfo], dict[str, str], list[str]]:
-    """Results per event, their facts and hashes, and the events whose hash is not stored."""
-    infos = {**loaded.infos(), **matches_only(loaded)}
+    loaded: Loaded, stored: Mapping[str, str], method: str = AUTO, mp_top: float | None = None,
+    matches: bool = True,
+) -> tuple[dict[str, list[EventResult]], dict[str, EventInfo], dict[str, str], list[str]]:  # fmt: skip
+    """Results per event, their facts and hashes, and the events whose hash is not stored (with
+    `matches`, also the events published as matches only)."""
+    infos = loaded.infos()
     groups = by_event(loaded.results)
-    for ev in matches_only(loaded):
-        groups[ev] = []  # scored from its published matches
+    for ev, info in (matches_only(loaded) if matches else {}).items():
+        infos[ev], groups[ev] = info, []  # scored from its published matches
     options = option_key(method, mp_top)
     hashes = {ev: event_hash(rs, infos[ev], options, event_standings(ev, loaded.standings))
               for ev, rs in groups.items()}  # fmt: skip

@@ -13,6 +13,7 @@ content hash (`tasks.scoring.score_session_task`), the CLI the plain function.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,20 +32,27 @@ from publish.scores import write_ratings_csv
 from stages import ratings
 from stages.rankings import ranking_summary
 from stages.scoring import (
+    Loaded,
     changed_events,
     event_hash,
+    excluded,
     export,
-    load_store,
     save_scores,
     score_one,
     scored_events,
     top_lines,
 )
+from stages.scoring_batches import load_store_batches
 from store import Store
 
 IMP_SCORINGS = ("IMP", "BUTLER", "TEAMS", "BAM")
 #: score_session(event, session, results, info, method, content_hash) -> the session's scores.
 SessionScorer = Callable[[str, str, list[EventResult], EventInfo, str, str], EventScores]
+#: Changed events scored session by session through the given scorer (the flow's cached Prefect
+#: task), up to this many. More (a folder of 10,000 one-table files is an event per file) are
+#: scored plainly: a task run and a persisted result per session flooded Prefect's event queue
+#: (issue 32).
+CACHED_EVENTS_UP_TO = 50
 
 
 def plain_session(event: str, session: str, results: list[EventResult], info: EventInfo,
@@ -63,34 +71,73 @@ def score_event_by_session(event: str, results: list[EventResult], info: EventIn
 
 
 def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session) -> dict[str, Any]:
-    """Score each changed event, store the scores, update the ratings, split the IMP events."""
-    loaded, stored = load_store(store), scored_events(store)
-    groups, infos, hashes, changed = changed_events(loaded, stored, s.mp_method, s.mp_top)
-    scores = {}
-    for ev in changed:  # as the scorer did, unless the settings say (ddrank.scoring.method)
-        scores[ev] = score_one(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top,
-                               lambda rs, info, m, ev=ev: score_event_by_session(ev, rs, info, m,
-                                                                                 scorer))  # fmt: skip
-    save_scores(store, scores, hashes, loaded.standings)
-    summary = export(store, s.out, s.db, loaded.errors)
+    """Score each changed event, store the scores, update the ratings, split the IMP events.
+
+    The table results are read and scored a batch of whole events at a time
+    (`stages.scoring_batches.load_store_batches`): memory holds one batch, whatever the store's size.
+    The events published only as matches (no table result anywhere) are scored last."""
+    stored, done = scored_events(store), Done(errors=excluded(store))
+    last = Loaded(str(store.path), [], facts=store.rows("event_facts"),
+                  standings=store.rows("published_standings"))  # fmt: skip
+    for loaded in load_store_batches(store):
+        done.add(store, loaded, stored, s, scorer, matches=False)
+    last.dates, last.elsewhere = done.dates, done.seen
+    done.add(store, last, stored, s, scorer, matches=True)
+    summary = export(store, s.out, s.db, done.errors)
     summary["ratings"], summary["rating_table"] = {}, []
     if s.ratings:
         summary["ratings"] = ratings.update_ratings(store, ratings.lehman_params(s))
         summary["files"].append(str(write_ratings_csv(ratings.ratings_rows(store), s.out)))
         summary["rating_table"] = ratings.rating_table(store, min_boards=s.min_boards)
-    imp_events = sorted(ev for ev, i in infos.items()
-                        if infer_scoring(groups[ev], i.scoring) in IMP_SCORINGS)  # fmt: skip
     summary["split"] = {}
     if s.ratings:  # the split (numpy) loads only when asked: `ddrank results` has no ratings
         from stages import split
 
         summary["split"] = split.split_imp_events(
-            store, imp_events, Path(s.out) / "split", s.min_boards
+            store, sorted(done.imp_events), Path(s.out) / "split", s.min_boards
         )
     summary["rankings"] = ranking_summary(store)
-    summary["rescored"], summary["unchanged"] = changed, sorted(set(groups) - set(changed))
-    summary["top"] = top_lines(scores)
+    summary["rescored"], summary["unchanged"] = sorted(done.changed), sorted(done.unchanged)
+    summary["top"] = sorted(done.top, key=lambda t: t["event"])
     return summary
+
+
+@dataclass
+class Done:
+    """What the batches of a scoring run did: the events scored and left as they were, the
+    leaders, the IMP events (for the split), the records left out; the events seen and their
+    dates (for the matches-only events scored last)."""
+
+    changed: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    top: list[dict[str, Any]] = field(default_factory=list)
+    imp_events: list[str] = field(default_factory=list)
+    errors: list[Any] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+    dates: dict[str, str] = field(default_factory=dict)
+
+    def add(self, store: Store, loaded: Loaded, stored: dict[str, str], s: Any,
+            scorer: SessionScorer, matches: bool) -> None:  # fmt: skip
+        """Score the batch's changed events (as the scorer did, unless the settings say:
+        ddrank.scoring.method) and store them."""
+        groups, infos, hashes, changed = changed_events(loaded, stored, s.mp_method, s.mp_top,
+                                                        matches)  # fmt: skip
+        if len(self.changed) + len(changed) > CACHED_EVENTS_UP_TO:  # an event per file
+            scorer = plain_session
+        scores = {}
+        for ev in changed:
+            scores[ev] = score_one(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top,
+                                   lambda rs, info, m, ev=ev: score_event_by_session(
+                                       ev, rs, info, m, scorer))  # fmt: skip
+        save_scores(store, scores, hashes, loaded.standings)
+        self.changed += changed
+        self.unchanged += sorted(set(groups) - set(changed))
+        self.top += top_lines(scores)
+        self.imp_events += [ev for ev, i in infos.items() if ev in groups
+                            and infer_scoring(groups[ev], i.scoring) in IMP_SCORINGS]  # fmt: skip
+        self.errors += loaded.errors
+        self.seen |= {r.event for r in loaded.results}
+        self.dates.update(loaded.dates)
 
 
 def summary_lines(summary: dict[str, Any]) -> list[str]:

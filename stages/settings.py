@@ -16,6 +16,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from ddrank.data import bundled
 from ddrank.dd.solver import MAX_TABLE_BATCH, TABLE_BATCH, TRACE_BATCH
+from ddrank.limits import DEFAULT_LIMITS, Limits
 from ddrank.regression.defaults import DEFAULT_CV_SEED
 from store.defaults import DEFAULT_DB, DEFAULT_OUT
 
@@ -41,6 +42,16 @@ class PipelineSettings(BaseSettings):
         500, ge=1, description="Table results (raw records) per partition, the unit of storage "
         "(DD work is cut into solve units for the workers, whatever the partitions)."
     )  # fmt: skip
+    # -- input limits (ddrank/limits.py): a file over one is refused whole, nothing of it stored
+    max_file_bytes: int = Field(DEFAULT_LIMITS.max_file_bytes, ge=1, description="Input limit: "
+                                "bytes of one input file.")  # fmt: skip
+    max_rows: int = Field(DEFAULT_LIMITS.max_rows, ge=1, description="Input limit: records of "
+                          "one input file (table results, hand-record deals, ranking lines, "
+                          "rows of a SQLite bridgedeals table).")  # fmt: skip
+    max_xml_depth: int = Field(DEFAULT_LIMITS.max_xml_depth, ge=1, description="Input limit: "
+                               "levels of nesting in a USEBIO XML file.")  # fmt: skip
+    max_xml_elements: int = Field(DEFAULT_LIMITS.max_xml_elements, ge=1, description="Input "
+                                  "limit: elements in a USEBIO XML file.")  # fmt: skip
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1,
                          description="Worker processes (double dummy, cleaning).")  # fmt: skip
     dds_threads: int = Field(1, ge=1, description="DDS threads inside each worker.")
@@ -135,6 +146,11 @@ class PipelineSettings(BaseSettings):
         "covered", description="Which events' players are matched to the ranking list: `covered` "
         "(events the list covers: most of their players are on it, as in championships; club "
         "players keep their names), `all`, or `none` (no name matching).")  # fmt: skip
+
+
+def limits_of(settings: PipelineSettings) -> Limits:
+    """The input limits of these settings, for the readers."""
+    return Limits(**{name: getattr(settings, name) for name in DEFAULT_LIMITS.as_dict()})
 
 
 def load_settings(config: str | Path | None = None, **overrides: Any) -> PipelineSettings:

@@ -64,9 +64,10 @@ def _entry(number: int, unscaled: int, pct: int, boards: int, names: tuple[str, 
     return bytes(e)
 
 
-def build(two_boards: bool = True, board1: tuple[bytes, ...] = ()) -> bytes:
+def build(two_boards: bool = True, board1: tuple[bytes, ...] = (), copies: int = 0) -> bytes:
     """One event, one Mitchell section of one table: NS 1 v EW 1 on boards 1 and 2 (`board1`:
-    the slots of board 1 instead)."""
+    the slots of board 1 instead; `copies`: that many more boards of 255 tables each, every one
+    its own structure, the way a hostile file would claim millions of traveller lines)."""
     f = _File()
     ev = bytearray(0x2E4)
     ev[0x02:0x1C] = _pstr("Monday Pairs", 26)
@@ -89,10 +90,11 @@ def build(two_boards: bool = True, board1: tuple[bytes, ...] = ()) -> bytes:
         struct.pack("<BBHhIHhI", 1, 1, 1, 2060, 50, 1, 2040, 50),  # average-plus / -minus
     ]
     per_board = [board1 or (slots[0],), (slots[1],)][: 1 + two_boards]
+    per_board += [(slots[0],) * 255] * copies
     boards = [f.add(struct.pack("<HBB", n + 1, 2, len(s)) + b"".join(s))
               for n, s in enumerate(per_board)]  # fmt: skip
     index = struct.pack("<HH", 1, len(boards)) + bytes(0x20)
-    index += b"".join(struct.pack("<BBHI", n + 1, 0, 1, at) for n, at in enumerate(boards))
+    index += b"".join(struct.pack("<BBHI", n % 255 + 1, 0, 1, at) for n, at in enumerate(boards))
     index_at = f.add(index)
     f.patch(details_at + 4, "<II", lists[0], lists[1])
     f.patch(0x12, "<I", event_at)

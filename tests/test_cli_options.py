@@ -176,7 +176,7 @@ def test_nothing_readable_is_one_line_per_file_and_exit_2(
     lines = [ln for ln in result.output.splitlines() if ln.strip()]
     assert len(lines) == len(junk), result.output
     reasons = {"notes.txt": "text in no format ddrank reads", "empty.pbn": "empty file",
-               "data.csv": "a table without the columns ddrank reads",
+               "data.csv": "a table (CSV) that is not the paper's bridgedeals table",
                "pic.png": "binary content"}  # fmt: skip
     for path, line in zip(junk, lines, strict=True):
         assert line.startswith(f"error: {path}: {reasons[path.name]}"), line

@@ -260,7 +260,7 @@ def test_large_pbn_is_stored_in_batches_with_the_same_result(
     import store.inputs.stream as workers
 
     whole = connect(tmp_path / "whole.duckdb")
-    ingest_paths(whole, [source])
+    read_whole = ingest_paths(whole, [source])
     monkeypatch.setattr(workers, "STREAM_BYTES", 1000)
     original = workers.StreamedFile.batches
     sizes: list[int] = []
@@ -283,6 +283,12 @@ def test_large_pbn_is_stored_in_batches_with_the_same_result(
     for table, sql in query.items():
         assert streamed.execute(sql).fetchall() == whole.execute(sql).fetchall(), table
     assert len(sizes) >= 3 and sum(sizes) == summary.read  # it was read in batches
+
+    def repeated(warnings: list) -> list:  # a ScoreTable published again (correct_20's game 46)
+        return [(w["line"], w["warning"]) for w in warnings if "repeats rows" in w["warning"]]
+
+    assert repeated(summary.warnings) == repeated(read_whole.warnings)
+    assert len(repeated(summary.warnings)) == (source.name == "correct_20.pbn")
 
 
 @needs_shared

@@ -102,3 +102,18 @@ def test_errors_csv_and_the_event_page_show_the_missing_line(tmp_path: Path) -> 
     html = page.read_text()
     assert "Traveller lines missing (1)" in html
     assert "no traveller line of board 1 for NS 1 v EW 8" in html
+
+
+@needs_shared
+def test_a_line_read_and_left_out_is_not_also_missing() -> None:
+    """BBO's skyclub session (44 LIN files, one table each, no contract written: the auction and
+    the play say it). Read directly, as `ddrank score` and `ddrank check` do, its 42 finished
+    tables are scored like `ddrank results` scores them (from the auction, and from the 13 tricks
+    when the play ends without a claim); the 2 whose play stops mid-way are left out with why,
+    and the meeting's other boards do not make them "missing" too."""
+    loaded = load_files([SHARED / "bbo-lin" / "skyclub-2013-08-10"])
+    assert len(loaded.results) == 42
+    assert sorted((Path(e.source).name, e.kind, e.message) for e in loaded.errors) == [
+        ("20784108.lin", "left out", "3NX by W: missing result (trick count) and no score"),
+        ("20784128.lin", "left out", "4H by E: missing result (trick count) and no score"),
+    ]

@@ -145,6 +145,16 @@ def test_player_labels_a_hypothetical_cost(usbf: Path) -> None:
     assert any("did not redouble" in ln or "instead of doubling" in ln for ln in lines)
 
 
+def test_lookups_ignore_accents_and_case_in_the_query_too(usbf: Path) -> None:
+    """A name typed with accents the file does not have (or the other way round: the site and
+    the terminal fold both sides, ddrank.text.search_key) finds the same player and event."""
+    found = json.loads(ddrank("player", "MÁHMÖÓD", "--db", str(usbf), "--json").stdout)
+    assert found["player"] == "Mahmood" and found["boards"] == 15
+    done = ddrank("event", "Úsbf  sf", "--db", str(usbf))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "2010 USBF SF A: 30 results on 15 boards, 8 players"
+
+
 def test_no_player_matches_is_one_error_line(usbf: Path) -> None:
     done = ddrank("player", "Nobody At All", "--db", str(usbf))
     assert done.returncode == 2

@@ -92,3 +92,19 @@ def test_one_summary_warning_beyond_five_per_rule() -> None:
     warnings = conformance_warnings(text)
     assert [line for line, _ in warnings] == [1, 2, 3, 4, 5, 6]
     assert warnings[-1] == (6, "and 35 more lines of 255 characters or more from this line on")
+
+
+def test_a_score_table_published_again_is_not_more_results() -> None:
+    """correct_20.pbn's game 45 lists board 1's ScoreTable (multiplicities 2+1+5+...: 155
+    results) and its "best 10" ranking; game 46 repeats their first lines with "#" tags. The
+    board has 155 results and the ranking 10 lines, not 158 and 12."""
+    from ddrank.parsers.pbn import read_pbn
+
+    path = VERIFIER / "correct_20.pbn"
+    parsed = read_pbn(_text(path), str(path))
+    mixed = [r for r in parsed.records if r.event.startswith("Mixed Pairs") and r.ns_score
+             and r.date == "1999.01.29"]  # fmt: skip
+    assert len(mixed) == 155
+    assert sum(1 for r in mixed if r.ns_score == "500") == 2
+    ranked = [st for st in parsed.standings if st.event.startswith("Mixed Pairs")]
+    assert sorted(int(st.published_place) for st in ranked) == list(range(1, 11))

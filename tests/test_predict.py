@@ -52,15 +52,17 @@ def test_no_leakage_predictions_for_P_ignore_later_results(method: str, oq, bb6)
     for setting in PROTO.grid(method)[:2]:
         d = run(method, st, setting, 4)
         d2 = run(method, changed, setting, 4)
-        np.testing.assert_array_equal(d[upto], d2[upto])
+        # a leak moves predictions by far more than rounding: compared within a stated tolerance,
+        # not bit for bit (the last bits depend on the BLAS kernel; issue 32)
+        np.testing.assert_allclose(d[upto], d2[upto], rtol=1e-9, atol=1e-12)
         preds[protocol.label(setting)], preds2[protocol.label(setting)] = d, d2
     h = ev.select_and_predict(st, preds, comp, [P], 2)
     h2 = ev.select_and_predict(changed, preds2, comp2, [P], 2)
     at_p = comp.period == P
     assert at_p.sum() > 0
-    np.testing.assert_array_equal(h.prob[at_p], h2.prob[at_p])
+    np.testing.assert_allclose(h.prob[at_p], h2.prob[at_p], rtol=1e-9, atol=1e-12)
     rows_p = [k for k, r in enumerate(st.rows) if r.period == P]
-    np.testing.assert_array_equal(h.imp_mean[rows_p], h2.imp_mean[rows_p])
+    np.testing.assert_allclose(h.imp_mean[rows_p], h2.imp_mean[rows_p], rtol=1e-9, atol=1e-12)
 
 
 def test_every_method_scored_on_the_same_rows(oq) -> None:

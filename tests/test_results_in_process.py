@@ -1,7 +1,7 @@
 """`ddrank results` runs the stage list in its own process, without Prefect, and gives the numbers
 the Prefect flow gives: one stage list, one settings model (issue 30).
 
-Real records: the bundled ACBL Bridgemate game (LBC, 36 boards, 270 results).
+Real records: the bundled ACBL Bridgemate game (LBC, 27 boards, 270 results).
 """
 
 from __future__ import annotations
@@ -111,3 +111,60 @@ def test_ctrl_c_stops_results_cleanly_and_the_rerun_gives_the_same_rankings(
     assert whole.returncode == 0, whole.stderr[-2000:]
     ours, theirs = _tables(out / "results.duckdb"), _tables(tmp_path / "whole" / "results.duckdb")
     assert ours == theirs and ours["boards"] == [(270,)]
+
+
+def test_compiled_templates_are_kept_and_an_unwritable_cache_costs_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The site's templates are compiled once per install, like Python's bytecode; a cache folder
+    that cannot be made or written never fails the site."""
+    from jinja2 import Environment
+
+    from ddrank.site.render import environment
+    from publish.site.writer import TemplateCache, template_cache
+
+    monkeypatch.setenv("DDRANK_CACHE_DIR", str(tmp_path / "cache"))
+    cache = template_cache()
+    assert isinstance(cache, TemplateCache)
+    environment(cache).get_template("board.html")
+    kept = list((tmp_path / "cache" / "templates").iterdir())
+    assert len(kept) == 1
+    compiled = []
+    monkeypatch.setattr(Environment, "_compile", lambda *a: compiled.append(a) or None)
+    environment(cache).get_template("board.html")  # read from the cache: nothing compiled
+    assert compiled == []
+    monkeypatch.undo()
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("DDRANK_CACHE_DIR", str(tmp_path / "file"))  # a file: no folder there
+    assert template_cache() is None
+    done = ddrank("results", str(BWS), "--out", str(tmp_path / "r"),
+                  DDRANK_CACHE_DIR=str(tmp_path / "file"))  # fmt: skip
+    assert done.returncode == 0 and (tmp_path / "r" / "site" / "index.html").is_file()
+
+
+def test_a_second_run_says_nothing_is_new_and_json_is_json_only(tmp_path: Path) -> None:
+    """The last line says where the site is; the same files again say at once that nothing is
+    new (the ranking shown is the store's); --json prints nothing but the JSON document."""
+    import json
+
+    out = tmp_path / "r"
+    first = ddrank("results", str(BWS), "--out", str(out))
+    assert first.returncode == 0, first.stderr[-2000:]
+    site = f"site: {out / 'site' / 'index.html'} (open it in a browser)"
+    assert first.stdout.splitlines()[-1] == site
+    assert "nothing new" not in first.stdout
+    again = ddrank("results", str(BWS), "--out", str(out))
+    assert again.returncode == 0, again.stderr[-2000:]
+    *_, said, last = again.stdout.splitlines()
+    assert said.startswith("nothing new since ") and "1 file(s) unchanged" in said, said
+    assert last == site
+    assert "Kevin Patterson - Sudhir Kulkarni" in again.stdout  # the store's ranking
+    player = ddrank("player", "kevin patterson", "--db", str(out / "results.duckdb"))
+    assert player.returncode == 0, player.stderr[-2000:]
+    head, event, profile, *_ = player.stdout.splitlines()
+    assert head == "Kevin Patterson: 27 boards in 1 event(s)"
+    assert event == "  Bridge game: 27 boards"
+    assert profile.startswith("Double-dummy mistake profile: none yet")  # no 0 / 0 table
+    as_json = json.loads(ddrank("results", str(BWS), "--out", str(out), "--json").stdout)
+    assert as_json["site"] == str(out / "site" / "index.html")
+    assert as_json["db"] == str(out / "results.duckdb") and as_json["events"]

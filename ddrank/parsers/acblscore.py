@@ -35,6 +35,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import replace
 
+from ddrank.limits import DEFAULT_LIMITS, Limits
 from ddrank.parsers.acblscore_layout import (
     ARTIFICIAL,
     NOT_PLAYED,
@@ -68,11 +69,12 @@ def dates(text: str) -> tuple[str, str]:
     return f"{y}.{month:02d}.{d:02d}", f"{y}-{month:02d}-{d:02d}"
 
 
-def parse_acblscore(data: bytes, source: str) -> ParsedFile:
+def parse_acblscore(data: bytes, source: str, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
     """Every event, traveller line and ranking line of a game file, or one record saying why the
-    file cannot be read (nothing else is kept from a corrupt file)."""
+    file cannot be read (nothing else is kept from a corrupt file). A file with more rows than
+    `limits.max_rows` raises `LimitExceeded` (refused whole), before they are built."""
     try:
-        game = read_game_file(data)
+        game = read_game_file(data, limits)
         return _Builder(game, source).parsed()
     except CorruptGameFile as exc:
         return ParsedFile(FORMAT, [RawRecord(source, 1, FORMAT, parse_error=f"corrupt ACBLscore "

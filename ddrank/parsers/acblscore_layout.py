@@ -30,13 +30,17 @@ payload. Numbers are little-endian; text is Pascal strings (a length byte, then 
 Nothing here interprets scores: `ddrank.parsers.acblscore` turns the structures into records.
 A structure that does not fit in the file, does not have the size its kind has, or is pointed to
 twice raises `CorruptGameFile` naming the structure: every record read is bytes of the file, so
-what a file yields is bounded by its size.
+what a file yields is bounded by its size. Within that, the traveller lines and pair entries the
+file's structures declare are counted before any is built, and checked against `Limits.max_rows`
+(`LimitExceeded`: the file is refused whole); the running count is checked again as they are.
 """
 
 from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+
+from ddrank.limits import DEFAULT_LIMITS, Limits
 
 SIGNATURE = b"\x03AC3"
 MAX_EVENTS = 50
@@ -168,9 +172,17 @@ class GameFile:
 class _Bytes:
     """Bounds-checked reads: a read past the end names the structure being read."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes, limits: Limits = DEFAULT_LIMITS) -> None:
         self.data = data
+        self.limits = limits
+        self.rows = 0  # traveller lines and pair entries read so far (`max_rows`)
         self.seen: dict[int, str] = {}  # offset -> the structure read there
+
+    def count_rows(self, n: int) -> None:
+        """`n` more rows are about to be built: refused (LimitExceeded) past `max_rows`."""
+        self.rows += n
+        self.limits.check_rows(self.rows, "ACBLscore traveller lines and pair entries",
+                               exact=False)  # fmt: skip
 
     def once(self, o: int, what: str) -> None:
         """A structure is read once: two pointers to one place are a corrupt (or hostile) file,
@@ -227,9 +239,10 @@ def is_game_file(head: bytes) -> bool:
     return head[2:6] == SIGNATURE
 
 
-def read_game_file(data: bytes) -> GameFile:
-    """Every event, section, pair entry and board of a game file; raises `CorruptGameFile`."""
-    b = _Bytes(data)
+def read_game_file(data: bytes, limits: Limits = DEFAULT_LIMITS) -> GameFile:
+    """Every event, section, pair entry and board of a game file; raises `CorruptGameFile`, or
+    `ddrank.limits.LimitExceeded` when its rows pass `limits.max_rows`."""
+    b = _Bytes(data, limits)
     if not is_game_file(data):
         raise CorruptGameFile('no ACBLscore signature ("AC3" at byte 2)')
     stated = b.u32(6, "header")
@@ -237,6 +250,7 @@ def read_game_file(data: bytes) -> GameFile:
         raise CorruptGameFile(f"header: the file says it is {stated:,} bytes long, it is "
                               f"{len(data):,} (truncated or corrupt)")  # fmt: skip
     b.need(0, SUMMARIES_AT + MAX_SECTIONS * SUMMARY_SIZE, "header")
+    limits.check_rows(declared_rows(data), "ACBLscore traveller lines and pair entries")
     events = [_event(b, k + 1, o) for k in range(MAX_EVENTS)
               if (o := b.u32(EVENTS_AT + 4 * k, "header"))]  # fmt: skip
     sections = []
@@ -245,6 +259,29 @@ def read_game_file(data: bytes) -> GameFile:
         if data[at]:
             sections.append(_section(b, k + 1, at, len(events)))
     return GameFile(len(data), events, sections)
+
+
+def declared_rows(data: bytes) -> int:
+    """The traveller lines and pair entries the sections' pair lists and board indexes declare,
+    each structure counted once, read before anything is built. Counting stops at the first
+    pointer that leads outside the file: the full read names that structure as corrupt."""
+    b, seen, total = _Bytes(data), {0}, 0
+    try:
+        for k in range(MAX_SECTIONS):
+            at = SUMMARIES_AT + SUMMARY_SIZE * k
+            if not data[at]:
+                continue
+            details, index_at = b.u32(at + 4, "summary"), b.u32(at + 8, "summary")
+            lists = {b.u32(details + 4, "details"), b.u32(details + 8, "details")} - seen
+            total += sum(b.u16(o + 6, "pair list") for o in lists)
+            seen |= lists
+            boards = {b.u32(index_at + 0x2A + 8 * e, "index")
+                      for e in range(b.u16(index_at + 4, "index"))} - seen  # fmt: skip
+            total += sum(b.u8(o + 5, "board results") for o in boards)
+            seen |= boards
+    except CorruptGameFile:
+        pass
+    return total
 
 
 def _event(b: _Bytes, index: int, o: int) -> Event:
@@ -294,6 +331,7 @@ def _pair_list(b: _Bytes, o: int, list_no: int, letter: str) -> list[PairEntry |
     count = b.u16(o + 6, what)
     if 0x12 + 8 * count > n:
         raise CorruptGameFile(f"{what} at byte {o:,}: {count} entries do not fit in {n} bytes")
+    b.count_rows(count)
     out: list[PairEntry | None] = []
     for k in range(count):
         e = o + 0x14 + 8 * k
@@ -356,6 +394,7 @@ def _slots(b: _Bytes, o: int, number: int, letter: str) -> tuple[tuple[Slot, ...
     count = b.u8(o + 5, what)
     if n != 4 + SLOT_SIZE * count:
         raise CorruptGameFile(f"{what} at byte {o:,}: {count} tables do not make {n} bytes")
+    b.count_rows(count)
     out = []
     for k in range(count):
         q = o + 6 + SLOT_SIZE * k

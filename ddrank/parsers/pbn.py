@@ -97,9 +97,10 @@ def read_pbn(text: str, source_file: str, tables: bool = True) -> ParsedFile:
     hand record, whose results another file holds). The file's declared producer is the scorer
     of its events (ddrank.parsers.producer)."""
     standings: list[RawStanding] = []
-    records = list(iter_pbn(text.splitlines(), source_file, tables, standings))
+    notes: list[tuple[int, str]] = []
+    records = list(iter_pbn(text.splitlines(), source_file, tables, standings, notes=notes))
     events = producer_events(records, pbn_producer(text), standings) if tables else []
-    return ParsedFile("pbn", number_repeats(records), standings, events)
+    return ParsedFile("pbn", number_repeats(records), standings, events, notes)
 
 
 def iter_pbn(
@@ -108,10 +109,11 @@ def iter_pbn(
     tables: bool = True,
     standings: list[RawStanding] | None = None,
     texts: Iterable[str] | None = None,
+    notes: list[tuple[int, str]] | None = None,
 ) -> Iterator[RawRecord]:
     """The records of a PBN text, one at a time, from its lines (without line ends) or from
     pieces of whole lines (`texts`, see `_games`), so a large file is read in bounded memory. Published rankings are
-    appended to `standings`.
+    appended to `standings`; a table published again is noted in `notes` (line, why).
 
     `ScoreTable` rows with pair numbers but no names wait for the `TotalScoreTable` (often at
     the end of the file) that names the pairs; every other record is yielded at once. Identical
@@ -124,6 +126,8 @@ def iter_pbn(
     # inherits the names of the k-th table result of the previous board.
     names_by_table: dict[int, dict[str, str]] = {}
     table = -1
+    tabled: dict[tuple[str, str, str], set[tuple[object, ...]]] = {}
+    ranked_once: set[tuple[object, ...]] = set()
     for game in _games(lines or [], texts):
         tags = dict(game.tags)
         if "#" in tags.values():  # "#" means: same as the previous game.
@@ -174,6 +178,8 @@ def iter_pbn(
         if any(not row.parse_error for row in rows):  # its ScoreTable is the board's traveller
             rec.source_format = BOARD_GAME
         carried = rows or len(standings) > ranked  # its tables gave results or a ranking
+        rows = _unrepeated(rows, (rec.event, rec.board_no, rec.deal), tabled, notes)
+        standings[ranked:] = [st for st in standings[ranked:] if _once(st, ranked_once)]
         if not (carried and _only_tables(rec)):  # a game that only carries its tables is no
             yield rec  # table result (Ruter: no deal, names or contract; the rows are results)
         for row in rows:
@@ -186,6 +192,36 @@ def iter_pbn(
                 yield row
     names_from_standings(waiting, standings)
     yield from waiting
+
+
+def _same(x: RawRecord | RawStanding) -> tuple[object, ...]:
+    """What a published row says, wherever it stands in the file."""
+    return tuple(v for f, v in vars(x).items() if f not in ("source_line", "occurrence"))
+
+
+def _unrepeated(rows: list[RawRecord], board: tuple[str, str, str],
+                tabled: dict[tuple[str, str, str], set[tuple[object, ...]]],
+                notes: list[tuple[int, str]] | None = None) -> list[RawRecord]:  # fmt: skip
+    """A board's `ScoreTable` lists all its results, so a later game of the same event and deal
+    whose table holds only rows an earlier one gave publishes them again (the PBN standard's
+    files repeat part of a table to show "#"): no new results. Else the rows, remembered."""
+    said = {_same(r) for r in rows if not r.parse_error}
+    if said and board in tabled and said <= tabled[board]:
+        if notes is not None:
+            notes.append((rows[0].source_line, f"ScoreTable of board {board[1]} repeats rows an "
+                          "earlier game of the event gave for the same deal: read once"))  # fmt: skip
+        return [r for r in rows if r.parse_error]
+    tabled.setdefault(board, set()).update(said)
+    return rows
+
+
+def _once(st: RawStanding, seen: set[tuple[object, ...]]) -> bool:
+    """False for a ranking line the file already gave, word for word (a table published again)."""
+    key = _same(st)
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
 
 
 _SPEC_COLUMNS: dict[str, list[str]] = {}

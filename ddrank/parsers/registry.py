@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ddrank.limits import DEFAULT_LIMITS, Limits
 from ddrank.raw import ParsedFile, RawRecord, number_repeats
 
 #: Bytes read to tell a file's format.
@@ -176,7 +177,7 @@ def read_pbn_bytes(
     text = decode_text(data)
     check_lines(text)
     parsed = read_pbn(text, name, tables=results is None)
-    parsed.warnings = conformance_warnings(text)
+    parsed.warnings = sorted([*parsed.warnings, *conformance_warnings(text)])
     return parsed
 
 
@@ -197,21 +198,27 @@ def read_dump_bytes(data: bytes, name: str, **_: object) -> ParsedFile:
 
 
 def read_usebio_bytes(
-    data: bytes, name: str, *, hands: str | None = None, **_: object
+    data: bytes,
+    name: str,
+    *,
+    hands: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    **_: object,
 ) -> ParsedFile:
     """A USEBIO results file; `hands` is the text of its hand record (`X.hands.pbn`)."""
     try:
         from ddrank.parsers.usebio import parse_usebio
     except ImportError as exc:
         raise UnreadableFile(f"the USEBIO reader is not installed ({exc})") from exc
-    return parse_usebio(data, name, hands_pbn=hands)
+    return parse_usebio(data, name, hands_pbn=hands, limits=limits)
 
 
-def read_acblscore_bytes(data: bytes, name: str, **_: object) -> ParsedFile:
-    """An ACBLscore game file (binary; `.ACA`, `.ACM`, `.ACE`)."""
+def read_acblscore_bytes(data: bytes, name: str, *, limits: Limits = DEFAULT_LIMITS,
+                         **_: object) -> ParsedFile:  # fmt: skip
+    """An ACBLscore game file (binary; `.ACA`, `.ACM`, `.ACE`), its rows within `limits`."""
     from ddrank.parsers.acblscore import parse_acblscore
 
-    return parse_acblscore(data, name)
+    return parse_acblscore(data, name, limits)
 
 
 def read_csv_bytes(data: bytes, name: str, **_: object) -> ParsedFile:
@@ -229,9 +236,10 @@ def read_csv_bytes(data: bytes, name: str, **_: object) -> ParsedFile:
     ))  # fmt: skip
 
 
-#: `reader(data, name, hands=..., results=...)`: `hands` is the text of the hand record beside a
-#: results file, `results` the name of the results file beside a hand record; a reader ignores
-#: what it does not use.
+#: `reader(data, name, hands=..., results=..., limits=...)`: `hands` is the text of the hand record
+#: beside a results file, `results` the name of the results file beside a hand record, `limits`
+#: the `ddrank.limits.Limits` a reader that counts as it goes checks; a reader ignores what it
+#: does not use.
 BytesReader = Callable[..., ParsedFile]
 
 
@@ -262,11 +270,21 @@ READERS: tuple[Reader, ...] = (
 BY_FORMAT = {r.format: r for r in READERS}
 
 
-def read_bytes(data: bytes, name: str, fmt: str | None = None, **context: str | None
-               ) -> ParsedFile:  # fmt: skip
-    """Read bytes of a text format (told by `sniff` when `fmt` is None)."""
+def read_bytes(data: bytes, name: str, fmt: str | None = None, *,
+               limits: Limits = DEFAULT_LIMITS, **context: str | None) -> ParsedFile:  # fmt: skip
+    """Read bytes of a text format (told by `sniff` when `fmt` is None), within `limits`: raises
+    `ddrank.limits.LimitExceeded` for bytes or records over them (whatever the reader checked
+    itself as it went)."""
+    limits.check("max_file_bytes", len(data))
     fmt = fmt or sniff(data[:SNIFF_BYTES])
     reader = BY_FORMAT[fmt].read
     if reader is None:
         raise UnreadableFile(f"a {fmt} database is read from its file, not from bytes")
-    return reader(data, name, **context)
+    parsed = reader(data, name, limits=limits, **context)
+    check_rows(parsed, limits)
+    return parsed
+
+
+def check_rows(parsed: ParsedFile, limits: Limits) -> None:
+    """Every reader's records within `max_rows`: table results, hand-record deals, rankings."""
+    limits.check_rows(len(parsed.records) + len(parsed.deals) + len(parsed.standings))

@@ -29,6 +29,7 @@ from xml.parsers.expat import ExpatError, XMLParserType
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
+from ddrank.limits import DEFAULT_LIMITS, LimitExceeded, Limits
 from ddrank.parsers.adjusted import adjusted_split
 from ddrank.parsers.handrecord import HandDeal, board_dealer_vulnerability, hand_record_deals
 from ddrank.parsers.usebio_fields import (
@@ -119,8 +120,10 @@ class _Pending:
 class _Reader:
     """The parser's target: builds small elements, handles each PARTICIPANTS and BOARD at its end."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, limits: Limits = DEFAULT_LIMITS) -> None:
         self.source = source
+        self.limits = limits
+        self.elements = 0  # elements started so far (`max_xml_elements`)
         self.expat: XMLParserType | None = None
         self.stack: list[_Node] = []
         self.club = ""
@@ -139,6 +142,9 @@ class _Reader:
         line = self.expat.CurrentLineNumber if self.expat is not None else 0
         if not self.stack and tag != "USEBIO":
             raise _NotUsebio(f"the root element is <{tag}>, not <USEBIO>")
+        self.elements += 1  # the limits hold before the element is: memory stays bounded
+        self.limits.check("max_xml_elements", self.elements, exact=False)
+        self.limits.check("max_xml_depth", len(self.stack) + 1, f"line {line}", exact=False)
         node = _Node(tag, attrs, line)  # expat hands a fresh dict per element
         if self.stack:
             self.stack[-1].add(node)
@@ -437,16 +443,17 @@ class _Reader:
         )
 
 
-def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None) -> ParsedFile:
+def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None,
+                 limits: Limits = DEFAULT_LIMITS) -> ParsedFile:  # fmt: skip
     """Every traveller line, published ranking line and event of a USEBIO file.
 
     `hands_pbn` is the text of the event's hand-record PBN (Bridgewebs writes `x.hands.pbn` beside
     `x.usebio.xml`): its deals are joined to the lines by board number. Never raises for bad data:
     what could not be read is one record with `parse_error` naming the line and the problem, and
-    everything read before it is kept.
+    everything read before it is kept. Over the XML `limits` it raises `LimitExceeded` at once.
     """
     data = _utf8_or_declared(data)
-    reader = _Reader(source)
+    reader = _Reader(source, limits)
     # defusedxml's parser installs the guards (entity declarations refused, external references
     # refused, the DTD never fetched); the elements go straight to the reader, no tree is built.
     guarded = DefusedXMLParser(forbid_dtd=False, forbid_entities=True, forbid_external=True)
@@ -466,6 +473,8 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None) -> P
         for start in range(0, len(data), _CHUNK):
             expat.Parse(data[start : start + _CHUNK], False)
         expat.Parse(b"", True)
+    except LimitExceeded:  # refused whole, not read in part
+        raise
     except _NotUsebio as exc:
         fail(f"not a USEBIO file: {exc}")
     except DefusedXmlException as exc:
@@ -486,7 +495,6 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None) -> P
             reader.stack = reader.stack[: reader.stack.index(board)]
             reader._board(board)
     if not reader.pending and not errors and not reader.standings:
-        errors.append(
-            RawRecord(source, 1, "usebio", parse_error="no USEBIO traveller line or participant")
-        )
+        errors.append(RawRecord(source, 1, "usebio",
+                                parse_error="no USEBIO traveller line or participant"))  # fmt: skip
     return reader.finish(hands_pbn, errors)

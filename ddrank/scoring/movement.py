@@ -13,7 +13,7 @@ Nothing is invented: a missing line is reported (errors.csv, the event page), ne
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from ddrank.scoring.identity import is_seat_label
 from ddrank.scoring.model import EventResult
@@ -34,8 +34,16 @@ def _who(r: EventResult) -> tuple[str, ...]:
     return names if len(set(names)) == len(names) >= 2 else ()
 
 
-def missing_lines(results: Iterable[EventResult]) -> list[RecordError]:
-    """Every traveller line the file's own movement expects and no record holds."""
+def line_key(event: str, session: str, section: str, board: str,
+             who: Iterable[str]) -> tuple[str, ...]:  # fmt: skip
+    """One board played by whoever met (pair numbers, or players): a line read."""
+    return (event, session, section, board, *sorted(w for w in who if w))
+
+
+def missing_lines(results: Iterable[EventResult],
+                  read: Collection[tuple[str, ...]] = ()) -> list[RecordError]:  # fmt: skip
+    """Every traveller line the file's own movement expects and no record holds (`read`: the
+    `line_key`s of records read and left out, which are not missing: errors.csv has them)."""
     fields: dict[tuple[str, str, str], list[EventResult]] = defaultdict(list)
     matches: dict[tuple[str, str, str], list[EventResult]] = defaultdict(list)
     for r in results:
@@ -45,13 +53,14 @@ def missing_lines(results: Iterable[EventResult]) -> list[RecordError]:
             fields[(r.event, r.session, r.section)].append(r)
     out: list[RecordError] = []
     for rs in fields.values():
-        out += _missing_in_field(rs)
+        out += _missing_in_field(rs, read)
     for rs in matches.values():
         out += _missing_in_match(rs)
     return out
 
 
-def _missing_in_field(rs: Sequence[EventResult]) -> list[RecordError]:
+def _missing_in_field(rs: Sequence[EventResult],
+                      read: Collection[tuple[str, ...]] = ()) -> list[RecordError]:  # fmt: skip
     """Lines missing from one section's movement (see the module's docstring)."""
     # a meeting: who sat at one table in one round (a Howell's pairs meet once)
     meetings: dict[tuple[str, frozenset[str]], dict[str, EventResult]] = defaultdict(dict)
@@ -80,6 +89,8 @@ def _missing_in_field(rs: Sequence[EventResult]) -> list[RecordError]:
         for c in every:
             if c in boards or any(c in played[w] for w in who):
                 continue
+            if line_key(first.event, first.session, first.section, c, who) in read:
+                continue  # read and left out (errors.csv says why), not missing
             same = sorted((b for b in boards if one_set(b, c)), key=_board_order)
             if same:
                 shown = ", ".join(same[:6]) + (

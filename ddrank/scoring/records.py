@@ -8,6 +8,7 @@ scored comes back as a `RecordError` naming its source and line.
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -32,14 +33,16 @@ from ddrank.scoring.identity import (
     split_name_id,
     two_seats,
 )
-from ddrank.scoring.movement import missing_lines
+from ddrank.scoring.movement import line_key, missing_lines
 from ddrank.scoring.results import RecordError, board_vulnerability, place_of
 from ddrank.types import (
     Contract,
     DomainError,
     Reject,
     Seat,
+    auction_contract,
     board_year,
+    clean_calls,
     normalise_contract,
     parse_deal,
     vulnerability,
@@ -58,6 +61,22 @@ def _bid_or_played(row: Mapping[str, Any]) -> bool:
     score = parse_number(row.get("ns_score"))
     return bool(_s(row, "auction") or _s(row, "play") or row.get("played_cards") or
                 (contract and contract != "P") or score)  # fmt: skip
+
+
+def _no_contract(row: Mapping[str, Any]) -> str:
+    """Why a row with no contract and no score is no result, in the words of what it holds: an
+    auction recorded (a BBO LIN never writes the contract) tells how far the table got."""
+    calls = clean_calls(_s(row, "auction"))
+    if not calls:
+        return "missing contract and no score"
+    ended = len(calls) >= 4 and calls[-3:] == ["P", "P", "P"]
+    if not ended:
+        return f"no result: the auction stops after {len(calls)} call(s), and no score"
+    bid, cards = auction_contract(calls), len(_s(row, "play").split())
+    if bid == "P":
+        return "no result: the auction is passed out, and the file writes no contract or score"
+    return (f"no result: the auction reaches {bid}, the play stops after {cards} of 52 cards "
+            "with no claim, and no score")  # fmt: skip
 
 
 def phantom_side(row: Mapping[str, Any]) -> str:
@@ -93,11 +112,18 @@ def _vulnerable(row: Mapping[str, Any]) -> tuple[bool, bool] | None:
     return board_vulnerability(int(board)) if board.isdigit() and int(board) > 0 else None
 
 
+@functools.lru_cache(maxsize=65536)
+def canonical_deal(deal: str) -> str:
+    """The deal's canonical text ('N:...'), or the text itself when the cleaner would refuse it
+    (it still tells two deals apart). Cached: every table of a board holds the same deal."""
+    with contextlib.suppress(Reject):
+        return parse_deal(deal)[1] if deal else ""
+    return deal
+
+
 def played_key(row: Mapping[str, Any], vul: tuple[bool, bool] | None) -> str:
     """What was really played: the canonical deal, the dealer and the vulnerability."""
-    deal = _s(row, "deal")
-    with contextlib.suppress(Reject):  # a deal the cleaner refuses still tells two deals apart
-        deal = parse_deal(deal)[1] if deal else ""
+    deal = canonical_deal(_s(row, "deal"))
     v = "?" if vul is None else {(False, False): "-", (True, False): "NS", (False, True): "EW",
                                  (True, True): "All"}[vul]  # fmt: skip
     return f"{deal}|{_s(row, 'dealer').upper()[:1]}|{v}"
@@ -207,7 +233,7 @@ def result_from_row(row: Mapping[str, Any], order: int = 0) -> EventResult | Rec
     elif not phantom:
         raw = _s(row, "contract")
         if not contract:
-            return error("missing contract and no score")
+            return error(_no_contract(row))
         if contract.startswith("?"):
             return error(f"impossible contract {raw!r}")
         if not declarer:
@@ -271,13 +297,29 @@ def results_from_rows(
     whose ScoreTable lists its board's results is not one of them (`ddrank.raw.BOARD_GAME`)."""
     results: list[EventResult] = []
     errors: list[RecordError] = []
+    read: set[tuple[str, ...]] = set()  # the lines left out: read, so not missing
     for k, row in enumerate(rows):
         if row.get("source_format") == BOARD_GAME:
             continue
         made = result_from_row(row, k)
-        (errors if isinstance(made, RecordError) else results).append(made)  # type: ignore[arg-type]
+        if isinstance(made, RecordError):
+            errors.append(made)
+            read |= _line_keys(row)
+        else:
+            results.append(made)
     kept, dups = drop_duplicate_tables(results)
-    return kept, errors + dups + missing_lines(kept)
+    return kept, errors + dups + missing_lines(kept, read)
+
+
+def _line_keys(row: Mapping[str, Any]) -> set[tuple[str, ...]]:
+    """Who met on which board, for a row left out (`movement.line_key`): by its pair numbers
+    and by its four players."""
+    at = (event_label(row), _s(row, "session") or _s(row, "stage"), _s(row, "section"),
+          _s(row, "board_no"))  # fmt: skip
+    names = [
+        split_name_id(_s(row, f"{seat}name"))[0] for seat in ("north", "east", "south", "west")
+    ]
+    return {line_key(*at, (_s(row, "ns_pair"), _s(row, "ew_pair"))), line_key(*at, names)}
 
 
 def drop_duplicate_tables(

@@ -12,7 +12,7 @@ from functools import partial
 from typing import Any
 
 from ddrank.site.board import TableView, table_key, table_view
-from ddrank.site.data import SEATS, Event, Row, boards_of, pair_split
+from ddrank.site.data import SEATS, Event, Row, boards_of, pair_split, slug
 from ddrank.site.frequency import frequencies
 from ddrank.site.ranking import Ranking
 from ddrank.site.replay import replays
@@ -39,6 +39,19 @@ class BoardPage:
         return self.page.rsplit("/", 1)[-1]
 
 
+#: Characters of a board label kept in its page's name; a longer label (a 400-digit board number
+#: a PBN reader accepts) is cut and made unique by a hash, as player pages are named.
+MAX_STEM = 40
+
+
+def board_stem(label: str) -> str:
+    """The page name of a board: `board-7`, `board-12a`; bounded whatever the label holds."""
+    readable = re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-") or "x"
+    if len(readable) <= MAX_STEM:
+        return f"board-{readable}"
+    return f"board-{readable[: MAX_STEM - 14]}-{slug(label, 'h')[2:]}"
+
+
 def board_pages(ev: Event, data: Any, alternatives: dict[tuple[str, int], str]) -> list[BoardPage]:
     """The event's boards, each with its page name and every table's analysis."""
     base = ev.page[: -len(".html")]
@@ -47,7 +60,7 @@ def board_pages(ev: Event, data: Any, alternatives: dict[tuple[str, int], str]) 
         (str(h.get("board_no") or "?"), str(h["deal_id"]), []) for h in ev.hands]  # fmt: skip
     hands = {str(h["deal_id"]): h for h in ev.hands}
     for label, deal_id, rows in groups:
-        stem = "board-" + (re.sub(r"[^A-Za-z0-9]+", "-", label).strip("-") or "x")
+        stem = board_stem(label)
         name, k = stem, 1
         while name in used:
             k += 1

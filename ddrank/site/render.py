@@ -61,9 +61,8 @@ STANDING_COLUMNS = ("published_place", "session", "section", "direction", "pair"
 
 
 def environment(bytecode_cache: BytecodeCache | None = None) -> Environment:
-    """The site's jinja environment; `bytecode_cache` (given by `publish.site`, which may write
-    files) keeps the compiled templates between builds: compiling them is most of a small
-    site's build."""
+    """The templates' environment; `bytecode_cache` (the caller's) keeps them compiled between
+    runs: compiling the seven templates is ~0.1 s of CPU of every site build."""
     env = Environment(
         loader=PackageLoader("ddrank.site", "templates"),
         bytecode_cache=bytecode_cache,

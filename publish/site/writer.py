@@ -1,32 +1,79 @@
 """Write the static site under one folder: pages, CSS and script, rating charts, regression report.
 
-The pages come from `ddrank.site.render.SitePages` (pure); this module replaces an older site,
-copies the static files and the regression report, writes each page and draws the charts.
+The pages come from `ddrank.site.render.SitePages` (pure); this module writes each page, copies
+the static files and the regression report and draws the charts, all in a folder beside the site
+that replaces the older site only once it is complete (`publish.atomic.staged_folder`): a build
+that fails halfway leaves the last good site as it was, and raises.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
 import time
 from pathlib import Path
 from typing import Any
 
 from jinja2 import FileSystemBytecodeCache
+from jinja2.bccache import Bucket
 
 import ddrank.site
 from ddrank.site.data import SiteData
 from ddrank.site.render import SitePages
+from publish.atomic import staged_folder
 
 STATIC = Path(ddrank.site.__file__).resolve().parent / "static"
 #: Files of the regression report copied next to the model page, so the site stands alone.
 REGRESSION_SUFFIXES = (".md", ".html", ".png", ".svg", ".csv", ".json")
 
 
+class TemplateCache(FileSystemBytecodeCache):
+    """Compiled templates kept between runs, like Python's own bytecode: a cache that cannot be
+    written (a read-only home, a full disk) only costs the compile, never the site."""
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
+def template_cache() -> TemplateCache | None:
+    """The user's cache folder for compiled templates: $DDRANK_CACHE_DIR, else
+    $XDG_CACHE_HOME/ddrank, else ~/.cache/ddrank (its `templates/`); None when none can be made.
+    Jinja keys each entry on the template's source, so an upgrade never reads a stale one."""
+    base = os.environ.get("DDRANK_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "ddrank",
+    )
+    folder = Path(base) / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return TemplateCache(str(folder))
+
+
 def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
-    """Write the whole site under `site_dir` (replacing an older one); return a summary."""
+    """Write the whole site as `site_dir` (replacing an older one when complete); a summary."""
     t0 = time.perf_counter()
-    if site_dir.exists():
-        shutil.rmtree(site_dir)
+    with staged_folder(site_dir) as new:
+        pages, charts = _write_pages(data, new)
+    summary = pages.summary()
+    return {
+        "site": str(site_dir / "index.html"),
+        "events": summary["events"],
+        "players": summary["players"],
+        "players_30_boards": summary["players_30_boards"],
+        "event_pages": summary["event_pages"],
+        "charts": charts,
+        "verdict": summary["verdict"],
+        "ratings": summary["ratings"],
+        "seconds_render": round(time.perf_counter() - t0, 3),
+    }
+
+
+def _write_pages(data: SiteData, site_dir: Path) -> tuple[SitePages, int]:
+    """Every file of the site under the (new, empty) folder `site_dir`."""
     for sub in ("events", "players", "players/img", "static"):
         (site_dir / sub).mkdir(parents=True, exist_ok=True)
     for f in STATIC.iterdir():
@@ -44,27 +91,7 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
 
         jobs = [(name, history, str(site_dir / rel)) for name, history, rel in pages.charts]
         charts = rating_charts(jobs)
-    summary = pages.summary()
-    return {
-        "site": str(site_dir / "index.html"),
-        "events": summary["events"],
-        "players": summary["players"],
-        "players_30_boards": summary["players_30_boards"],
-        "event_pages": summary["event_pages"],
-        "charts": charts,
-        "verdict": summary["verdict"],
-        "ratings": summary["ratings"],
-        "seconds_render": round(time.perf_counter() - t0, 3),
-    }
-
-
-def template_cache() -> FileSystemBytecodeCache | None:
-    """Jinja's cache of compiled templates in the user's own private temporary folder (jinja
-    creates it 0700 and refuses one another user owns); None where it cannot be had."""
-    try:
-        return FileSystemBytecodeCache()
-    except (OSError, RuntimeError):
-        return None
+    return pages, charts
 
 
 def copy_regression(src: Path | None, dest: Path) -> list[str]:

@@ -17,6 +17,19 @@ select sha1 from source_files;
 insert or replace into source_files (path, sha1, format, records, new_records)
 values ($path, $sha1, $format, $records, $new_records);
 
+-- name: record_source_files!
+-- Files ingested (frame `new_sources`: path, sha1, format, records, new_records).
+insert or replace into source_files (path, sha1, format, records, new_records)
+select path, sha1, format, records, new_records from new_sources;
+
+-- name: partitions_from
+-- The partitions holding records, from `first` on (the ones an ingest just wrote).
+select distinct partition_id from raw_records where partition_id >= $first order by 1;
+
+-- name: delete_new_records_of!
+-- A file refused while it was being stored (over a limit): its records of this ingest go again.
+delete from raw_records where source_file = $source_file and partition_id >= $first;
+
 -- name: known_record_ids
 -- Which of the probed record ids (frame `probe`) the store has already.
 select r.record_id from raw_records r join probe using (record_id);

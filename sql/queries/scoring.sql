@@ -18,7 +18,16 @@ select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
        b.published_imps, b.published_datum, b.player_numbers, r.stage,
        coalesce(nullif(b.date, ''), r.date) as date, r.source_format
 from boards b left join raw_records r using (record_id)
+where $events is null or coalesce(b.event, '') in (select unnest($events))
 order by b.year, b.event, b.session, b.section, b.board_no, b.record_id;
+
+-- name: scoring_event_sizes
+-- Each event name's table results by event id and date (stages.scoring_batches.event_batches cuts the
+-- scoring into batches of whole events from it).
+select b.event, b.event_id, coalesce(nullif(b.date, ''), r.date) as date, b.year,
+       count(*) as results
+from boards b left join raw_records r using (record_id)
+group by all;
 
 -- name: exclusion_errors
 -- Every record cleaning (or the DD stage) left out, where its source has it and why: errors.csv.

@@ -21,11 +21,14 @@ def file_sha1(path: Path) -> str:
 
 
 def expand_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given, and the hand-record files inside given folders (sorted, recursive)."""
+    """Files as given, and the hand-record files inside given folders (sorted, recursive; regular
+    files only: a pipe or a device named `x.pbn` would never end)."""
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*") if f.suffix.lower() in FORMATS))
+            out.extend(
+                sorted(f for f in p.rglob("*") if f.suffix.lower() in FORMATS and f.is_file())
+            )
         elif p.exists():
             out.append(p)
         else:

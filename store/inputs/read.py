@@ -9,18 +9,21 @@ formats, whose libraries read files.
 from __future__ import annotations
 
 import gc
+import re
 import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from ddrank.cleaning import is_hand_record
 from ddrank.events import attach_to_event, name_unnamed
+from ddrank.limits import DEFAULT_LIMITS, LimitExceeded, Limits, RefusedInput
 from ddrank.parsers.bridgedeals import record_from_row
 from ddrank.parsers.registry import (
     FORMATS,
     SNIFF_BYTES,
     UnreadableFile,
+    check_rows,
     read_bytes,
     sniff,
     unreadable,
@@ -63,20 +66,56 @@ def hands_of(path: Path) -> Path | None:
     return None
 
 
-def _read_sqlite(path: Path) -> ParsedFile:
-    """The paper's `bridgedeals` table in a SQLite file."""
+#: Longest string or blob a SQLite value may be while ddrank reads (SQLITE_LIMIT_LENGTH): a
+#: `bridgedeals` row holds a deal and an auction and play of a few hundred characters.
+SQLITE_MAX_VALUE = 1 << 20
+
+
+def _open_sqlite(path: Path) -> sqlite3.Connection:
+    """The file read-only, no value longer than `SQLITE_MAX_VALUE` (a generated `zeroblob`)."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, SQLITE_MAX_VALUE)
+    return db
+
+
+def check_sqlite(db: sqlite3.Connection, limits: Limits) -> None:
+    """Refuse a `bridgedeals` that could compute rows or values without bound, before any row is
+    read: a view (a recursive one is a few KB and endless), a virtual table, a table with
+    generated columns, or a table with more rows than `max_rows`."""
+    found = db.execute("SELECT type, sql FROM sqlite_master WHERE name = 'bridgedeals' COLLATE "
+                       "NOCASE AND type IN ('table', 'view')").fetchall()  # fmt: skip
+    if not found:
+        return  # no such table: the SELECT says so, as before
+    kind, sql = found[0]
+    if kind == "view":
+        raise RefusedInput("its bridgedeals is a view, not a table (a view computes its rows "
+                           "when read, without bound); export the rows into a table")  # fmt: skip
+    if re.match(r"\s*CREATE\s+VIRTUAL\s+TABLE", sql or "", re.IGNORECASE):
+        raise RefusedInput("its bridgedeals is a virtual table, not a plain table; export the "
+                           "rows into a table")  # fmt: skip
+    if any(col[6] in (2, 3) for col in db.execute("PRAGMA table_xinfo(bridgedeals)")):
+        raise RefusedInput("its bridgedeals table has generated columns (computed when read); "
+                           "export the rows into a plain table")  # fmt: skip
+    # one row past the limit is enough to refuse: the count stops there
+    rows = db.execute("SELECT count(*) FROM (SELECT 1 FROM bridgedeals LIMIT ?)",
+                      (limits.max_rows + 1,)).fetchall()[0][0]  # fmt: skip
+    limits.check("max_rows", rows, "table bridgedeals", exact=False)
+
+
+def _read_sqlite(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
+    """The paper's `bridgedeals` table in a SQLite file (`check_sqlite` first)."""
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+        with closing(_open_sqlite(path)) as db:
+            check_sqlite(db, limits)
             db.row_factory = sqlite3.Row
-            rows = db.execute("SELECT * FROM bridgedeals").fetchall()
-        return ParsedFile("sqlite", number_repeats(
-            [record_from_row(dict(r), str(path), k + 1) for k, r in enumerate(rows)]
-        ))  # fmt: skip
+            records = [record_from_row(dict(r), str(path), k + 1)
+                       for k, r in enumerate(db.execute("SELECT * FROM bridgedeals"))]  # fmt: skip
+        return ParsedFile("sqlite", number_repeats(records))
     except sqlite3.DatabaseError as exc:
         return unreadable(str(path), "sqlite", f"not readable: {exc}")
 
 
-def _read_bws(path: Path) -> ParsedFile:
+def _read_bws(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
     try:
         from store.inputs.bridgemate import read_bws
     except ImportError as exc:
@@ -85,18 +124,29 @@ def _read_bws(path: Path) -> ParsedFile:
 
 
 #: The database formats of the registry (`read=None` there): opened from their file, since their
-#: libraries read files, not bytes.
-FILE_READERS: dict[str, Callable[[Path], ParsedFile]] = {"bws": _read_bws, "sqlite": _read_sqlite}
+#: libraries read files, not bytes. `reader(path, limits)`.
+FILE_READERS: dict[str, Callable[[Path, Limits], ParsedFile]] = {"bws": _read_bws,
+                                                                 "sqlite": _read_sqlite}  # fmt: skip
 
 
-def _read_format(path: Path, fmt: str, results: Path | None) -> ParsedFile:
-    """Bytes to the registry's reader, with the companion's text or name; a database by file."""
+def _read_format(path: Path, fmt: str, results: Path | None, limits: Limits,
+                 data: bytes | None = None) -> ParsedFile:  # fmt: skip
+    """Bytes (`data`, else the file's) to the registry's reader, with the companion's text or
+    name; a database by file."""
     if fmt in FILE_READERS:
-        return FILE_READERS[fmt](path)
+        parsed = FILE_READERS[fmt](path, limits)
+        check_rows(parsed, limits)
+        return parsed
     hands = hands_of(path) if fmt == "usebio" else None
-    return read_bytes(path.read_bytes(), str(path), fmt,
+    data = path.read_bytes() if data is None else data
+    return read_bytes(data, str(path), fmt, limits=limits,
                       hands=read_text(hands) if hands else None,
                       results=str(results) if results else None)  # fmt: skip
+
+
+def check_size(path: Path, limits: Limits) -> None:
+    """Refuse a file over `max_file_bytes` from its size, before a byte of it is read."""
+    limits.check("max_file_bytes", path.stat().st_size)
 
 
 @contextmanager
@@ -116,15 +166,16 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def read(path: Path) -> ParsedFile:
+def read(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
     """One file, its format told by content (see `_read`); table results of a file that names no
-    event get one from its folder or its name (`ddrank.events.event_from_path`)."""
-    parsed = _read(Path(path))
+    event get one from its folder or its name (`ddrank.events.event_from_path`). A file over one
+    of the `limits` comes back refused (`ParsedFile.refused`), with no records."""
+    parsed = _read(Path(path), limits)
     name_unnamed(parsed.records, str(path))
     return parsed
 
 
-def _read(path: Path) -> ParsedFile:
+def _read(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
     """One file, its format told by content: its table results, published rankings, event facts,
     conformance warnings and hand-record deals (`.deals`: games with a deal and no table result;
     the whole of a hand record beside its results file).
@@ -134,11 +185,21 @@ def _read(path: Path) -> ParsedFile:
     """
     path = Path(path)
     results: Path | None = None
+    fmt = FORMATS.get(path.suffix.lower(), "unknown")
     try:
-        fmt = detect_format(path)
+        check_size(path, limits)
+        with path.open("rb") as fh:  # opened once: the head tells the format, then the rest
+            head = fh.read(SNIFF_BYTES)
+            fmt = sniff(head)
+            data = None
+            if fmt not in FILE_READERS:  # read within the limit, whatever the size said
+                data = head + fh.read(max(0, limits.max_file_bytes + 1 - len(head)))
+                limits.check("max_file_bytes", len(data), exact=len(data) <= limits.max_file_bytes)
         results = companion_of(path) if fmt == "pbn" else None
         with gc_paused():
-            parsed = _read_format(path, fmt, results)
+            parsed = _read_format(path, fmt, results, limits, data)
+    except (LimitExceeded, RefusedInput) as exc:
+        return ParsedFile(fmt, [], refused=str(exc))
     except UnreadableFile as exc:
         return unreadable(str(path), FORMATS.get(path.suffix.lower(), "unknown"), str(exc),
                           exc.line)  # fmt: skip
@@ -184,22 +245,29 @@ def read_records(path: Path) -> tuple[str, list[RawRecord]]:
     return parsed.format, parsed.records
 
 
-def read_with_ids(path: Path) -> tuple[ParsedFile, list[str]]:
+def read_with_ids(path: Path, limits: Limits = DEFAULT_LIMITS) -> tuple[ParsedFile, list[str]]:
     """`read` in a worker process: the record ids are computed there, not in the store's."""
-    parsed = read(path)
+    parsed = read(path, limits)
     return parsed, [r.record_id for r in parsed.records]
 
 
-def unreadable_inputs(inputs: list[str | Path]) -> tuple[list[Path], list[tuple[Path, str]]]:
+def unreadable_inputs(inputs: list[str | Path], limits: Limits = DEFAULT_LIMITS
+                      ) -> tuple[list[Path], list[tuple[Path, str]]]:  # fmt: skip
     """The input files a reader takes, and each other one with why: decided from the first
-    64 KiB of each, before any stage starts."""
+    64 KiB of each (and its size, and a SQLite file's `bridgedeals`: `check_sqlite`), before any
+    stage starts."""
     readable: list[Path] = []
     refused: list[tuple[Path, str]] = []
     for path in expand_paths(inputs):
         try:
-            detect_format(path)
-        except UnreadableFile as exc:
+            check_size(path, limits)
+            if detect_format(path) == "sqlite":
+                with closing(_open_sqlite(path)) as db:
+                    check_sqlite(db, limits)
+        except (UnreadableFile, LimitExceeded, RefusedInput) as exc:
             refused.append((path, str(exc)))
+        except sqlite3.DatabaseError as exc:
+            refused.append((path, f"not readable: {exc}"))
         except OSError as exc:
             refused.append((path, exc.strerror or str(exc)))
         else:

@@ -42,10 +42,13 @@ class StreamedFile:
     standings: list[RawStanding] = field(default_factory=list)
     events: list[RawEvent] = field(default_factory=list)
     count: int = 0
+    #: (line, warning): a PBN table published again, read once (ddrank.parsers.pbn)
+    warnings: list[tuple[int, str]] = field(default_factory=list)
 
     def parsed(self) -> ParsedFile:
         """What `read` gives besides the records."""
-        return ParsedFile(self.format, [], self.standings, self.events, deals=self.deals)
+        return ParsedFile(self.format, [], self.standings, self.events, warnings=self.warnings,
+                          deals=self.deals)  # fmt: skip
 
     def batches(self, path: Path, size: int = 20_000) -> Iterator[list[RawRecord]]:
         """The file's table results in lists of `size`, identical records numbered as
@@ -61,7 +64,7 @@ class StreamedFile:
         else:
             self.format = "pbn-hands" if companion else "pbn"
             records = iter_pbn(None, str(path), not companion, self.standings,
-                               texts=iter_texts(path))  # fmt: skip
+                               texts=iter_texts(path), notes=self.warnings)  # fmt: skip
         firsts: dict[tuple[str, str, str], RawRecord] = {}  # the events a producer is named for
         collect = gc.isenabled()  # paused while a batch is read (see gc_paused), not while used
         try:

@@ -1,0 +1,89 @@
+"""Scoring reads and scores the store a batch of whole events at a time (issue 31: bounded memory
+at a federation's size), and the scores are the same as in one batch.
+
+Real records: the bundled BBO vugraph LIN (USBF 2010 semi-final, 30 table results), the bundled
+2021 online qualifier PBN (299) and the first 200 games of the 2012 world-class PBN, ingested and
+cleaned; the scoring stage runs once with every event in one batch and once with one event name
+per batch, on two copies of the store.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from stages import scoring_batches as scoring
+from stages.clean import clean_pending
+from stages.ingest import ingest_paths
+from stages.scoring_stage import score_and_rate
+from stages.settings import load_settings
+from store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "ddrank" / "data" / "sample"
+TABLES = ("scored_results", "rankings", "team_matches", "scored_events", "player_results")
+
+
+@pytest.fixture(scope="module")
+def cleaned(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tmp = tmp_path_factory.mktemp("batches")
+    blocks = (SAMPLE / "pbn" / "worldclass-2012-example3.pbn").read_text(encoding="latin-1")
+    first = tmp / "worldclass-first200.pbn"
+    first.write_text("\n\n".join(blocks.split("\n\n")[:200]) + "\n", encoding="latin-1")
+    db = tmp / "store.duckdb"
+    with Store(db) as store:
+        ingest_paths(store, [SAMPLE / "lin" / "usbf-2010-sf-14502.lin",
+                             SAMPLE / "pbn" / "online-qualifier-2021-example2.pbn", first])  # fmt: skip
+        clean_pending(store, workers=1)
+    return db
+
+
+def _scored(src: Path, tmp: Path, batch: int, monkeypatch: pytest.MonkeyPatch) -> tuple:
+    db = tmp / f"batch{batch}.duckdb"
+    shutil.copy(src, db)
+    monkeypatch.setattr(scoring, "BATCH_RESULTS", batch)
+    settings = load_settings(db=str(db), out=str(tmp / f"out{batch}"), ratings=False)
+    with Store(db) as store:
+        batches = list(scoring.load_store_batches(store))
+        summary = score_and_rate(store, settings)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        rows = {t: con.execute(f"select * exclude (content_hash) from {t} order by all").fetchall()
+                if "content_hash" in [c[0] for c in con.execute(f"describe {t}").fetchall()]
+                else con.execute(f"select * from {t} order by all").fetchall() for t in TABLES}  # fmt: skip
+    finally:
+        con.close()
+    return [sorted({r.event for r in b.results}) for b in batches], summary, rows
+
+
+def test_one_batch_per_event_scores_as_one_batch(cleaned: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    whole, s_whole, rows_whole = _scored(cleaned, tmp_path, 10**9, monkeypatch)
+    split, s_split, rows_split = _scored(cleaned, tmp_path, 1, monkeypatch)
+    assert len(whole) == 1 and len(whole[0]) == 3, whole  # three events, read once
+    assert len(split) == 3 and all(len(b) == 1 for b in split), split  # one read each
+    assert sorted(e for b in split for e in b) == whole[0]
+    assert s_split["rescored"] == s_whole["rescored"] == whole[0]
+    assert s_split["results"] == s_whole["results"] > 500
+    assert s_split["top"] == s_whole["top"]
+    for table in TABLES:
+        assert rows_split[table] == rows_whole[table], table
+    assert len(rows_whole["scored_results"]) == s_whole["results"]
+
+
+def test_names_of_one_event_stay_in_one_batch() -> None:
+    """Two spellings of a name that the store keys as one event (one event id) are one batch;
+    a name is never split, however many results it has."""
+    sizes = [("Club Pairs", "club-pairs-2024", "2024.01.05", 2024, 30),
+             ("Club pairs", "club-pairs-2024", "2024.01.05", 2024, 20),
+             ("Club Pairs", None, "2024.01.12", 2024, 30),
+             ("Swiss Teams", None, "2024.02.01", 2024, 90),
+             ("Autumn Cup", None, "2024.10.01", 2024, 10)]  # fmt: skip
+    batches = scoring.event_batches(sizes, 100)
+    assert sorted(map(sorted, batches)) == [["Autumn Cup", "Club Pairs", "Club pairs"],
+                                            ["Swiss Teams"]]  # fmt: skip
+    assert scoring.event_batches(sizes, 10**6) == [["Autumn Cup", "Club Pairs", "Club pairs",
+                                                    "Swiss Teams"]]  # fmt: skip
