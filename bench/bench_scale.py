@@ -16,7 +16,8 @@ so 20,000 deals are about an hour of 2 cores, and a million results' DD is out o
 and with names and the regression off (they need DD or a ranking list). For each stage it
 prints the wall time, table results per second and the peak resident memory of the run's
 process tree (the run's process and its pool workers, sampled every 0.1 s) and of the run's own
-process (its VmHWM, reset before each stage). Then how each stage's time grew between sizes.
+process (its VmHWM, reset before each stage), and its CPU time (the process and its reaped pool
+workers: steadier than wall time on a shared machine). Then how each stage's time grew.
 
     nice -n 10 .venv/bin/python bench/bench_scale.py --results 100000,300000 [--workers 2]
         [--players-per-result 0.05] [--keep /tmp/scale/archive] [--json out.json]
@@ -31,6 +32,7 @@ import contextlib
 import json
 import random
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -144,6 +146,13 @@ class Peak:
         return 0
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its reaped children (the stage's pool workers)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def child(inbox: str, db: str, out: str, workers: int, site: bool) -> None:
     """In a fresh process: the stage list on a new store, each stage timed and measured (the
     site stage left out unless `site`)."""
@@ -158,10 +167,10 @@ def child(inbox: str, db: str, out: str, workers: int, site: bool) -> None:
     def call(stage: Any, run: Any) -> Any:
         if stage.name == "site" and not site:
             return {"skipped": "above --site-max"}
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), cpu_seconds()
         with Peak() as peak:
             result = stage.run(run)
-        measured[stage.name] = {"seconds": time.perf_counter() - began,
+        measured[stage.name] = {"seconds": time.perf_counter() - began, "cpu": cpu_seconds() - cpu,
                                 "tree_rss": peak.tree, "own_rss": Peak.hwm()}  # fmt: skip
         return result
 
@@ -202,11 +211,12 @@ def report_size(r: dict) -> None:
     n = r["results"]
     print(f"\n{n:,} generated table results, {r['players']:,} players "
           f"(store: {r['counts']}); whole run {r['total']:.1f} s")  # fmt: skip
-    print(f"{'stage':<16}{'wall s':>9}{'results/s':>12}{'peak RSS tree MB':>18}{'own MB':>9}")
+    print(f"{'stage':<16}{'wall s':>9}{'CPU s':>9}{'results/s':>12}{'peak RSS tree MB':>18}"
+          f"{'own MB':>9}")  # fmt: skip
     for name, m in r["stages"].items():
         rate = n / m["seconds"] if m["seconds"] else float("inf")
-        print(f"{name:<16}{m['seconds']:>9.1f}{rate:>12,.0f}{m['tree_rss'] / 2**20:>18,.0f}"
-              f"{m['own_rss'] / 2**20:>9,.0f}")  # fmt: skip
+        print(f"{name:<16}{m['seconds']:>9.1f}{m.get('cpu', 0):>9.1f}{rate:>12,.0f}"
+              f"{m['tree_rss'] / 2**20:>18,.0f}{m['own_rss'] / 2**20:>9,.0f}")  # fmt: skip
     if r["failed"]:
         print(f"failed (optional stages): {r['failed']}")
     sys.stdout.flush()
@@ -220,7 +230,8 @@ def report_growth(runs: list[dict]) -> None:
         for name, m in b["stages"].items():
             if name in a["stages"] and a["stages"][name]["seconds"] > 0:
                 t = m["seconds"] / a["stages"][name]["seconds"]
-                print(f"  {name:<16} x{t:6.2f}  (linear would be x{x:.2f})")
+                c = m.get("cpu", 0) / (a["stages"][name].get("cpu") or float("inf"))
+                print(f"  {name:<16} wall x{t:6.2f}  CPU x{c:6.2f}  (linear would be x{x:.2f})")
 
 
 def main() -> None:
