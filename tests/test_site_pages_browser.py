@@ -481,6 +481,7 @@ def test_player_costliest_mistakes_are_the_stores_costs(lin: dict, browser) -> N
     if any(m["basis"] == "hypothetical" for m in want):
         assert index.locator("#costly tbody tr.hypothetical").count() == sum(
             m["basis"] == "hypothetical" for m in want)  # fmt: skip
+    shot(index, "player-costs.png", index.locator("#costly"))
     href = index.locator("#costly a.mistake-link").first.get_attribute("href")
     index.click("#costly a.mistake-link >> nth=0")
     index.wait_for_load_state("load")
