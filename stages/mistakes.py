@@ -20,7 +20,7 @@ from ddrank.dd.tables import TrickTable
 from ddrank.mistakes.costs import Mistake, Table, board_fields, board_valuer, table_costs, unit_of
 from ddrank.scoring.events import field_key, field_sizes
 from ddrank.types import Auction, Call, Card, Contract, DomainError, Seat, Strain
-from stages.seats import seat_identities
+from stages.seats import read_who, seat_identities
 from store import Store
 
 Row = dict[str, Any]
@@ -38,7 +38,8 @@ def cost_mistakes(store: Store) -> dict[str, Any]:
     todo = sorted(ev for ev, key in inputs.items() if done.get(ev) != key)
     gone = sorted(set(done) - set(inputs))  # events no longer scored
     if not todo and not gone:
-        return {"events": 0, "mistakes": 0, "unchanged": len(inputs)}
+        return {"events": 0, "mistakes": 0, "unchanged": len(inputs),
+                "players re-keyed": rekey_players(store)}  # fmt: skip
     rows = cost_rows(store, todo) if todo else []
     with store.transaction():
         store.run("delete_mistake_costs", events=todo + gone)
@@ -47,6 +48,19 @@ def cost_mistakes(store: Store) -> dict[str, Any]:
         store.run_many("insert_mistake_cost_event",
                        [{"event": ev, "inputs": inputs[ev]} for ev in todo])  # fmt: skip
     return {"events": len(todo), "mistakes": len(rows), "unchanged": len(inputs) - len(todo)}
+
+
+def rekey_players(store: Store) -> int:
+    """Charge each stored mistake to the seat's player as the seats key them now.
+
+    A cost depends on the cards, not on who held them, so when only who sat where changed (names
+    matched again, a seat renamed) the skipped events' rows are re-keyed, never re-valued: without
+    this the player's page and `ddrank player` would lose those mistakes to the old key.
+    """
+    if not store.scalar("any_mistake_costs"):
+        return 0
+    read_who(store)
+    return len(store.tuples("rekey_mistake_players"))
 
 
 def cost_rows(store: Store, events: list[str]) -> list[Row]:

@@ -212,3 +212,35 @@ def test_a_score_is_valued_in_matchpoints_as_the_scorer_published() -> None:
             checked += 1
     assert (agree, adjusted) == (143, 1)
     assert checked > 100
+
+
+def test_a_renamed_seat_keeps_its_mistakes_under_the_new_player(usbf: Path, tmp_path: Path) -> None:
+    """Who sat where can change without the cards changing (a seat's name corrected, names matched
+    again): the costs stage then skips the event, and its stored mistakes must follow the seat
+    to its new player, not stay under the old key where no page or lookup finds them."""
+    import shutil
+
+    import duckdb
+
+    from stages.mistakes import cost_mistakes
+    from store import Store
+
+    db = tmp_path / "renamed.duckdb"
+    shutil.copy(usbf, db)
+    con = duckdb.connect(str(db))
+    (before,) = con.execute(
+        "select count(*) from mistake_costs where player = 'Mahmood'"
+    ).fetchone()
+    assert before > 0
+    for col in ("northname", "eastname", "southname", "westname"):
+        con.execute(f"update boards set {col} = 'Zia Renamed' where {col} = 'Mahmood'")
+    con.execute("delete from player_matches where raw_name = 'Mahmood'")
+    con.execute("update player_board_stats set raw_name = 'Zia Renamed' where raw_name = 'Mahmood'")
+    con.close()
+    with Store(db) as store:
+        done = cost_mistakes(store)
+    assert done["events"] == 0 and done["players re-keyed"] == before  # re-keyed, not re-valued
+    counts = dict(query(db, "select player, count(*) from mistake_costs group by player"))
+    assert "Mahmood" not in counts
+    renamed = [k for k in counts if "Renamed" in k]
+    assert len(renamed) == 1 and counts[renamed[0]] == before

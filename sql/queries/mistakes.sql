@@ -55,3 +55,18 @@ select exists (select 1 from play_traces) or exists (select 1 from dd_tables);
 
 -- name: insert_mistake_cost_event!
 insert into mistake_cost_events (event, inputs) values ($event, $inputs);
+
+-- name: any_mistake_costs
+select exists (select 1 from mistake_costs);
+
+-- name: rekey_mistake_players
+-- Each stored mistake charged to its seat's player as `site_who` (stages/seats.read_who) keys
+-- the seats now, one row returned per mistake re-keyed. A seat nobody holds any more charges
+-- nobody.
+update mistake_costs m
+set player = (select w.player from site_who w
+              where w.record_id = m.record_id and w.seat = position(m.seat in 'NESW') - 1)
+where m.player is distinct from
+      (select w.player from site_who w
+       where w.record_id = m.record_id and w.seat = position(m.seat in 'NESW') - 1)
+returning 1;
