@@ -168,9 +168,10 @@ def test_frequency_tables_equal_the_store(club: dict, browser) -> None:
             assert sum(int(c) for c in shown.locator("td.count").all_inner_texts()) == len(rids)
             assert errors == []
             page.close()
-    page, _ = open_page(browser, board_pages(event(club, "welwyn"))[0].as_uri())
-    shot(page, "frequencies.png", page.locator("section.frequencies"))
-    page.close()
+    for width, name in ((1280, "frequencies.png"), (PHONE, "frequencies-phone.png")):
+        page, _ = open_page(browser, board_pages(event(club, "welwyn"))[0].as_uri(), width)
+        shot(page, name, page.locator("section.frequencies"))
+        page.close()
 
 
 def test_traveller_marks_not_played_and_adjusted_and_fits_a_phone(club: dict, browser) -> None:
@@ -234,17 +235,24 @@ def test_the_lead_card_is_the_files(club: dict, browser) -> None:
 
 
 def test_a_printed_board_is_one_page(club: dict, browser, tmp_path: Path) -> None:
-    """The largest traveller (22 tables of the FFB final, else the qualifier's 30-table board)
-    prints on one A4 page, DD column included."""
+    """The board of the largest traveller (FFB final, else the qualifier) prints on one A4 page
+    with its DD column; each table's auction and play (the qualifier's) follow on later pages."""
     key = "ffb" if FFB.is_file() else "qualifier"
     path = event(club, key)
     biggest = max(board_pages(path), key=lambda p: (p.read_text().count('class="line'),
                                                     'class="line adjusted' in p.read_text()))  # fmt: skip
     page, _ = open_page(browser, biggest.as_uri())
     pdf = tmp_path / "board.pdf"
-    page.pdf(path=str(pdf), format="A4", print_background=True)
-    pages = len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf.read_bytes()))
-    assert pages == 1, pages
+
+    def printed_pages() -> int:
+        page.pdf(path=str(pdf), format="A4", print_background=True)
+        return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf.read_bytes()))
+
+    plays = page.locator("section.table-play").count()
+    everything = printed_pages()
+    page.add_style_tag(content="@media print { section.table-play { display: none; } }")
+    assert printed_pages() == 1
+    assert (everything == 1) if plays == 0 else (everything > 1), (plays, everything)
     page.emulate_media(media="print")
     assert page.locator("table.results th.c-dd").is_visible()
     assert not page.locator("header").is_visible()
