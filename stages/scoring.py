@@ -179,10 +179,17 @@ def excluded(store: Store) -> list[RecordError]:
     """The records cleaning left out, each with its file, line, place and reason."""
     out = []
     for r in store.rows("exclusion_errors"):
+        source = str(r["source_file"] or store.path)
+        if r["reason"] == "unreadable" and r.get("file_records") == 1:  # a whole file no reader
+            # takes: said once, as what it is, not as a record left out (its file and line are
+            # columns of their own)
+            detail = str(r.get("detail") or "").removeprefix(f"{source}:{r['source_line']}: ")
+            out.append(RecordError(source, r["source_line"], detail or "unreadable",
+                                   **place_of(r), kind="unreadable"))  # fmt: skip
+            continue
         why = EXCLUSION_REASONS.get(r["reason"], r["reason"]).rstrip(".")
         detail = f": {r['detail']}" if r.get("detail") else ""
-        out.append(RecordError(str(r["source_file"] or store.path), r["source_line"],
-                               f"{why}{detail}", **place_of(r)))  # fmt: skip
+        out.append(RecordError(source, r["source_line"], f"{why}{detail}", **place_of(r)))
     return out
 
 
