@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ddrank.scoring.events import ScoredEvent, PairLine
+from ddrank.scoring.events import PairLine, ScoredEvent
 from ddrank.scoring.model import parse_number, rank_key
 from ddrank.scoring.published import Check, _place, match_standings
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ddrank.scoring.events import ScoredEvent, PairLine
+from ddrank.scoring.events import PairLine, ScoredEvent
 from ddrank.scoring.impchecks import imp_checks
 from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.scoring.precision import agrees, agrees_printed, column_decimals, decimals, shown
