@@ -81,14 +81,16 @@ def test_acblscore_plain_scores_are_results_not_adjustments(site: dict) -> None:
     for sec in game.sections:
         for b in sec.boards:
             by_board.setdefault(b.number, []).extend(
-                10 * s.ns_score for s in b.slots if s.ns_score < 900 and s.ew_score == -s.ns_score)
+                10 * s.ns_score for s in b.slots if s.ns_score < 900 and s.ew_score == -s.ns_score
+            )
     shown: dict[int, list[int]] = {}
     for page in sorted(event.with_suffix("").glob("board-*.html")):  # a page per section's board
         html = page.read_text(encoding="utf-8")
         assert "assigned by the director" not in html.lower(), page
         number = int(page.stem.split("-")[1])
         shown.setdefault(number, []).extend(
-            int(v) for v in re.findall(r'<td class="n c-score">(-?\d+)</td>', html))
+            int(v) for v in re.findall(r'<td class="n c-score">(-?\d+)</td>', html)
+        )
     # every played line shows its plain score, as the file stores it (tens of points)
     assert len(shown) == len(by_board) == 27
     for number, scores in by_board.items():

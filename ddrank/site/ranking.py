@@ -211,6 +211,6 @@ def _standing_key(session: str, section: str, direction: str, pair: str,
     if key in published or "+" not in section:
         return key
     for letter in section.split("+"):
-        if letter and pair.startswith(letter) and pair[len(letter):].isdigit():
-            return (session, letter, direction, pair[len(letter):])
+        if letter and pair.startswith(letter) and pair[len(letter) :].isdigit():
+            return (session, letter, direction, pair[len(letter) :])
     return key
