@@ -120,6 +120,7 @@ def results(
         console.print(ranking_text(events), markup=False, highlight=False, soft_wrap=True)
         for u in (result.get("ingest") or {}).get("unreadable", []):  # a file read in no part
             console.print(f"unreadable {u['file']}:{u['line']}: {u['error']}", markup=False)
+        print_warnings((result.get("ingest") or {}).get("warnings") or [])
         if scoring.get("errors"):
             console.print(f"{scoring['errors']} record(s) left out: {out / 'errors.csv'}",
                           markup=False)  # fmt: skip
@@ -151,6 +152,21 @@ def results(
         require_scored(scoring.get("results", 0), ingest.get("records_read", 0),
                        scoring.get("errors", 0), ingest.get("hand_record_deals", 0),
                        len(scoring.get("rankings") or []))  # fmt: skip
+
+
+#: Reading warnings printed after the ranking; the rest are counted.
+SHOWN_WARNINGS = 10
+
+
+def print_warnings(warnings: list[dict[str, Any]]) -> None:
+    """What the readers tolerated and said so (records kept: a file that departs from its
+    format's standard, a vugraph table that contradicts its header), one line each."""
+    for w in warnings[:SHOWN_WARNINGS]:
+        console.print(f"warning {w['file']}:{w['line']}: {w['warning']}", markup=False,
+                      highlight=False, soft_wrap=True)  # fmt: skip
+    if len(warnings) > SHOWN_WARNINGS:
+        console.print(f"... and {len(warnings) - SHOWN_WARNINGS} more warning(s) (records kept; "
+                      "`ddrank ingest --json FILES` lists them all)", markup=False)  # fmt: skip
 
 
 @contextmanager
