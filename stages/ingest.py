@@ -20,7 +20,7 @@ from ddrank.raw import RAW_COLUMNS, ParsedFile, RawRecord
 from stages.ingest_events import EventRows, registered
 from stages.progress import report
 from store import Store
-from store.inputs.files import expand_paths, file_sha1
+from store.inputs.files import expand_paths, file_sha1, shown
 from store.inputs.read import check_size, detect_format, read_with_ids
 from store.inputs.stream import StreamedFile, streams
 
@@ -103,6 +103,7 @@ def ingest_paths(
     workers: int = 1,
     limits: Limits = DEFAULT_LIMITS,
     digest: Callable[[Path], str] = file_sha1,
+    skip: list[str | Path] | None = None,
 ) -> IngestSummary:
     """Add the records of these files that the store does not have yet.
 
@@ -112,10 +113,11 @@ def ingest_paths(
     records does. A file over one of the `limits` is refused whole: nothing of it is stored, not
     even its digest, so the same file is read again once the limit is raised. `digest` is the
     run's hash of a file (`stages.run.InputFiles.digest`: each file hashed once per run).
+    `skip`: folders never read (the output folder, when it lies among the inputs).
     """
     store = as_store(store)
     summary = IngestSummary()
-    files = expand_paths(paths)
+    files = expand_paths(paths, skip or ())
     digests = {p: digest(p) for p in files}
     unchanged = _unchanged_files(store, digests)
     for path, count in unchanged.items():  # same bytes as last time: nothing to parse
@@ -138,7 +140,7 @@ def ingest_paths(
             if done % REPORT_EVERY == 0:
                 report("ingest", done, len(files))
             if parsed.refused:
-                summary.refused.append({"file": str(path), "reason": parsed.refused})
+                summary.refused.append({"file": shown(path), "reason": parsed.refused})
                 continue
             extras.add(parsed)
             summary.warnings += [{"file": str(path), "line": line, "warning": w}
