@@ -71,7 +71,13 @@ def test_a_folder_nested_1100_levels_deep_is_walked(tmp_path: Path) -> None:
         deep.mkdir()
     shutil.copy(LIN, deep / "good.lin")
     out = tmp_path / "out"
-    done = results(folder, out)
+    try:
+        done = results(folder, out)
+    finally:  # removed from the bottom up: shutil.rmtree (pytest's cleanup) recurses too
+        (deep / "good.lin").unlink()
+        while deep != folder:
+            deep.rmdir()
+            deep = deep.parent
     assert done.returncode == 0, done.stderr[-3000:]
     assert "RecursionError" not in done.stderr
     published(done, out)
