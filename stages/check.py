@@ -82,6 +82,8 @@ def check_file(path: Path) -> FileCheck:
     bad = [r for r in parsed.records if r.parse_error]
     good = len(parsed.records) - len(bad)
     producer = producer_of(parsed)
+    if parsed.refused:  # refused whole (cut short, damaged, over a limit): nothing of it checked
+        return FileCheck(str(path), parsed.format, producer, UNREADABLE, parsed.refused)
     if not good and not parsed.standings:
         if bad:
             return FileCheck(str(path), parsed.format, producer, UNREADABLE,

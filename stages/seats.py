@@ -27,7 +27,9 @@ def player_of(matched: str | None, raw: str | None, source_id: object,
     ):
         return ("", "")
     player = matched or (f"id:{pid}" if pid else name)
-    return (player, matched or name or player) if player else ("", "")
+    # a seat known only by its source's number shows that number, never the store's key
+    shown = matched or name or (f"Player {pid}" if pid else player)
+    return (player, shown) if player else ("", "")
 
 
 def read_who(store: Store) -> dict[str, str]:

@@ -68,7 +68,9 @@ def ns_points(row: Row) -> int | None:
     contract, declarer, tricks = row.get("contract"), row.get("declarer"), row.get("result")
     if contract == "P":
         return 0
-    if not contract or not declarer or tricks is None:
+    if not contract:
+        return _plain_score(row)
+    if not declarer or tricks is None:
         return None
     try:
         seat = Seat.parse(declarer)
@@ -78,6 +80,17 @@ def ns_points(row: Row) -> int | None:
     except DomainError:
         return None
     return points if seat.is_ns else -points
+
+
+def _plain_score(row: Row) -> int | None:
+    """The score a score-only line records (no contract: ACBLscore, USEBIO without contracts),
+    North-South's; None for an adjusted or unplayed line."""
+    if row.get("adjusted"):
+        return None
+    try:
+        return int(float(str(row.get("ns_score")).strip()))
+    except (TypeError, ValueError):
+        return None
 
 
 def read_dd_tables(store: Store) -> dict[str, dict[tuple[str, str], int]]:

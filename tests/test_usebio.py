@@ -221,31 +221,34 @@ def test_entity_bomb_and_external_entity_are_refused(data: bytes, line: int) -> 
 
 
 def test_binary_junk_and_other_xml_are_clear_errors() -> None:
-    (junk,) = parse_usebio(os.urandom(100_000), "junk.xml").records
-    assert junk.source_file == "junk.xml" and "not well-formed" in junk.parse_error
+    junk = parse_usebio(os.urandom(100_000), "junk.xml")
+    assert junk.records == [] and junk.refused.startswith("refused: line ")
+    assert "not well-formed" in junk.refused
     (html,) = parse_usebio(b"<html><body/></html>", "page.xml").records
     assert "not a USEBIO file" in html.parse_error and "<html>" in html.parse_error
 
 
 def test_multi_megabyte_single_line_is_bounded() -> None:
     data = b"<USEBIO><EVENT><EVENT_DESCRIPTION>" + b"x" * (8 << 20) + b"</EVENT_DESCRIPTION>"
-    (rec,) = parse_usebio(data, "long.xml").records  # truncated too: no closing tags
-    assert rec.source_line == 1 and "not well-formed" in rec.parse_error
+    parsed = parse_usebio(data, "long.xml")  # truncated too: no closing tags
+    assert parsed.records == [] and parsed.refused.startswith("refused: line 1: not well-formed")
 
 
 @needs_shared
-def test_truncated_file_keeps_what_was_read() -> None:
+def test_a_truncated_file_is_refused_whole() -> None:
+    """Cut inside board 11, the file once gave boards 1-10 and two lines of board 11: a ranking
+    the scorer never published. Now nothing of it is read, and the refusal names the line."""
     data = WELWYN.read_bytes()
     board11 = data.index(b"<BOARD_NUMBER>11</BOARD_NUMBER>")
     second_line_end = data.index(
         b"</TRAVELLER_LINE>", data.index(b"</TRAVELLER_LINE>", board11) + 1
     )
     cut = data[: second_line_end + 60]  # inside the third line of board 11
-    records = parse_usebio(cut, "cut.xml").records
-    good = [r for r in records if not r.parse_error]
-    (bad,) = [r for r in records if r.parse_error]
-    assert len(good) == 10 * 6 + 2  # boards 1-10, and board 11's two complete lines
-    assert bad.source_line > good[-1].source_line and "not well-formed" in bad.parse_error
+    parsed = parse_usebio(cut, "cut.xml")
+    assert (parsed.records, parsed.standings, parsed.events) == ([], [], [])
+    line = cut.count(b"\n") + 1  # the cut is on the file's last line
+    assert parsed.refused.startswith(f"refused: line {line}: not well-formed XML (")
+    assert parsed.refused.endswith("the file is cut short or damaged, so none of it is read")
 
 
 @needs_shared

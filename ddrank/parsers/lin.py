@@ -19,6 +19,7 @@ no field for alerts). BBO handles are the players' ids as well as their names.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from urllib.parse import unquote
 
@@ -112,6 +113,60 @@ def _player(text: str) -> tuple[str, str]:
     return t, t
 
 
+def _name_words(entry: str) -> list[str]:
+    """A `pn|` entry's words, case and accents folded ('F NYSTROM' -> ['f', 'nystrom'])."""
+    name = unicodedata.normalize("NFKD", _player(entry)[0].casefold())
+    name = "".join(ch if ch.isalpha() else " " for ch in name if not unicodedata.combining(ch))
+    return name.split()
+
+
+def _same_player(a: str, b: str) -> bool:
+    """Whether two `pn|` entries can name one player: the same name, or the same surname where
+    one is written shorter ('Johan Upmark' and 'UPMARK', 'F Nystrom' and 'Fredrik Nystrom',
+    'Mazurkiewicz' and vugraph's ten-letter 'MAZURKIEWI'), the given names' initials agreeing."""
+    x, y = _name_words(a), _name_words(b)
+    if not x or not y:
+        return False
+    if x == y:
+        return True
+    p, q = sorted((x[-1], y[-1]), key=len)
+    if not (p == q or (len(p) >= _TRUNCATED and q.startswith(p))):
+        return False
+    return len(x) < 2 or len(y) < 2 or x[0][0] == y[0][0]
+
+
+#: The shortest surname read as another cut short (vugraph writes at most ten letters).
+_TRUNCATED = 6
+
+
+def header_conflict(names: list[str], eight: list[str], room: str) -> list[str]:
+    """The players a table's own `pn|` seats in `room` whom the vugraph header (`eight`: South,
+    West, North, East of the open room, then of the closed room) seats in the other room; []
+    when the table agrees with its header or names players the header does not know (a
+    substitute). One person cannot sit in both rooms of a match, so such a table's names are an
+    exporter's copy of the other room's, and the header's players for the room are who sat
+    there."""
+    here, there = (eight[:4], eight[4:8]) if room == "Open" else (eight[4:8], eight[:4])
+    return [
+        n
+        for n in names
+        if any(_same_player(n, h) for h in there) and not any(_same_player(n, h) for h in here)
+    ]
+
+
+def _conflict_warning(conflicts: list[tuple[int, str, str, list[str], int]]) -> tuple[int, str]:
+    """The one warning of a file whose tables contradict its vugraph header (see
+    `header_conflict`): the first such table, and how many there are."""
+    line, room, board, names, header = conflicts[0]
+    other = "open" if room == "Closed" else "closed"
+    more = f" (and {len(conflicts) - 1} more table(s) like it)" if len(conflicts) > 1 else ""
+    return line, (
+        f"board {board}, {room.lower()} room: its pn| names {', '.join(names)}, whom the vugraph "
+        f"header (line {header}) seats in the {other} room{more}; the header's {room.lower()}-"
+        "room players are taken as who sat there"
+    )
+
+
 _CALLS = {"D": "X", "DBL": "X", "RDBL": "R", "XX": "R"}
 
 
@@ -180,8 +235,10 @@ def parse_lin_file(text: str, source: str) -> ParsedFile:
     if "|" not in text and "%7C" in text.upper():  # the whole text URL-encoded, pipes included
         text = unquote(text)
     events: list[RawEvent] = []
-    records = list(iter_lin([text], source, events, url_encoded(text)))
-    return ParsedFile(format="lin", records=number_repeats(records), events=events)
+    warnings: list[tuple[int, str]] = []
+    records = list(iter_lin([text], source, events, url_encoded(text), warnings))
+    return ParsedFile(format="lin", records=number_repeats(records), events=events,
+                      warnings=warnings)  # fmt: skip
 
 
 def url_encoded(text: str) -> bool:
@@ -190,11 +247,17 @@ def url_encoded(text: str) -> bool:
 
 
 def iter_lin(
-    pieces: Iterable[str], source: str, events: list[RawEvent], encoded: bool
+    pieces: Iterable[str],
+    source: str,
+    events: list[RawEvent],
+    encoded: bool,
+    warnings: list[tuple[int, str]] | None = None,
 ) -> Iterator[RawRecord]:
     """The table results of a LIN text given in pieces (cut anywhere: a pair cut in two is read
     whole with the next piece), each piece's as soon as it is read, so a large file is read in
-    bounded memory; vugraph events are appended to `events`. `encoded`: see `url_encoded`.
+    bounded memory; vugraph events are appended to `events`, and to `warnings` (line, text) the
+    one warning of tables that contradict their vugraph header (`header_conflict`). `encoded`:
+    see `url_encoded`.
 
     One piece gives the records in the order `parse_lin_file` gives them; with more, the record
     for text outside any table (if any) comes last instead of first.
@@ -206,6 +269,8 @@ def iter_lin(
     outside: RawRecord | None = None  # the first text before any table that is not LIN
     names: list[str] = []
     eight: list[str] = []  # the last `pn` naming both rooms (a vugraph header)
+    eight_line = 0
+    conflicts: list[tuple[int, str, str, list[str], int]] = []  # tables contradicting the header
     results: list[str] = []
     cur: RawRecord | None = None
     has_deal = False
@@ -324,16 +389,14 @@ def iter_lin(
             elif key == "pn":
                 names = [n.strip() for n in value.split(",")]
                 if len(names) >= 8:
-                    eight = names  # the header's players of both rooms
-                elif (
-                    len(names) == 4
-                    and eight
-                    and cur is not None
-                    and cur.room == "Closed"
-                    and {n.casefold() for n in names} == {n.casefold() for n in eight[:4]}
-                ):
-                    names = eight  # the closed table repeats the open room's four: the header's
-                    # eight names say who sat there
+                    eight, eight_line = names, lineno(at)  # the header's players of both rooms
+                elif cur is not None and cur.room and len(eight) >= 8:
+                    other = header_conflict(names, eight, cur.room)
+                    if other:  # the table names the other room's players: the header's win
+                        conflicts.append(
+                            (cur.source_line, cur.room, cur.board_no, other, eight_line)
+                        )
+                        names = eight
                 seated.clear()
                 if cur is not None and has_deal:
                     finish()  # a hand record's table ended; the next one starts with its players
@@ -380,6 +443,8 @@ def iter_lin(
         outside = RawRecord(source, lineno(pos), "lin",
                             parse_error=f"unreadable LIN text {tail[:60]!r} outside any table")  # fmt: skip
     finish()
+    if conflicts and warnings is not None:
+        warnings.append(_conflict_warning(conflicts))
     if outside is not None and (records or found):
         if found:  # records already given: it comes last
             records.append(outside)

@@ -70,6 +70,22 @@ def _check_tags(game: _Game) -> list[str]:
     return errors
 
 
+#: A date as exporters write it where PBN wants `yyyy.mm.dd`: ISO separators, one-digit month or
+#: day, a time of day after it ("2013-08-10 19:19", "2013.08.10 19:19:05", "2013-08-10T19:19").
+_LOOSE_DATE = re.compile(r"^(\d{4})[-./](\d{1,2})[-./](\d{1,2})"
+                         r"(?:(?:\s+|T)\d{1,2}[:.h]\d{2}(?:[:.]\d{2})?)?$", re.IGNORECASE)  # fmt: skip
+
+
+def _loose_date(value: str) -> str:
+    """The PBN form ('2013.08.10') of a date the standard does not allow but that says its year,
+    month and day unambiguously (year first), else ''. Day-first and month-first dates
+    ('10/08/2013') are not guessed."""
+    m = _LOOSE_DATE.match(value.strip())
+    if not m or not (1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31):
+        return ""
+    return f"{m.group(1)}.{int(m.group(2)):02d}.{int(m.group(3)):02d}"
+
+
 @lru_cache(maxsize=1 << 16)  # values repeat (boards, seats, contracts)
 def _value_problem(name: str, value: str | None) -> str | None:
     """Why a tag value breaks the PBN standard's syntax for that tag (None if it does not)."""
@@ -128,7 +144,18 @@ def iter_pbn(
     table = -1
     tabled: dict[tuple[str, str, str], set[tuple[object, ...]]] = {}
     ranked_once: set[tuple[object, ...]] = set()
+    loose_date = False  # a [Date] read though the standard does not allow it (noted once)
     for game in _games(lines or [], texts):
+        date = game.tags.get("Date")
+        if date and _value_problem("Date", date):
+            fixed = _loose_date(date)
+            if fixed:
+                game.tags["Date"] = fixed
+                if not loose_date and notes is not None:
+                    notes.append((game.tag_lines.get("Date", game.line), (
+                        f"Date {date!r} is not a PBN Date (yyyy.mm.dd); read as {fixed!r}, "
+                        "the same in every game of this file that writes it so")))  # fmt: skip
+                loose_date = True
         tags = dict(game.tags)
         if "#" in tags.values():  # "#" means: same as the previous game.
             for name, value in list(tags.items()):

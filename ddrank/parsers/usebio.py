@@ -24,7 +24,7 @@ Conventions (the standard leaves these open):
 from __future__ import annotations
 
 from dataclasses import dataclass
-from xml.parsers.expat import ExpatError, XMLParserType
+from xml.parsers.expat import ErrorString, ExpatError, XMLParserType
 
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
@@ -448,9 +448,12 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None,
     """Every traveller line, published ranking line and event of a USEBIO file.
 
     `hands_pbn` is the text of the event's hand-record PBN (Bridgewebs writes `x.hands.pbn` beside
-    `x.usebio.xml`): its deals are joined to the lines by board number. Never raises for bad data:
-    what could not be read is one record with `parse_error` naming the line and the problem, and
-    everything read before it is kept. Over the XML `limits` it raises `LimitExceeded` at once.
+    `x.usebio.xml`): its deals are joined to the lines by board number. Never raises for bad data.
+    XML that is not well-formed (a file cut short, or damaged) is refused whole
+    (`ParsedFile.refused`, naming the line): what it would give is a ranking of the boards
+    before the cut, which the scorer never published, so none of it is read. Other bad data (not
+    USEBIO, declared entities) is one record with `parse_error` naming the line and the problem.
+    Over the XML `limits` it raises `LimitExceeded` at once.
     """
     data = _utf8_or_declared(data)
     reader = _Reader(source, limits)
@@ -482,10 +485,15 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None,
             "refused: the XML declares entities (an entity bomb or an external entity is how "
             f"such files attack a reader): {type(exc).__name__}"
         )
-    except ExpatError as exc:
-        fail(f"not well-formed XML: {exc}")
+    except ExpatError as exc:  # cut short or damaged: refused whole (nothing of it published)
+        line = exc.lineno or expat.CurrentLineNumber or 1
+        return ParsedFile("usebio", [], refused=(
+            f"refused: line {line}: not well-formed XML ({ErrorString(exc.code)}, column {exc.offset}): "
+            "the file is cut short or damaged, so none of it is read"))  # fmt: skip
     except (LookupError, ValueError) as exc:  # an unknown declared encoding, a bad character
-        fail(f"unreadable XML: {exc}")
+        line = expat.CurrentLineNumber or 1
+        return ParsedFile("usebio", [], refused=f"refused: line {line}: unreadable XML: {exc}; none of "
+                          "the file is read")  # fmt: skip
     if errors and reader.stack:  # keep the complete lines of the board the error cut short
         board = next((n for n in reversed(reader.stack) if n.tag == "BOARD"), None)
         if board is not None and not any(n.tag == "HANDSET" for n in reader.stack):

@@ -105,6 +105,16 @@ def two_seats(names: Sequence[str], ids: Sequence[str]) -> str:
     return ""
 
 
+def sitting(room: str, home_team: str, visit_team: str, round_: str) -> tuple[str, str]:
+    """Where the file's own structure says a table of a board sat: the room of a team match
+    (its open and closed rooms are two tables by construction) and the round.
+
+    Two results of one board (one event, session and section) that differ here are two tables,
+    whatever names they repeat: a name written at both is an exporter's copy, never evidence of
+    one player seated twice. Only results that sit alike can be one table typed twice."""
+    return (room.strip().casefold() if home_team or visit_team else "", round_.strip())
+
+
 def seat_identities(
     names: Sequence[str], ids: Sequence[str], matched: Sequence[str] = ("", "", "", "")
 ) -> tuple[str, str, str, str]:

@@ -30,6 +30,7 @@ from ddrank.scoring.identity import (
     seat_identities,
     side_label,
     side_names,
+    sitting,
     split_name_id,
     two_seats,
 )
@@ -331,13 +332,16 @@ def drop_duplicate_tables(
     person twice is left out when it is read: `ddrank.scoring.identity.two_seats`.)
 
     The board is the director's (event, session, section, board) and, in teams events, the match,
-    so the same board number of two matches, sessions or sections never clashes.
+    so the same board number of two matches, sessions or sections never clashes; and tables the
+    file itself sets apart (two rooms of a match, two rounds: `identity.sitting`) never clash,
+    whatever names they repeat.
     """
     seen: dict[tuple, EventResult] = {}
     kept: list[EventResult] = []
     errors: list[RecordError] = []
     for r in results:
-        key = (r.event, r.session, r.section, r.board, frozenset((r.home_team, r.visit_team)))
+        key = (r.event, r.session, r.section, r.board, frozenset((r.home_team, r.visit_team)),
+               sitting(r.room, r.home_team, r.visit_team, r.round))  # fmt: skip
         who = [
             (f"{side} pair", pair)
             for side, pair in (("NS", r.ns_pair), ("EW", r.ew_pair))

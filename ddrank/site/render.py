@@ -79,12 +79,19 @@ def environment(bytecode_cache: BytecodeCache | None = None) -> Environment:
     env.filters["contract"] = contract_html
     env.filters["par"] = par_text
     env.filters["tally"] = count_text
+    env.filters["filename"] = file_name
     env.globals["SUITS"] = SUIT_SYMBOLS
     env.globals["search_key"] = search_key
     letters = json.dumps(SPECIAL_LETTERS, ensure_ascii=True)
     env.globals["search_letters"] = Markup(letters.replace("<", "\\u003c"))
     env.filters["suited"] = suited
     return env
+
+
+def file_name(path: str | None) -> str:
+    """A source file's name without its folders: a page on the web never shows where the club
+    keeps its files (either separator, whichever system wrote the path)."""
+    return str(path or "").replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
 
 
 def par_text(par: str | None) -> str:

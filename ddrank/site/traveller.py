@@ -81,7 +81,8 @@ def published_differs(r: Row, mp: bool) -> str:
 
 def status(r: Row) -> tuple[str, str]:
     """(kind, words) of a line that has no contract played: ('adjusted', 'NS 60% (A+) / EW 40%
-    (A−)'), ('not-played', 'Not played'), ('assigned', ...); ('', '') for a played line."""
+    (A−)'), ('not-played', 'Not played'); ('', '') for a played line, with or without its
+    contract (a score-only file gives the score alone)."""
     contract = r.get("contract")
     if contract:
         return "", ""
@@ -95,13 +96,15 @@ def status(r: Row) -> tuple[str, str]:
     if r.get("phantom"):
         return "not-played", f"Sit-out ({r['phantom']} is a phantom pair)"
     if r.get("ns_score") is not None:
-        return "assigned", f"Score assigned by the director: NS {r['ns_score']}"
+        # a plain score is a result: a score-only file (ACBLscore, some USEBIO) records the
+        # score its table reported and no contract; only `adjusted` marks a director's score
+        return "", ""
     return "not-played", "Not played"
 
 
 def status_html(r: Row, kind: str, words: str) -> str:
     """The words, and on a phone a short form ('Adj. 60/40', 'Assigned 420')."""
-    short = {"adjusted": f"Adj. {r.get('adjusted')}", "assigned": f"Assigned {r.get('ns_score')}"}
+    short = {"adjusted": f"Adj. {r.get('adjusted')}"}
     if kind not in short:
         return str(escape(words))
     return (f'<span class="long">{escape(words)}</span>'
@@ -168,7 +171,7 @@ def result_row(r: Row, ev: Event, players: Any, root: str, cols: Columns,
         cells += [f"<td>{suited(contract) if contract != 'P' else 'Pass'}</td>",
                   td(r.get("declarer") or "", ""), f"<td>{lead_html(r)}</td>",
                   td(r.get("result"))]  # fmt: skip
-    cells.append(td(r.get("ns_points")))
+    cells.append(td(r.get("ns_points"), "n c-score"))
     a, b = ours(r, mp)
     if mp:
         cells += [td(fmt_short(a)), td(fmt_short(b))]

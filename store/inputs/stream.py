@@ -42,7 +42,8 @@ class StreamedFile:
     standings: list[RawStanding] = field(default_factory=list)
     events: list[RawEvent] = field(default_factory=list)
     count: int = 0
-    #: (line, warning): a PBN table published again, read once (ddrank.parsers.pbn)
+    #: (line, warning): a PBN table published again, read once (ddrank.parsers.pbn); LIN tables
+    #: that contradict their vugraph header (ddrank.parsers.lin)
     warnings: list[tuple[int, str]] = field(default_factory=list)
 
     def parsed(self) -> ParsedFile:
@@ -121,7 +122,8 @@ class StreamedFile:
         if not facts.has_pipe:  # the whole text URL-encoded, pipes included: read it whole
             parsed = parse_lin_file(read_text(path), str(path))
             self.events += parsed.events
+            self.warnings += parsed.warnings
             yield from parsed.records
             return
         yield from iter_lin(lin_pieces(path, facts.encoding), str(path), self.events,
-                            facts.url_encoded)  # fmt: skip
+                            facts.url_encoded, self.warnings)  # fmt: skip

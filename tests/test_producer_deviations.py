@@ -1,0 +1,89 @@
+"""Read what producers really write (issue 36, item 5, and the reader half of item 4).
+
+Common deviations are read with a warning: a PBN `[Date]` with a time of day. A file cut short
+is refused whole: a Compscore USEBIO file cut at 40% once published a ranking of the boards
+before the cut ("1st 78.33%" where Compscore published 51.43%) and exited 0. Each test makes
+its deviant copy of a real file in the test.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stages.check import check_file
+from store.inputs.read import read
+
+REPO = Path(__file__).resolve().parent.parent
+QUALIFIER = REPO / "ddrank" / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
+COMPSCORE = REPO.parent / "shared" / "data" / "events" / "compscore-usebio"
+needs_compscore = pytest.mark.skipif(
+    not COMPSCORE.is_dir(),
+    reason="../shared/data/events is absent; the Compscore files may not be bundled (SOURCES.md)",
+)
+
+
+def test_a_pbn_date_with_a_time_of_day_is_read_with_one_warning(tmp_path: Path) -> None:
+    """`[Date "2021-08-23 19:19"]` (ISO dashes and a time: not PBN's yyyy.mm.dd) once refused
+    every game ("line 5: Date ... is not a valid PBN Date"); now every table is read, dated
+    2021-08-23, scored as the file as published is, and the file gets one warning."""
+    text = QUALIFIER.read_text(encoding="latin-1")
+    assert text.count('[Date "2021.08.23"]') == 299  # every game writes it
+    timed = tmp_path / "qualifier.pbn"
+    timed.write_text(text.replace('[Date "2021.08.23"]', '[Date "2021-08-23 19:19"]'),
+                     encoding="latin-1")  # fmt: skip
+    parsed, original = read(timed), read(QUALIFIER)
+    assert len(parsed.records) == len(original.records) == 299
+    assert not any(r.parse_error for r in parsed.records)
+    assert {r.date for r in parsed.records} == {"2021.08.23"}
+    assert [r.record_id for r in parsed.records] == [r.record_id for r in original.records]
+    dated = [w for w in parsed.warnings if "Date" in w[1]]
+    assert dated == [(5, "Date '2021-08-23 19:19' is not a PBN Date (yyyy.mm.dd); read as "
+                         "'2021.08.23', the same in every game of this file that writes it so")]  # fmt: skip
+    assert [w for w in parsed.warnings if w not in dated] == original.warnings
+    checked, published = check_file(timed), check_file(QUALIFIER)
+    imps = next(c for c in checked.checks() if c.what == "IMPs per line")
+    assert (imps.compared, imps.agree) == next(
+        (c.compared, c.agree) for c in published.checks() if c.what == "IMPs per line"
+    )
+    assert imps.compared >= 279
+
+
+def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DDRANK_")}
+    env.update(DO_NOT_TRACK="1", PREFECT_SERVER_ANALYTICS_ENABLED="false", COLUMNS="250",
+               PREFECT_HOME=str(tmp_path / "prefect"))  # fmt: skip
+    env.pop("PREFECT_API_URL", None)
+    return subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
+
+
+@needs_compscore
+def test_a_usebio_file_cut_at_40_percent_is_refused_and_never_published(tmp_path: Path) -> None:
+    """Compscore's Butler pairs session cut at 40% of its bytes: exit 2, one line naming the
+    file and the line of the cut; no table result, ranking line or event of it reaches the
+    results, and `ddrank check` says it is unreadable (exit 2)."""
+    data = (COMPSCORE / "butler_howell.xml").read_bytes()
+    cut = tmp_path / "butler_howell.xml"
+    cut.write_bytes(data[: len(data) * 40 // 100])
+    line = cut.read_bytes().count(b"\n") + 1  # the cut is on the file's last line
+    out = tmp_path / "out"
+    done = _run(tmp_path, "results", str(cut), "--out", str(out))
+    assert done.returncode == 2, done.stdout + done.stderr
+    errors = [x for x in done.stderr.splitlines() if x.startswith("error:")]
+    assert errors == [
+        f"error: {cut}: refused: line {line}: not well-formed XML (no element found, column 2): "
+        "the file is cut short or damaged, so none of it is read"
+    ]
+    assert "%" not in done.stdout  # no ranking printed
+    for name in ("results.csv", "ranking.csv"):
+        with (out / name).open(newline="") as fh:
+            assert list(csv.DictReader(fh)) == [], name
+    checked = _run(tmp_path, "check", str(cut))
+    assert checked.returncode == 2
+    assert f"line {line}: not well-formed XML" in checked.stdout

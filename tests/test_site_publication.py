@@ -1,0 +1,145 @@
+"""What the built site publishes, read from its pages (issue 36, items 3 and 4, the page side).
+
+One store is built in-process (tests/site_store.py, no DDS) from real files: the bundled Bridgemate
+game (`LBC-2026-01-26.bws` + its hand record) and, from ../shared where present, an ACBLscore game
+file (scores without contracts, strats and masterpoints) and a Compscore Butler session. Each
+test reads the written HTML and compares it with the files' own values.
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+from site_store import EVENTS, REPO, build
+
+from ddrank.parsers.acblscore_layout import read_game_file
+
+BWS = [REPO / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.bws",
+       REPO / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.pbn"]  # fmt: skip
+ACBL = EVENTS / "acblscore-game" / "750-club__170724.ACM"
+BUTLER = EVENTS / "compscore-usebio" / "butler_howell.xml"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    tmp = tmp_path_factory.mktemp("publication")
+    files = BWS + [f for f in (ACBL, BUTLER) if f.is_file()]
+    build(tmp / "store.duckdb", tmp / "out", files, dd=False)
+    site = tmp / "out" / "site"
+    index = (site / "index.html").read_text(encoding="utf-8")
+    events = dict((unescape(name), site / href) for href, name in
+                  re.findall(r'<tr><td><a href="(events/[^"]+)">([^<]+)</a>', index))  # fmt: skip
+    return {"db": tmp / "store.duckdb", "site": site, "events": events, "files": files}
+
+
+def event_page(site: dict, name: str) -> Path:
+    for title, path in site["events"].items():
+        if title.startswith(name):
+            return path
+    pytest.skip(f"{name}: its file is in ../shared/data/events, absent here (SOURCES.md)")
+
+
+def text(html: str) -> str:
+    """A page's visible words (tags dropped)."""
+    return unescape(re.sub(r"<[^>]+>", " ", html))
+
+
+def pages(site: dict) -> list[Path]:
+    return sorted(site["site"].rglob("*.html"))
+
+
+def test_pages_name_files_never_their_folders(site: dict) -> None:
+    """The About page and the "left out" tables print each input's file name, never the folder
+    it was read from (a club's disk layout on the web)."""
+    about = (site["site"] / "about.html").read_text(encoding="utf-8")
+    for f in site["files"]:
+        assert f"<code>{f.name}</code>" in about
+    for page in pages(site):
+        html = page.read_text(encoding="utf-8")
+        for f in site["files"]:
+            assert str(f.parent) not in html, page
+
+
+def test_pages_show_no_internal_player_ids(site: dict) -> None:
+    """A player known to the file by name shows that name; one known only by a number shows the
+    file's number, never the store's key ("id:7646884") nor an "identified as" line."""
+    for page in pages(site):
+        words = text(page.read_text(encoding="utf-8"))
+        assert not re.search(r"\bid:\d", words), page
+        assert "identified as" not in words, page
+
+
+def test_acblscore_plain_scores_are_results_not_adjustments(site: dict) -> None:
+    """An ACBLscore file records each table's score and no contract: the traveller shows the
+    score as a result, and only the file's artificial scores as adjusted."""
+    event = event_page(site, "Monday Morning Pairs")
+    game = read_game_file(ACBL.read_bytes())
+    by_board: dict[int, list[int]] = {}
+    for sec in game.sections:
+        for b in sec.boards:
+            by_board.setdefault(b.number, []).extend(
+                10 * s.ns_score for s in b.slots if s.ns_score < 900 and s.ew_score == -s.ns_score
+            )
+    shown: dict[int, list[int]] = {}
+    for page in sorted(event.with_suffix("").glob("board-*.html")):  # a page per section's board
+        html = page.read_text(encoding="utf-8")
+        assert "assigned by the director" not in html.lower(), page
+        number = int(page.stem.split("-")[1])
+        shown.setdefault(number, []).extend(
+            int(v) for v in re.findall(r'<td class="n c-score">(-?\d+)</td>', html)
+        )
+    # every played line shows its plain score, as the file stores it (tens of points)
+    assert len(shown) == len(by_board) == 27
+    for number, scores in by_board.items():
+        assert sorted(shown[number]) == sorted(scores), number
+
+
+GAMES = EVENTS / "acblscore-game"
+
+
+@pytest.fixture(scope="module")
+def acbl_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if not GAMES.is_dir():
+        pytest.skip("../shared/data/events/acblscore-game is absent (SOURCES.md: no licence)")
+    tmp = tmp_path_factory.mktemp("acbl")
+    build(tmp / "store.duckdb", tmp / "out", sorted(GAMES.iterdir()), dd=False)
+    return tmp / "out" / "site"
+
+
+def test_acblscore_strat_places_and_masterpoints_as_the_files_hold_them(acbl_site: Path) -> None:
+    """On all 49 ACBLscore files: every pair's masterpoints (each amount in its colour) and its
+    places in the lower strats and the overall ranking are on its event's page, as the files
+    record them, and nothing else is."""
+    from collections import Counter
+
+    from ddrank.parsers.acblscore import parse_acblscore
+
+    files = sorted(GAMES.iterdir())
+    assert len(files) == 49
+    awards: Counter[str] = Counter()
+    places: Counter[str] = Counter()
+    for f in files:
+        for s in parse_acblscore(f.read_bytes(), f.name).standings:
+            for part in filter(None, (a.strip() for a in s.award.split(";"))):
+                awards[part] += 1
+            if s.strat or s.overall:
+                places[" ".join(x for x in ("overall" if s.overall else "", s.strat,
+                                            s.published_place) if x)] += 1  # fmt: skip
+    shown_awards: Counter[str] = Counter()
+    shown_places: Counter[str] = Counter()
+    for page in sorted((acbl_site / "events").glob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        for colour, amount in re.findall(r'<span class="mp mp-(\w+)"[^>]*>([\d.]+) \w+</span>',
+                                         html):  # fmt: skip
+            shown_awards[f"{amount} {colour.lower()}"] += 1
+        for cell in re.findall(r'<td class="strats">([^<]*)</td>', html):
+            for p in filter(None, (x.strip() for x in cell.split("·"))):
+                shown_places[p] += 1
+    expected_awards = Counter({f"{a.split()[0]} {a.split()[1].lower()}": n
+                               for a, n in awards.items()})  # fmt: skip
+    assert sum(awards.values()) > 500
+    assert shown_awards == expected_awards
+    assert shown_places == places
