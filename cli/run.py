@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,7 +13,7 @@ from cli.inputs import require_readable, require_scored
 from cli.options import store_folder
 from cli.progress import stage_progress
 from cli.render import a_stop_is_under_way, console, emit_json, friendly_errors
-from cli.run_options import with_settings_options
+from cli.run_options import DIRECTOR, EXPERT_RUN, with_settings_options
 
 
 def run(
@@ -27,13 +28,19 @@ def run(
         Path | None,
         typer.Option(
             help="TOML settings file (a \\[ddrank] table or top-level keys).",
-            rich_help_panel="Files",
+            rich_help_panel=EXPERT_RUN,
         ),
     ] = None,  # fmt: skip
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Also print Prefect's log lines.")
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Also print Prefect's log lines.", rich_help_panel=DIRECTOR
+        ),
     ] = False,
-    json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary.")] = False,
+    json: Annotated[
+        bool,
+        typer.Option("--json", help="Print a machine-readable summary.", rich_help_panel=DIRECTOR),
+    ] = False,
     **fields: Any,
 ) -> None:
     """Run the whole pipeline as one Prefect flow: ingest → clean → match names → double dummy (and par) → per-player stats → regression report → scoring, Lehman and skill ratings → site.
@@ -48,9 +55,14 @@ def run(
         require_readable(settings.inputs, limits_of(settings))
         store_folder(Path(settings.db))  # a new store, but never in a folder made up by a typo
         try:
-            # the run's one Store and its inputs hashed once, before Prefect is even imported
-            with open_run(settings) as run:
-                fresh = freshness_of(run)
+            # the run's one Store and its inputs hashed once, before Prefect is even imported;
+            # the console hears from the first second (hashing, Prefect's import and its API's
+            # start are each a progress line: together they can take a minute on a busy machine)
+            progress = stack_progress(json)
+            with ExitStack() as held:
+                with progress("inputs"):
+                    run = held.enter_context(open_run(settings))
+                    fresh = freshness_of(run)
                 if fresh.nothing_new:
                     if json:
                         emit_json(fresh.as_dict())
@@ -62,7 +74,8 @@ def run(
                 # its copy of any error, which friendly_errors prints once) go to the Prefect UI.
                 if not verbose:
                     os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
-                from flows.pipeline import run_pipeline
+                with progress("prefect-import"):
+                    from flows.pipeline import run_pipeline
 
                 if a_stop_is_under_way():  # a Ctrl-C during that import, swallowed by a library
                     raise KeyboardInterrupt
@@ -97,6 +110,24 @@ def run(
         require_scored(scoring.get("results", 0), ingest.get("records_read", 0),
                        scoring.get("errors", 0), ingest.get("hand_record_deals", 0),
                        len(scoring.get("rankings") or []))  # fmt: skip
+
+
+def stack_progress(disable: bool) -> Any:
+    """`progress(name)`: a context that shows one stage of the run's start-up as a progress line
+    (started, a heartbeat while it lasts, done), the same lines the pipeline's stages print."""
+    from contextlib import contextmanager
+
+    from stages.progress import stage
+
+    @contextmanager
+    def progress(name: str) -> Any:
+        if disable:
+            yield
+            return
+        with stage_progress(), stage(name, heartbeat=1.0):
+            yield
+
+    return progress
 
 
 def refused_inputs(result: dict[str, Any]) -> None:

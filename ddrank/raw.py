@@ -230,6 +230,9 @@ class RawStanding:
     # A place among every pair of the event across sections and directions, on their totals
     # with any carry-over (ACBLscore's overall ranking; published for the places with awards).
     overall: bool = False
+    # The masterpoints the line won, as the scorer recorded them: "1.29 Red; 1.29 Black"
+    # (ACBLscore), each amount with its colour.
+    award: str = ""
 
 
 @dataclass

@@ -16,7 +16,7 @@ from typing import Any
 from prefect import flow
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
-from ddrank.scoring.events import EventInfo, EventResult, EventScores
+from ddrank.scoring.events import EventInfo, EventResult, ScoredEvent
 from publish.encoding import markdown_text as md
 from stages.pipeline import lookup, open_run
 from stages.scoring_stage import score_and_rate, summary_lines
@@ -25,7 +25,7 @@ from tasks.scoring import score_session_task
 
 
 def cached_session(event: str, session: str, results: list[EventResult], info: EventInfo,
-                   method: str, content_hash: str) -> EventScores:  # fmt: skip
+                   method: str, content_hash: str) -> ScoredEvent:  # fmt: skip
     """One session's scores through the task cached on its content."""
     return score_session_task(event, session, results, info, method, content_hash)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ddrank.raw import PLACE_FIELDS
-from ddrank.scoring.events import EventResult, EventScores
+from ddrank.scoring.events import EventResult, ScoredEvent
 from ddrank.scoring.individual import seat_rows
 from ddrank.scoring.published import Check
 from ddrank.scoring.results import RecordError
@@ -33,7 +33,7 @@ TEAMS_COLUMNS = ["event", "session", "section", "team", "opponent", "boards", "i
 BUTLER_COLUMNS = ["event", "pair", "players", "boards", "butler", "butler_per_board", "rank"]
 #: errors.csv: the file and line, the record's place as its source gives it, what kind of problem
 #: ("left out": read, not scored; "missing": a line the movement expects; "note": scored, but
-#: read this), and why.
+#: read this; "unreadable": a whole file no reader takes), and why.
 ERRORS_COLUMNS = ["source", "line", *PLACE_FIELDS, "kind", "message"]
 RATINGS_COLUMNS = ["player", "rating", "boards", "std_error", "last_period"]
 #: The store's tables, column for column (sql/scoring_schema.sql).
@@ -57,7 +57,7 @@ def _adjusted_text(r: EventResult) -> str:
     return f"{r.adjusted[0]:g}/{r.adjusted[1]:g}" if r.adjusted else ""
 
 
-def results_rows(scores: Mapping[str, EventScores]) -> list[Row]:
+def results_rows(scores: Mapping[str, ScoredEvent]) -> list[Row]:
     """One row per scored table result: what results.csv shows and `scored_results` keeps."""
     out: list[Row] = []
     for ev, sc in scores.items():
@@ -83,7 +83,7 @@ def results_rows(scores: Mapping[str, EventScores]) -> list[Row]:
     return out
 
 
-def ranking_rows(scores: Mapping[str, EventScores]) -> list[Row]:
+def ranking_rows(scores: Mapping[str, ScoredEvent]) -> list[Row]:
     out: list[Row] = []
     for ev, sc in scores.items():
         kind = ("teams" if sc.info.scoring in ("TEAMS", "BAM") else
@@ -97,7 +97,7 @@ def ranking_rows(scores: Mapping[str, EventScores]) -> list[Row]:
     return out
 
 
-def butler_rows(scores: Mapping[str, EventScores]) -> list[Row]:
+def butler_rows(scores: Mapping[str, ScoredEvent]) -> list[Row]:
     return [{"event": ev, "kind": "butler", "session": "", "section": "", "direction": "",
              "pair": x.pair, "players": x.players, "boards": x.boards, "butler": x.mp,
              "score": x.mp, "butler_per_board": x.mp / x.boards if x.boards else None,
@@ -105,13 +105,13 @@ def butler_rows(scores: Mapping[str, EventScores]) -> list[Row]:
             for ev, sc in scores.items() for x in sc.butler]  # fmt: skip
 
 
-def player_rows(scores: Mapping[str, EventScores]) -> list[Row]:
+def player_rows(scores: Mapping[str, ScoredEvent]) -> list[Row]:
     """An individual event's players board by board (`player_results`)."""
     return [{**row, "event": ev} for ev, sc in scores.items() if sc.info.individual
             for row in seat_rows(sc.results)]  # fmt: skip
 
 
-def team_rows(scores: Mapping[str, EventScores]) -> list[Row]:
+def team_rows(scores: Mapping[str, ScoredEvent]) -> list[Row]:
     return [{**asdict(m), "event": ev} for ev, sc in scores.items() for m in sc.matches]
 
 
@@ -172,7 +172,7 @@ def why_left_out(errors: Sequence[RecordError], limit: int = 5) -> list[str]:
 
 
 def write_outputs(out_dir: str | Path, source: str, errors: Sequence[RecordError],
-                  scores: Mapping[str, EventScores], checks: Sequence[Check], fouled: int) -> Row:  # fmt: skip
+                  scores: Mapping[str, ScoredEvent], checks: Sequence[Check], fouled: int) -> Row:  # fmt: skip
     """`ddrank score FILE...`: the output files from the scores in hand."""
     out = Path(out_dir)
     with staged_files(out) as new:  # the set replaces the last one only once complete
@@ -271,7 +271,7 @@ def published_section(checks: Sequence[Check], max_listed: int = 50) -> list[str
 
 def report_markdown(
     source: str,
-    scores: Mapping[str, EventScores],
+    scores: Mapping[str, ScoredEvent],
     checks: Sequence[Check],
     errors: Sequence[RecordError],
     fouled: int,
@@ -306,8 +306,8 @@ def _problem_lines(errors: Sequence[RecordError], max_listed: int = 20) -> list[
     """report.md's lists of records left out (under the count), traveller lines the movement
     expects and the files lack, and notes (the first `max_listed` of each; errors.csv has all)."""
     out = []
-    for kind, title in (("left out", ""), ("missing", "traveller lines missing"),
-                        ("note", "notes")):  # fmt: skip
+    for kind, title in (("left out", ""), ("unreadable", "files no reader takes"),
+                        ("missing", "traveller lines missing"), ("note", "notes")):  # fmt: skip
         items = [e for e in errors if e.kind == kind]
         if items and title:
             out.append(f"- {title}: {len(items)} (errors.csv)")

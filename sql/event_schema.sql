@@ -99,6 +99,8 @@ ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS overall BOOLEAN;
 -- The boards a ranking line covers, as published (PBN `NrBoards`): a line over more boards than
 -- the file holds cannot be reproduced from it (ddrank.scoring.published).
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS boards VARCHAR;
+-- The masterpoints a line won, as the scorer recorded them ("1.29 Red; 1.29 Black", ACBLscore).
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS award VARCHAR;
 
 -- Hand-record deals with no table result (a Bridgemate or USEBIO companion hand record, a PBN
 -- game with a deal and nothing played): the readers join them to their results; not results.

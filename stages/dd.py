@@ -182,9 +182,9 @@ def record_invalid(store: Store, plan: DDPlan) -> None:
     """Boards the engine cannot read leave `boards`; plays DDS must not see go to play_issues."""
     if plan.invalid_boards:
         quarantine(store, dict(plan.invalid_boards), INVALID_FOR_DD)
-    store.run_many("insert_play_issue", (
+    store.insert_rows("play_issues", (
         {"record_id": rid, "reason": DD_PLAY_ISSUE, "detail": why} for rid, why in plan.invalid_plays
-    ))  # fmt: skip
+    ), {"record_id": pl.String, "reason": pl.String, "detail": pl.String}, or_ignore=True)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------- tallying

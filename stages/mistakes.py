@@ -31,6 +31,8 @@ COLUMNS = ("record_id", "event", "board", "deal_id", "player", "seat", "side", "
 
 def cost_mistakes(store: Store) -> dict[str, Any]:
     """The stage's entry point: (re)value the mistakes of every event whose inputs changed."""
+    import polars as pl
+
     if not store.scalar("any_dd_analysis"):
         return {"events": 0, "mistakes": 0, "skipped": "no DD analysis in the store"}
     done = dict(store.tuples("mistake_event_done"))
@@ -45,8 +47,9 @@ def cost_mistakes(store: Store) -> dict[str, Any]:
         store.run("delete_mistake_costs", events=todo + gone)
         store.run("delete_mistake_cost_events", events=todo + gone)
         _insert(store, rows)
-        store.run_many("insert_mistake_cost_event",
-                       [{"event": ev, "inputs": inputs[ev]} for ev in todo])  # fmt: skip
+        store.insert_rows("mistake_cost_events",
+                          [{"event": ev, "inputs": inputs[ev]} for ev in todo],
+                          {"event": pl.String, "inputs": pl.String})  # fmt: skip
     return {"events": len(todo), "mistakes": len(rows), "unchanged": len(inputs) - len(todo)}
 
 

@@ -4,7 +4,8 @@ Periods are events in date order. The periods already rated with unchanged conte
 history; from the first new or changed period on (an older event inserted, or a rescored one)
 every period is rated again from the states its players had before it. A new latest event
 therefore costs one period, and gives what a recompute from scratch gives. The table results of
-the periods to rate are read in one query.
+the periods to rate are read, rated and their history written a chunk of periods at a time, so
+memory does not grow with the archive.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ def _state_row(player: str, s: PlayerState, index: int, period: str) -> Row:
 
 HISTORY_COLUMNS = ["player", "period_index", "period", "rating", "boards", "std_error", "weight",
                    "w", "w2", "s1", "s2"]  # fmt: skip
+#: Periods (events) whose table results are read and rated at a time: memory stays bounded by
+#: this many events' boards (and the players' states), not by the archive.
+PERIODS_PER_READ = 32
 RATINGS_COLUMNS = ["player", "rating", "boards", "std_error", "last_period", "period_index",
                    "weight", "w", "w2", "s1", "s2"]  # fmt: skip
 
@@ -84,21 +88,26 @@ def update_ratings(store: Store, params: LehmanParams | None = None) -> Row:
                                                                       start=start):  # fmt: skip
         states[p] = PlayerState(rating, weight, boards, idx, w, w2, s1, s2)
     todo = [ev for ev, _, _ in order[start:]]
-    boards_of = period_boards(store, todo, params)
     labels = {start + i: ev for i, ev in enumerate(todo)}
-    final, history = rate_periods([(ev, boards_of[ev]) for ev in todo], params, states, start)
-    store.run("delete_rating_history_from", start=start)
-    store.run("delete_rating_periods_from", start=start)
-    _insert(store, "rating_history", history, HISTORY_COLUMNS, pl)
-    _insert(store, "rating_periods", [{"period_index": start + i, "event": ev, "date": d,
-                                       "content_hash": h} for i, (ev, d, h) in
-                                      enumerate(order[start:])],
-            ["period_index", "event", "date", "content_hash"], pl)  # fmt: skip
-    all_labels = dict(store.tuples("rating_period_labels"))
-    all_labels.update(labels)
-    store.run("delete_ratings")
-    _insert(store, "ratings", [_state_row(p, s, s.last_period, all_labels.get(s.last_period, ""))
-                               for p, s in sorted(final.items())], RATINGS_COLUMNS, pl)  # fmt: skip
+    with store.transaction():  # all periods or none
+        store.run("delete_rating_history_from", start=start)
+        store.run("delete_rating_periods_from", start=start)
+        final = states
+        for first in range(0, len(todo), PERIODS_PER_READ):  # bounded: a chunk of periods at a time
+            chunk = todo[first : first + PERIODS_PER_READ]
+            boards_of = period_boards(store, chunk, params)
+            final, history = rate_periods([(ev, boards_of[ev]) for ev in chunk], params, final,
+                                          start + first)  # fmt: skip
+            _insert(store, "rating_history", history, HISTORY_COLUMNS, pl)
+        _insert(store, "rating_periods", [{"period_index": start + i, "event": ev, "date": d,
+                                           "content_hash": h} for i, (ev, d, h) in
+                                          enumerate(order[start:])],
+                ["period_index", "event", "date", "content_hash"], pl)  # fmt: skip
+        all_labels = dict(store.tuples("rating_period_labels"))
+        all_labels.update(labels)
+        store.run("delete_ratings")
+        _insert(store, "ratings", [_state_row(p, s, s.last_period, all_labels.get(s.last_period, ""))
+                                   for p, s in sorted(final.items())], RATINGS_COLUMNS, pl)  # fmt: skip
     return {"periods": len(order), "rerated_from": order[start][0] if start < len(order) else None,
             "rerated_periods": len(order) - start, "players": len(final)}  # fmt: skip
 

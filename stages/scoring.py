@@ -20,13 +20,13 @@ from ddrank.cleaning.reasons import EXCLUSION_REASONS
 from ddrank.events import group_unnamed
 from ddrank.ratings.lehman import LehmanParams, sortable_date
 from ddrank.raw import ParsedFile, RawRecord, place_of
-from ddrank.scoring.acbl import pair_inputs
-from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_event
-from ddrank.scoring.matches import matches_only_events, score_matches
-from ddrank.scoring.method import AUTO, MethodChoice, agreement, choose_method, event_standings
+from ddrank.scoring.events import EventInfo, EventResult, ScoredEvent
+from ddrank.scoring.matches import matches_only_events
+from ddrank.scoring.method import AUTO, event_standings
 from ddrank.scoring.published import as_float, compare_published, match_standings
 from ddrank.scoring.records import event_infos, event_label, results_from_rows, with_scoring_hint
 from ddrank.scoring.results import RecordError
+from ddrank.scoring.score import EventSource, ScoreSettings, score
 from ddrank.types import board_year
 from publish import scores as publish
 from stages.rankings import stored_checks
@@ -183,10 +183,17 @@ def excluded(store: Store) -> list[RecordError]:
     """The records cleaning left out, each with its file, line, place and reason."""
     out = []
     for r in store.rows("exclusion_errors"):
+        source = str(r["source_file"] or store.path)
+        if r["reason"] == "unreadable" and r.get("file_records") == 1:  # a whole file no reader
+            # takes: said once, as what it is, not as a record left out (its file and line are
+            # columns of their own)
+            detail = str(r.get("detail") or "").removeprefix(f"{source}:{r['source_line']}: ")
+            out.append(RecordError(source, r["source_line"], detail or "unreadable",
+                                   **place_of(r), kind="unreadable"))  # fmt: skip
+            continue
         why = EXCLUSION_REASONS.get(r["reason"], r["reason"]).rstrip(".")
         detail = f": {r['detail']}" if r.get("detail") else ""
-        out.append(RecordError(str(r["source_file"] or store.path), r["source_line"],
-                               f"{why}{detail}", **place_of(r)))  # fmt: skip
+        out.append(RecordError(source, r["source_line"], f"{why}{detail}", **place_of(r)))
     return out
 
 
@@ -211,34 +218,7 @@ def option_key(method: str, mp_top: float | None) -> str:
     return f"{method}|{'auto' if mp_top is None else float(mp_top)}"
 
 
-def chosen(results: list[EventResult], info: EventInfo, standings: Sequence[Row],
-           method: str = AUTO, mp_top: float | None = None) -> tuple[EventInfo, MethodChoice]:  # fmt: skip
-    """The event's facts with the top it is scored on, and the method choice (as the scorer did,
-    unless the options say; ddrank.scoring.method)."""
-    inputs = pair_inputs(event_standings(info.event, standings))
-    if inputs:  # what the director applied to pairs' totals (ACBLscore)
-        info = replace(info, pair_inputs=inputs)
-    choice = choose_method(results, info, standings, method, mp_top)
-    return replace(
-        info,
-        mp_top=choice.mp_top,
-        vp_scale=choice.vp_scale,
-        imp_rule=choice.imp_rule,
-        mp_rule=choice.mp_rule,
-    ), choice
-
-
-def with_choice(sc: EventScores, choice: MethodChoice, standings: Sequence[Row]) -> EventScores:
-    """The scores with how they were scored and how many published values they reproduce (a
-    value that differs is explained where the file's own numbers contradict it)."""
-    sc = replace(sc, method=choice.method, method_reason=choice.reason)
-    checks = compare_published({sc.info.event: sc}, event_standings(sc.info.event, standings),
-                               prove=True)  # fmt: skip
-    compared, agree = agreement(checks)
-    return replace(sc, published_compared=compared, published_agree=agree, checks=checks)
-
-
-def method_rows(scores: Mapping[str, EventScores]) -> list[Row]:
+def method_rows(scores: Mapping[str, ScoredEvent]) -> list[Row]:
     """Per event: how it was scored and its agreement with what its source published."""
     return [{"event": ev, "scoring": sc.info.scoring, "mp_method": sc.method,
              "mp_top": sc.info.mp_top, "method_reason": sc.method_reason,
@@ -255,17 +235,16 @@ def by_event(results: Iterable[EventResult]) -> dict[str, list[EventResult]]:
 
 def score_events(
     loaded: Loaded, method: str = AUTO, mp_top: float | None = None
-) -> dict[str, EventScores]:
+) -> dict[str, ScoredEvent]:
     """Every event of `loaded`, each by its own scoring, as its scorer did unless `method` or
     `mp_top` say otherwise."""
     infos = loaded.infos()
+    settings = ScoreSettings(method, mp_top)
     out = {}
     for ev, rs in sorted(by_event(loaded.results).items()):
-        info, choice = chosen(rs, infos[ev], loaded.standings, method, mp_top)
-        sc = score_event(rs, info, choice.method)  # type: ignore[arg-type]
-        out[ev] = with_choice(sc, choice, loaded.standings)
+        out[ev] = score(EventSource(rs, infos[ev], loaded.standings), settings)
     for ev, info in matches_only(loaded).items():
-        out[ev] = score_matches_event(info, loaded.standings)
+        out[ev] = score(EventSource([], info, loaded.standings), settings)
     return out
 
 
@@ -278,26 +257,6 @@ def matches_only(loaded: Loaded) -> dict[str, EventInfo]:
     }
 
 
-def score_one(results: list[EventResult], info: EventInfo, standings: Sequence[Row],
-              method: str = AUTO, mp_top: float | None = None,
-              scorer: Any = None) -> EventScores:  # fmt: skip
-    """One event as its scorer did (or as the options say), with its published-value checks:
-    from its table results (`scorer(results, info, method)`, `score_event` by default), or, an
-    event without any, from its published matches."""
-    if not results:  # a matches-only teams event
-        return score_matches_event(info, standings)
-    info, choice = chosen(results, info, standings, method, mp_top)
-    sc = (scorer or score_event)(results, info, choice.method)
-    return with_choice(sc, choice, standings)
-
-
-def score_matches_event(info: EventInfo, standings: Sequence[Row]) -> EventScores:
-    """A matches-only teams event (ddrank.scoring.matches), with its published-value checks."""
-    matches, lines, why = score_matches(info, standings)
-    sc = EventScores(info, [], lines, matches)
-    return with_choice(sc, MethodChoice("wbf continuous", 2.0, why), standings)
-
-
 def fouled_in(results: Iterable[EventResult]) -> int:
     """Boards (event, session, section, board[, match]) whose results hold more than one deal."""
     deals: dict[tuple, set[str]] = defaultdict(set)
@@ -307,7 +266,7 @@ def fouled_in(results: Iterable[EventResult]) -> int:
     return sum(1 for v in deals.values() if len(v) > 1)
 
 
-def top_lines(scores: Mapping[str, EventScores], n: int = 5) -> list[Row]:
+def top_lines(scores: Mapping[str, ScoredEvent], n: int = 5) -> list[Row]:
     """The leaders of each event's final ranking(s), for the console and the run summary."""
     out = []
     for ev, sc in scores.items():
@@ -351,7 +310,7 @@ def changed_events(
     return groups, infos, hashes, changed
 
 
-def save_scores(store: Store, scores: Mapping[str, EventScores], hashes: Mapping[str, str],
+def save_scores(store: Store, scores: Mapping[str, ScoredEvent], hashes: Mapping[str, str],
                 standings: Sequence[Row] = ()) -> None:  # fmt: skip
     """Replace each given event's rows in scored_results, rankings and team_matches."""
     events = list(scores)
@@ -384,7 +343,7 @@ SCORED_EVENTS_COLUMNS = ["event", "date", "scoring", "content_hash", "results", 
                          "checks"]  # fmt: skip
 
 
-def checks_json(sc: EventScores) -> str:
+def checks_json(sc: ScoredEvent) -> str:
     """The event's published-value checks, kept so that every later reader shows these counts."""
     import json
 
@@ -432,7 +391,8 @@ def score_and_save(
         if not loaded.results:
             raise ValueError(f"no event {event!r} in {store.path}")
     groups, infos, hashes, changed = changed_events(loaded, scored_events(store), method, mp_top)
-    scores = {ev: score_one(groups[ev], infos[ev], loaded.standings, method, mp_top)
+    settings = ScoreSettings(method, mp_top)
+    scores = {ev: score(EventSource(groups[ev], infos[ev], loaded.standings), settings)
               for ev in changed}  # fmt: skip
     save_scores(store, scores, hashes, loaded.standings)
     return {"scores": scores, "rescored": changed,

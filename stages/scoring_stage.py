@@ -20,13 +20,11 @@ from typing import Any
 from ddrank.scoring.events import (
     EventInfo,
     EventResult,
-    EventScores,
-    assemble_event,
-    by_session,
-    event_info_for,
+    ScoredEvent,
     infer_scoring,
     score_session,
 )
+from ddrank.scoring.score import EventSource, ScoreSettings, score
 from publish.rankings import method_words
 from publish.scores import write_ratings_csv
 from stages import ratings
@@ -38,7 +36,6 @@ from stages.scoring import (
     excluded,
     export,
     save_scores,
-    score_one,
     scored_events,
     top_lines,
 )
@@ -47,7 +44,7 @@ from store import Store
 
 IMP_SCORINGS = ("IMP", "BUTLER", "TEAMS", "BAM")
 #: score_session(event, session, results, info, method, content_hash) -> the session's scores.
-SessionScorer = Callable[[str, str, list[EventResult], EventInfo, str, str], EventScores]
+SessionScorer = Callable[[str, str, list[EventResult], EventInfo, str, str], ScoredEvent]
 #: Changed events scored session by session through the given scorer (the flow's cached Prefect
 #: task), up to this many. More (a folder of 10,000 one-table files is an event per file) are
 #: scored plainly: a task run and a persisted result per session flooded Prefect's event queue
@@ -56,18 +53,20 @@ CACHED_EVENTS_UP_TO = 50
 
 
 def plain_session(event: str, session: str, results: list[EventResult], info: EventInfo,
-                  method: str, content_hash: str) -> EventScores:  # fmt: skip
+                  method: str, content_hash: str) -> ScoredEvent:  # fmt: skip
     """One session's table scores, computed (no cache)."""
     return score_session(results, info, method)  # type: ignore[arg-type]
 
 
-def score_event_by_session(event: str, results: list[EventResult], info: EventInfo, method: str,
-                           scorer: SessionScorer = plain_session) -> EventScores:  # fmt: skip
-    """An event from its sessions' scores, ranked as a whole."""
-    info = event_info_for(results, info)
-    parts = [scorer(event, session, rs, info, method, event_hash(rs, info, method))
-             for session, rs in by_session(results).items()]  # fmt: skip
-    return assemble_event(info, parts)
+def session_scorer(event: str, scorer: SessionScorer) -> Any:
+    """`scorer` (the flow's cached task, keyed on the session's content) as `score()` calls a
+    session's scorer."""
+
+    def one(results: list[EventResult], info: EventInfo, method: str) -> ScoredEvent:
+        session = results[0].session if results else ""
+        return scorer(event, session, results, info, method, event_hash(results, info, method))
+
+    return one
 
 
 def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session) -> dict[str, Any]:
@@ -126,9 +125,8 @@ class Done:
             scorer = plain_session
         scores = {}
         for ev in changed:
-            scores[ev] = score_one(groups[ev], infos[ev], loaded.standings, s.mp_method, s.mp_top,
-                                   lambda rs, info, m, ev=ev: score_event_by_session(
-                                       ev, rs, info, m, scorer))  # fmt: skip
+            settings = ScoreSettings(s.mp_method, s.mp_top, session_scorer(ev, scorer))
+            scores[ev] = score(EventSource(groups[ev], infos[ev], loaded.standings), settings)
         save_scores(store, scores, hashes, loaded.standings)
         self.changed += changed
         self.unchanged += sorted(set(groups) - set(changed))

@@ -238,6 +238,8 @@ def rate_rows(
 
 def rate_store(store: Store, event: str | None = None, full: bool = False) -> dict[str, Any]:
     """Rate the store's new periods on top of the stored `skill_ratings` (all with `full`)."""
+    import polars as pl
+
     rows = db_skill_rows(store, event)
     if full:
         store.run("delete_skill_ratings")
@@ -251,14 +253,19 @@ def rate_store(store: Store, event: str | None = None, full: bool = False) -> di
     all_labels = sorted(set(done) | {p for p, _ in periods_of(rows)})
     out = sk.player_rows(final)
     store.run("delete_skill_ratings")
-    store.run_many("insert_skill_rating", [
-        {"player": r["player"], "component": r["component"], "rating": r["rating"], "se": r["se"],
-         "boards": r["boards"], "last_period": r["last_period"]} for r in out])  # fmt: skip
+    store.insert_rows("skill_ratings", out, _skill_rating_schema())
     store.run("delete_skill_periods")
-    store.run_many("insert_skill_period", [{"period": p, "idx": i}
-                                           for i, p in enumerate(all_labels)])  # fmt: skip
+    store.insert_rows("skill_periods", [{"period": p, "idx": i} for i, p in enumerate(all_labels)],
+                      {"period": pl.String, "idx": pl.Int32})  # fmt: skip
     return {"periods_rated": rated, "periods_total": len(all_labels), "rows": len(out),
             "boards": len(rows), "imps_per_trick": params.imps_per_trick}  # fmt: skip
+
+
+def _skill_rating_schema() -> dict[str, Any]:
+    import polars as pl
+
+    return {"player": pl.String, "component": pl.String, "rating": pl.Float64, "se": pl.Float64,
+            "boards": pl.Int32, "last_period": pl.Int32}  # fmt: skip
 
 
 def skill_table(store: Store) -> list[dict[str, Any]]:

@@ -218,16 +218,25 @@ class Store:
         """A statement that returns nothing (insert, update, delete)."""
         self._cursor(name, sql, params).fetchall()
 
-    def run_many(self, name: str, param_rows: Iterable[Mapping[str, Any]]) -> int:
-        """One statement for many parameter rows; an empty list does nothing (DuckDB refuses it)."""
-        batch = list(param_rows)
-        if batch:
-            self.counts[name] += 1
-            self.con.executemany(self.sql(name), batch)
-        return len(batch)
+    def insert_rows(self, table: str, rows: Iterable[Mapping[str, Any]],
+                    schema: Mapping[str, Any], *, or_ignore: bool = False) -> int:  # fmt: skip
+        """Append parameter rows to `table` as one frame (`schema`: column -> polars type).
 
-    def insert_frame(self, table: str, frame: Any) -> int:
-        """Append a polars/arrow frame to `table`, matching columns by name."""
+        One columnar insert, not DuckDB's `executemany` (about 0.9 ms a row: 6,000 skill ratings
+        took 5.2 s that way and 0.013 s as a frame). `or_ignore`: rows whose key is already
+        stored are left out (`INSERT OR IGNORE`)."""
+        import polars as pl
+
+        batch = list(rows)
+        if not batch:
+            return 0
+        frame = pl.DataFrame({c: [r.get(c) for r in batch] for c in schema},
+                             schema=dict(schema))  # fmt: skip
+        return self.insert_frame(table, frame, or_ignore=or_ignore)
+
+    def insert_frame(self, table: str, frame: Any, *, or_ignore: bool = False) -> int:
+        """Append a polars/arrow frame to `table`, matching columns by name (`or_ignore`: rows
+        whose key is already stored are left out)."""
         if len(frame) == 0:
             return 0
         self.counts[f"insert:{table}"] += 1
@@ -238,7 +247,8 @@ class Store:
         try:
             cols = ", ".join(f'"{c}"' for c in frame.columns)
             values = ", ".join("NULL" if c in nulls else f'"{c}"' for c in frame.columns)
-            self.con.execute(f"insert into {table} ({cols}) select {values} from _ddrank_frame")
+            verb = "insert or ignore" if or_ignore else "insert"
+            self.con.execute(f"{verb} into {table} ({cols}) select {values} from _ddrank_frame")
         finally:
             self.con.unregister("_ddrank_frame")
         return len(frame)

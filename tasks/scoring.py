@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from prefect import task
 
-from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_session
+from ddrank.scoring.events import EventInfo, EventResult, ScoredEvent, score_session
 
 
 @task(
@@ -19,6 +19,6 @@ from ddrank.scoring.events import EventInfo, EventResult, EventScores, score_ses
 def score_session_task(
     event: str, session: str, results: list[EventResult], info: EventInfo, method: str,
     content_hash: str,
-) -> EventScores:  # fmt: skip
+) -> ScoredEvent:  # fmt: skip
     """One session's table scores; cached on its content, so an unchanged session is reused."""
     return score_session(results, info, method)  # type: ignore[arg-type]

@@ -182,8 +182,9 @@ def test_a_score_is_valued_in_matchpoints_as_the_scorer_published() -> None:
     from ddrank.mistakes.costs import board_fields, board_valuer
     from ddrank.scoring.duplicate import duplicate_score
     from ddrank.scoring.events import field_key, field_sizes
+    from ddrank.scoring.score import chosen
     from ddrank.types import Contract, Seat
-    from stages.scoring import chosen, load_files
+    from stages.scoring import load_files
 
     loaded = load_files([str(WELWYN)])
     ((event, facts),) = loaded.infos().items()

@@ -81,15 +81,65 @@ def test_acblscore_plain_scores_are_results_not_adjustments(site: dict) -> None:
     for sec in game.sections:
         for b in sec.boards:
             by_board.setdefault(b.number, []).extend(
-                10 * s.ns_score for s in b.slots if s.ns_score < 900 and s.ew_score == -s.ns_score)
+                10 * s.ns_score for s in b.slots if s.ns_score < 900 and s.ew_score == -s.ns_score
+            )
     shown: dict[int, list[int]] = {}
     for page in sorted(event.with_suffix("").glob("board-*.html")):  # a page per section's board
         html = page.read_text(encoding="utf-8")
         assert "assigned by the director" not in html.lower(), page
         number = int(page.stem.split("-")[1])
         shown.setdefault(number, []).extend(
-            int(v) for v in re.findall(r'<td class="n c-score">(-?\d+)</td>', html))
+            int(v) for v in re.findall(r'<td class="n c-score">(-?\d+)</td>', html)
+        )
     # every played line shows its plain score, as the file stores it (tens of points)
     assert len(shown) == len(by_board) == 27
     for number, scores in by_board.items():
         assert sorted(shown[number]) == sorted(scores), number
+
+
+GAMES = EVENTS / "acblscore-game"
+
+
+@pytest.fixture(scope="module")
+def acbl_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if not GAMES.is_dir():
+        pytest.skip("../shared/data/events/acblscore-game is absent (SOURCES.md: no licence)")
+    tmp = tmp_path_factory.mktemp("acbl")
+    build(tmp / "store.duckdb", tmp / "out", sorted(GAMES.iterdir()), dd=False)
+    return tmp / "out" / "site"
+
+
+def test_acblscore_strat_places_and_masterpoints_as_the_files_hold_them(acbl_site: Path) -> None:
+    """On all 49 ACBLscore files: every pair's masterpoints (each amount in its colour) and its
+    places in the lower strats and the overall ranking are on its event's page, as the files
+    record them, and nothing else is."""
+    from collections import Counter
+
+    from ddrank.parsers.acblscore import parse_acblscore
+
+    files = sorted(GAMES.iterdir())
+    assert len(files) == 49
+    awards: Counter[str] = Counter()
+    places: Counter[str] = Counter()
+    for f in files:
+        for s in parse_acblscore(f.read_bytes(), f.name).standings:
+            for part in filter(None, (a.strip() for a in s.award.split(";"))):
+                awards[part] += 1
+            if s.strat or s.overall:
+                places[" ".join(x for x in ("overall" if s.overall else "", s.strat,
+                                            s.published_place) if x)] += 1  # fmt: skip
+    shown_awards: Counter[str] = Counter()
+    shown_places: Counter[str] = Counter()
+    for page in sorted((acbl_site / "events").glob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        for colour, amount in re.findall(r'<span class="mp mp-(\w+)"[^>]*>([\d.]+) \w+</span>',
+                                         html):  # fmt: skip
+            shown_awards[f"{amount} {colour.lower()}"] += 1
+        for cell in re.findall(r'<td class="strats">([^<]*)</td>', html):
+            for p in filter(None, (x.strip() for x in cell.split("·"))):
+                shown_places[p] += 1
+    expected_awards = Counter({f"{a.split()[0]} {a.split()[1].lower()}": n
+                               for a, n in awards.items()})  # fmt: skip
+    assert sum(awards.values()) > 500
+    assert shown_awards == expected_awards
+    assert shown_places == places

@@ -289,7 +289,7 @@ class _Builder:
                         strat=ev.strats[k].letter if k else "",
                         adjustment=_mp(e.adjustment) if e.adjustment and k == 0 else "",
                         carryover=_mp(e.carryover) if e.carryover and k == 0 else "",
-                        eligible=e.eligible))  # fmt: skip
+                        eligible=e.eligible, award=award_text(e.award) if k == 0 else ""))  # fmt: skip
                     rank = e.ranks[k]
                     if rank.overall_low:  # an award place in the event's overall ranking
                         self.standings.append(RawStanding(
@@ -298,6 +298,15 @@ class _Builder:
                             pair=pair, players=players, overall=True,
                             published_place=f"{rank.overall_low}" + ("=" if rank.overall_high else ""),
                             strat=ev.strats[k].letter if k else "", eligible=e.eligible))  # fmt: skip
+
+
+#: ACBL masterpoint colours by the letter ACBLscore stores.
+PIGMENT_NAMES = {"B": "Black", "S": "Silver", "R": "Red", "G": "Gold", "P": "Platinum"}
+
+
+def award_text(award: tuple[tuple[int, str], ...]) -> str:
+    """'1.29 Red; 1.29 Black': a pair entry's masterpoints, each amount with its colour."""
+    return "; ".join(f"{points / 100:.2f} {PIGMENT_NAMES.get(p, p)}" for points, p in award)
 
 
 def _places(members: list[tuple[Section, str, str, PairEntry]], k: int) -> dict[int, str]:

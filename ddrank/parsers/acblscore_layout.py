@@ -52,6 +52,9 @@ PAIR_ENTRY_SIZE = 0x192  # a pairs event's entry; teams and individual events di
 PLAYER_SIZE = 120
 SLOT_SIZE = 18
 STRAT_SIZE = 95
+AWARD_AT = 0x34  # a pair entry's masterpoint awards: three sets of AWARD_SET_SIZE bytes
+AWARD_SET_SIZE = 12
+PIGMENTS = " BSRGP"  # black, silver, red, gold, platinum (index 0: none)
 #: Score codes (tens of points) that are not results: the board was not played at that table.
 NOT_PLAYED = {900: "not played (ACBLscore code 900)", 950: "not played (ACBLscore code 950)",
               999: "empty slot"}  # fmt: skip
@@ -102,6 +105,9 @@ class PairEntry:
     eligible: bool  # False: not eligible for awards, ranked after every eligible pair
     ranks: tuple[Rank, ...]
     players: tuple[Player, ...]
+    #: the masterpoints the pair won, as ACBLscore recorded its award: (hundredths, pigment)
+    #: per colour ('B' black, 'S' silver, 'R' red, 'G' gold, 'P' platinum), its "total" set
+    award: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,7 +367,21 @@ def _pair_entry(b: _Bytes, o: int, list_no: int, index: int, letter: str) -> Pai
     return PairEntry(o, list_no, index, b.i32(o + 4, what), b.u32(o + 8, what),
                      b.u32(o + 0xC, what), b.u32(o + 0x10, what), b.u32(o + 0x14, what),
                      b.u16(o + 0x1C, what), b.u8(o + 0x1E, what), boards,
-                     b.u8(o + 0x33, what) == 0, ranks, players)  # fmt: skip
+                     b.u8(o + 0x33, what) == 0, ranks, players,
+                     _award(b, o + AWARD_AT + 2 * AWARD_SET_SIZE, what))  # fmt: skip
+
+
+def _award(b: _Bytes, o: int, what: str) -> tuple[tuple[int, str], ...]:
+    """A masterpoint award: up to three (hundredths, pigment, reason) of 4 bytes; the list ends
+    at the first empty one. Kidd's layout: the pair entry holds three such sets at 0x34
+    (previous sessions, this session, total); the total is what the pair won."""
+    out = []
+    for k in range(3):
+        points, pigment = b.u16(o + 4 * k, what), b.u8(o + 4 * k + 2, what)
+        if not points:
+            break
+        out.append((points, PIGMENTS[pigment] if pigment < len(PIGMENTS) else "?"))
+    return tuple(out)
 
 
 def _player(b: _Bytes, o: int, what: str) -> Player:

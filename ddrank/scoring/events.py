@@ -359,7 +359,7 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo,
 
 
 @dataclass
-class EventScores:
+class ScoredEvent:
     """Everything scored for one event."""
 
     info: EventInfo
@@ -418,19 +418,19 @@ def by_session(results: Iterable[EventResult]) -> dict[str, list[EventResult]]:
 
 def score_session(
     results: Sequence[EventResult], info: EventInfo, method: MpMethod = "neuberg"
-) -> EventScores:
+) -> ScoredEvent:
     """One session's table scores (and matches): a session never compares with another, so
     sessions score independently; `assemble_event` then ranks the whole event."""
     if info.scoring in TEAM_SCORINGS:
         scored, matches = score_teams_event(results, info.vp_scale, info.scoring == "BAM")
-        return EventScores(info, scored, matches=matches, method=method)
+        return ScoredEvent(info, scored, matches=matches, method=method)
     sitouts = [r for r in results if r.phantom and r.published_imps is not None]
-    return EventScores(
+    return ScoredEvent(
         info, score_pairs_event(results, info, method), sitouts=sitouts, method=method
     )
 
 
-def assemble_event(info: EventInfo, sessions: Sequence[EventScores]) -> EventScores:
+def assemble_event(info: EventInfo, sessions: Sequence[ScoredEvent]) -> ScoredEvent:
     """Rankings per session and over the event from the sessions' table scores (totals by the
     method the sessions were scored with: ACBLscore's have their own rule)."""
     scored = [s for part in sessions for s in part.results]
@@ -441,18 +441,18 @@ def assemble_event(info: EventInfo, sessions: Sequence[EventScores]) -> EventSco
         for m in ko:  # a knockout is won on IMPs: its segments are not converted to VPs
             m.vp = None
         robin = [m for m in matches if not is_knockout(m, stages)]
-        return EventScores(info, scored, team_rankings(robin) + knockout_lines(ko), matches,
+        return ScoredEvent(info, scored, team_rankings(robin) + knockout_lines(ko), matches,
                            butler_rankings(scored))  # fmt: skip
     sitouts = [r for part in sessions for r in part.sitouts]
     if info.individual:  # players, not pairs
-        return EventScores(info, scored, individual_rankings(scored), sitouts=sitouts)
+        return ScoredEvent(info, scored, individual_rankings(scored), sitouts=sitouts)
     method = next((p.method for p in sessions if p.method), "neuberg")
-    return EventScores(info, scored, pair_rankings(scored, info, method), sitouts=sitouts)
+    return ScoredEvent(info, scored, pair_rankings(scored, info, method), sitouts=sitouts)
 
 
 def score_event(
     results: Sequence[EventResult], info: EventInfo, method: MpMethod = "neuberg"
-) -> EventScores:
+) -> ScoredEvent:
     """Score one event by its scoring: pairs (MP, IMP, BUTLER) or teams, session by session."""
     info = event_info_for(results, info)
     parts = [score_session(rs, info, method) for rs in by_session(results).values()]

@@ -20,7 +20,7 @@ from ddrank.scoring import imprule
 from ddrank.scoring.events import (
     EventInfo,
     EventResult,
-    EventScores,
+    ScoredEvent,
     assemble_event,
     by_session,
     score_event,
@@ -87,7 +87,7 @@ def choose_imp_rule(
     said = f"declared {info.declared!r}" if info.declared and ";" in info.declared else (
         f"{info.scoring} scoring")  # fmt: skip
 
-    boards: dict[ImpRule, list[EventScores]] = {}  # a rule's boards, whatever its totals
+    boards: dict[ImpRule, list[ScoredEvent]] = {}  # a rule's boards, whatever its totals
 
     def tally(candidate: ImpRule) -> tuple[int, int]:
         at = replace(info, imp_rule=candidate)

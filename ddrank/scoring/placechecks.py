@@ -17,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ddrank.scoring.events import EventScores, PairLine
+from ddrank.scoring.events import PairLine, ScoredEvent
 from ddrank.scoring.model import parse_number, rank_key
 from ddrank.scoring.published import Check, _place, match_standings
 
@@ -33,7 +33,7 @@ def _who(st: Row, ranking: str) -> str:
             f"{st.get('pair')} {ranking}")  # fmt: skip
 
 
-def strat_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> Check:
+def strat_checks(scores: Mapping[str, ScoredEvent], standings: Sequence[Row]) -> Check:
     """Each published strat place against ours among the same strat's pairs."""
     check = Check("strat place")
     groups: dict[tuple[str, ...], list[tuple[Row, PairLine | None]]] = defaultdict(list)
@@ -52,7 +52,7 @@ def strat_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) ->
     return check
 
 
-def overall_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> Check:
+def overall_checks(scores: Mapping[str, ScoredEvent], standings: Sequence[Row]) -> Check:
     """Each published overall place against ours among the event's (or the strat's) pairs."""
     check = Check("overall place")
     own = [st for st in standings if st.get("overall")]

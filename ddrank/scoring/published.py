@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ddrank.scoring.events import EventScores, PairLine
+from ddrank.scoring.events import PairLine, ScoredEvent
 from ddrank.scoring.impchecks import imp_checks
 from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.scoring.precision import agrees, agrees_printed, column_decimals, decimals, shown
@@ -77,7 +77,7 @@ def _line_value(value: float | None, k: int) -> str:
     return NOT_SCORED if value is None else shown(value, k)
 
 
-def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row],
+def compare_published(scores: Mapping[str, ScoredEvent], standings: Sequence[Row],
                       prove: bool = False) -> list[Check]:  # fmt: skip
     """Every published matchpoint, percentage, IMP and place against ours. `prove`: a value
     that differs is explained where the file's own numbers contradict it (ddrank.scoring.proofs;
@@ -192,7 +192,7 @@ def compare_published(scores: Mapping[str, EventScores], standings: Sequence[Row
                         *ranks, total, *matches) if c.compared]  # fmt: skip
 
 
-def _absent(sc: EventScores, st: Row) -> str:
+def _absent(sc: ScoredEvent, st: Row) -> str:
     """Why a published ranking line has no line of ours, from the file's own numbers: it covers
     more boards than the file holds (`NrBoards`), or the file's results number their pairs and
     none is this one (a ranking of more than the file holds)."""
@@ -208,12 +208,12 @@ def _absent(sc: EventScores, st: Row) -> str:
     return ""
 
 
-def _k_mp(sc: EventScores) -> int:
+def _k_mp(sc: ScoredEvent) -> int:
     rs = [s.result for s in sc.results]
     return column_decimals([x for r in rs for x in (r.published_ns_mp, r.published_ew_mp)])
 
 
-def _rescorer(sc: EventScores) -> Any:
+def _rescorer(sc: ScoredEvent) -> Any:
     """One board's results scored as `sc`'s event is (its method and top), for the proofs."""
     from ddrank.scoring.events import score_mp_board
 
@@ -236,7 +236,7 @@ def _ours(line: PairLine | None, attr: str, published: object) -> str:
     return shown(getattr(line, attr), decimals(published) or 0)
 
 
-def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) -> list[Check]:
+def match_checks(scores: Mapping[str, ScoredEvent], standings: Sequence[Row]) -> list[Check]:
     """Each published match result (a standing with an `opponent`) against our match: its VPs
     (teams) or board points (point-a-board), by session, team and opponent."""
     vps, points = Check("match VPs"), Check("match points")
@@ -257,7 +257,7 @@ def match_checks(scores: Mapping[str, EventScores], standings: Sequence[Row]) ->
 
 
 def match_standings(
-    scores: Mapping[str, EventScores], standings: Sequence[Row], kind: str = "place"
+    scores: Mapping[str, ScoredEvent], standings: Sequence[Row], kind: str = "place"
 ) -> list[tuple[Row, PairLine | None]]:
     """Each published standing (phantoms aside) with our ranking line for it, or None.
 

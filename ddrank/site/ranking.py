@@ -31,6 +31,10 @@ class RankingLine:
     pct: float | None
     published_pct: float | None = None  # set only where it differs from ours
     published_place: str = ""  # set only where it differs from ours
+    #: the file's other places (ACBLscore): "C 5" in a lower strat, "overall 1"
+    strat_places: list[str] = field(default_factory=list)
+    #: the masterpoints the file records for the line: [(amount, colour)]
+    award: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -51,6 +55,14 @@ class Ranking:
         """Pairs are numbered (a club's pair numbers): else the pair is its players' names and
         gets no column of its own."""
         return any(ln.pair and len(ln.pair) <= 6 for ln in self.lines)
+
+    @property
+    def strats(self) -> bool:
+        return any(ln.strat_places for ln in self.lines)
+
+    @property
+    def awards(self) -> bool:
+        return any(ln.award for ln in self.lines)
 
     @property
     def differs(self) -> bool:
@@ -124,13 +136,18 @@ def rankings_of(
         if str(r.get("event") or r.get("event_id") or "") == event_id:
             groups[(str(r.get("kind") or ""), *_key(r))].append(r)
     published: dict[tuple, Row] = {}
+    extra: dict[tuple, list[Row]] = defaultdict(list)  # a line's strat and overall places
     for s in standings:
         if s.get("opponent"):  # a match's published result, not a ranking line
             continue
         same_name = bool(name_date[0]) and str(s.get("event") or "") == name_date[0] and (
             _digits(s.get("date")) == _digits(name_date[1]))  # fmt: skip
         if same_name or str(s.get("event_id") or s.get("event") or "") in {event_id, *model_ids}:
-            published[(*_key(s), str(s.get("pair") or "").strip())] = s
+            key = (*_key(s), str(s.get("pair") or "").strip())
+            if s.get("strat") or s.get("overall"):
+                extra[key].append(s)
+            else:
+                published[key] = s
     order = {"teams": 0, "pairs": 1, "individual": 2, "butler": 3}
     out = []
     for (kind, session, section, direction), rows in sorted(
@@ -149,7 +166,8 @@ def rankings_of(
         )
         for r, place in zip(rows, shared_places(by), strict=True):
             pair = str(r.get("pair") or "").strip()
-            pub = published.get((session, section, direction, pair), {})
+            key = _standing_key(session, section, direction, pair, published)
+            pub = published.get(key, {})
             pub_pct = number(r.get("published_pct"))
             if pub_pct is None:
                 pub_pct = number(pub.get("published_pct"))
@@ -172,6 +190,27 @@ def rankings_of(
                     rk.agree_place += 1
                 else:
                     line.published_place = pub_place
+            line.strat_places = [
+                f"{'overall ' if x.get('overall') else ''}{x.get('strat') or ''} "
+                f"{x.get('published_place')}".replace("  ", " ").strip()
+                for x in sorted(extra.get(key, []), key=lambda x: (bool(x.get("overall")),
+                                                                   str(x.get("strat") or "")))
+            ]  # fmt: skip
+            line.award = [tuple(a.strip().split(" ", 1)) for a in  # type: ignore[misc]
+                          str(pub.get("award") or "").split(";") if a.strip()]  # fmt: skip
             rk.lines.append(line)
         out.append(rk)
     return out
+
+
+def _standing_key(session: str, section: str, direction: str, pair: str,
+                  published: dict[tuple, Row]) -> tuple[str, str, str, str]:  # fmt: skip
+    """The published line of a ranking line: the same section and pair, or, in sections ranked
+    together ('A+B+C', pair 'B7'), the pair's own section and number."""
+    key = (session, section, direction, pair)
+    if key in published or "+" not in section:
+        return key
+    for letter in section.split("+"):
+        if letter and pair.startswith(letter) and pair[len(letter) :].isdigit():
+            return (session, letter, direction, pair[len(letter) :])
+    return key

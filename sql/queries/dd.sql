@@ -55,10 +55,6 @@ DELETE FROM play_traces WHERE record_id = $record_id;
 -- name: delete_board!
 DELETE FROM boards WHERE record_id = $record_id;
 
--- name: insert_play_issue!
-INSERT INTO play_issues (record_id, reason, detail) VALUES ($record_id, $reason, $detail)
-ON CONFLICT DO NOTHING;
-
 -- name: par_pending
 -- (deal_id, dealer, vulnerable) of every kept board that has a DD table but no par yet.
 WITH dealt AS (

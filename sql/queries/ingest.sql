@@ -75,11 +75,11 @@ insert into published_standings (standing_id, event_id, source_file, source_line
                                   session, section, direction, pair, team_name, players,
                                   player_ids, published_mp, published_pct, published_imps,
                                   published_vp, published_place, phantom, opponent, strat,
-                                  adjustment, carryover, eligible, overall, boards)
+                                  adjustment, carryover, eligible, overall, boards, award)
 select standing_id, event_id, source_file, source_line, event, date, session, section, direction,
        pair, team_name, players, player_ids, published_mp, published_pct, published_imps,
        published_vp, published_place, phantom, opponent, strat, adjustment, carryover, eligible,
-       overall, boards
+       overall, boards, award
 from new_rows
 on conflict (standing_id) do nothing;
 

@@ -53,9 +53,6 @@ select * from ranked_mistakes where player = $player and rank <= $top order by r
 -- name: any_dd_analysis
 select exists (select 1 from play_traces) or exists (select 1 from dd_tables);
 
--- name: insert_mistake_cost_event!
-insert into mistake_cost_events (event, inputs) values ($event, $inputs);
-
 -- name: any_mistake_costs
 select exists (select 1 from mistake_costs);
 

@@ -62,11 +62,5 @@ delete from skill_ratings;
 -- name: delete_skill_periods!
 delete from skill_periods;
 
--- name: insert_skill_rating!
-insert into skill_ratings values ($player, $component, $rating, $se, $boards, $last_period);
-
--- name: insert_skill_period!
-insert into skill_periods values ($period, $idx);
-
 -- name: skill_ratings_all
 select * from skill_ratings order by player, component;

@@ -1,0 +1,103 @@
+"""The one way an event is scored: `score(source, settings) -> ScoredEvent`.
+
+Every caller (the pipeline's scoring stage, `ddrank results`, `ddrank score`, `ddrank check`,
+`ddrank event` and the site through the store) gets its scores here, so what `check` verifies
+is what every output prints. In order:
+
+1. **choice**: the method, top, producer arithmetic, IMP rule or VP scale the event is scored
+   with: as the settings say, else as the file declares and its published numbers confirm
+   (`ddrank.scoring.method`);
+2. **board arithmetic**: each session's table scores (`ddrank.scoring.events.score_session`:
+   matchpoints, cross-IMPs, Butler, teams), then the event's rankings (`assemble_event`);
+3. **verification**: every published value compared with ours at its printed precision, with a
+   proof where the file's own numbers contradict it (`ddrank.scoring.published`).
+
+Nothing here reads files or writes anything: a reader or the store gives the `EventSource`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ddrank.scoring.acbl import pair_inputs
+from ddrank.scoring.events import (
+    EventInfo,
+    EventResult,
+    ScoredEvent,
+    assemble_event,
+    by_session,
+    event_info_for,
+    score_session,
+)
+from ddrank.scoring.matches import score_matches
+from ddrank.scoring.method import AUTO, MethodChoice, agreement, choose_method, event_standings
+from ddrank.scoring.published import compare_published
+
+Row = Mapping[str, Any]
+#: How one session's table scores are made: (results, info, method) -> the session's scores.
+#: The default computes them; the Prefect flow passes a task cached on the session's content.
+SessionScorer = Callable[[list[EventResult], EventInfo, str], ScoredEvent]
+
+__all__ = ["AUTO", "EventSource", "ScoreSettings", "ScoredEvent", "chosen", "score"]
+
+
+@dataclass(frozen=True)
+class EventSource:
+    """One event as read: its table results, the facts its files state, and the standings they
+    published (the standings of other events are ignored). No results: a teams event published
+    as its matches only."""
+
+    results: Sequence[EventResult]
+    info: EventInfo
+    standings: Sequence[Row] = ()
+
+
+@dataclass(frozen=True)
+class ScoreSettings:
+    """What the user may decide; by default an event is scored as its scorer did."""
+
+    method: str = AUTO  # matchpoint method ('auto': as declared / as the published values say)
+    mp_top: float | None = None  # matchpoints per result beaten (None: as the file says)
+    session_scorer: SessionScorer | None = None
+
+
+def score(source: EventSource, settings: ScoreSettings | None = None) -> ScoredEvent:
+    """One event scored as its scorer did (or as `settings` say), with its published-value
+    checks: the scores every output prints."""
+    settings = settings or ScoreSettings()
+    standings = event_standings(source.info.event, source.standings)
+    if not source.results:  # a teams event published as its matches only
+        matches, lines, why = score_matches(source.info, source.standings)
+        sc = ScoredEvent(source.info, [], lines, matches)
+        return _verified(sc, MethodChoice("wbf continuous", 2.0, why), standings)
+    results = list(source.results)
+    info, choice = chosen(results, source.info, standings, settings)
+    session = settings.session_scorer or score_session
+    info = event_info_for(results, info)
+    parts = [session(rs, info, choice.method) for rs in by_session(results).values()]
+    return _verified(assemble_event(info, parts), choice, standings)
+
+
+def chosen(results: Sequence[EventResult], info: EventInfo, standings: Sequence[Row],
+           settings: ScoreSettings | None = None) -> tuple[EventInfo, MethodChoice]:  # fmt: skip
+    """The event's facts with what it is scored with (method, top, producer arithmetic, IMP rule,
+    VP scale), and the choice with its reason (ddrank.scoring.method)."""
+    settings = settings or ScoreSettings()
+    standings = event_standings(info.event, standings)
+    inputs = pair_inputs(standings)
+    if inputs:  # what the director applied to pairs' totals (ACBLscore)
+        info = replace(info, pair_inputs=inputs)
+    choice = choose_method(results, info, standings, settings.method, settings.mp_top)
+    return replace(info, mp_top=choice.mp_top, vp_scale=choice.vp_scale,
+                   imp_rule=choice.imp_rule, mp_rule=choice.mp_rule), choice  # fmt: skip
+
+
+def _verified(sc: ScoredEvent, choice: MethodChoice, standings: Sequence[Row]) -> ScoredEvent:
+    """The scores with how they were scored and how many published values they reproduce (a
+    value that differs is explained where the file's own numbers contradict it)."""
+    sc = replace(sc, method=choice.method, method_reason=choice.reason)
+    checks = compare_published({sc.info.event: sc}, standings, prove=True)
+    compared, agree = agreement(checks)
+    return replace(sc, published_compared=compared, published_agree=agree, checks=checks)
