@@ -171,7 +171,8 @@ def read(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
     event get one from its folder or its name (`ddrank.events.event_from_path`). A file over one
     of the `limits` comes back refused (`ParsedFile.refused`), with no records."""
     parsed = _read(Path(path), limits)
-    name_unnamed(parsed.records, str(path))
+    named = name_unnamed(parsed.records, str(path))
+    parsed.named_by_path = named > 0 and named == sum(not r.parse_error for r in parsed.records)
     return parsed
 
 
