@@ -38,6 +38,8 @@ STAGE_LABELS = {
     "tally": "DD tally (boards)",
     "regression": "regression report",
     "prefect-api": "start Prefect API",
+    "prefect-import": "load Prefect",
+    "inputs": "check the inputs (what is new)",
     "scoring": "scoring",
     "skill ratings": "ddrank skill ratings",
 }
@@ -70,6 +72,7 @@ class _Seen:
     last_line: float
     first_done: int
     finished: bool = False
+    first_progress: tuple[float, int] | None = None  # (when, done) at the first unit finished
 
 
 class PlainProgress:
@@ -99,9 +102,15 @@ class PlainProgress:
             st.finished = True
             count = f"{done:,}{self.unit}, " if total > 1 else ""
             self.line(f"{st.label}: done, {count}{duration(now - st.started)}")
+        elif not total and now - st.last_line >= self.every:  # a heartbeat of a long wait
+            st.last_line = now
+            self.line(f"{st.label}: still under way, {duration(now - st.started)}")
+        elif total and done > st.first_done and st.first_progress is None:
+            st.first_progress = (now, done)  # the rate counts from here: not the start-up
         elif total and now - st.last_line >= self.every:
             st.last_line = now
-            rate = (done - st.first_done) / max(now - st.started, 1e-9)
+            since, base = st.first_progress or (st.started, st.first_done)
+            rate = (done - base) / max(now - since, 1e-9)
             left = f", about {duration((total - done) / rate)} left" if rate > 0 else ""
             self.line(f"{st.label}: {done:,} of {total:,}{self.unit} ({100 * done / total:.0f}%)"
                       f"{left}")  # fmt: skip

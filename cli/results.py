@@ -19,17 +19,17 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.inputs import require_readable, require_scored
+from cli.inputs import check_inputs, require_scored
 from cli.render import console, emit_json, friendly_errors
-from cli.run_options import with_settings_options
+from cli.run_options import ANALYSIS, DIRECTOR, EXPERT_RUN, REGRESSION, with_settings_options
 
 
 def results(
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Event files or folders: USEBIO .xml, Bridgemate .bws, ACBLscore game files, "
-            "PBN, BBO LIN (told by content).",
+            help="Event files or folders: USEBIO, Bridgemate .bws, ACBLscore, PBN, BBO LIN "
+            "(told by content).",
             show_default=False,
         ),
     ],  # fmt: skip
@@ -37,54 +37,66 @@ def results(
         Path,
         typer.Option(
             "--out",
-            help="Output folder: the site (OUT/site/index.html), the CSV files "
-            "and, unless --db says otherwise, the store OUT/results.duckdb.",
+            help="Output folder: the site (OUT/site/index.html), the CSV files, the store.",
+            rich_help_panel=DIRECTOR,
         ),
     ] = Path("results"),  # fmt: skip
     db: Annotated[
-        str | None, typer.Option(help="DuckDB store (default: OUT/results.duckdb).")
+        str | None,
+        typer.Option(
+            help="DuckDB store (default: OUT/results.duckdb).", rich_help_panel=EXPERT_RUN
+        ),
     ] = None,
     double_dummy: Annotated[
         bool,
         typer.Option(
-            "--double-dummy/--no-double-dummy",
-            help="Also run the double-dummy analysis (slow on big files).",
+            "--double-dummy",
+            help="Also publish the double-dummy analysis (slow on big files).",
+            rich_help_panel=DIRECTOR,
         ),
     ] = False,  # fmt: skip
     regression: Annotated[
         bool,
         typer.Option(
-            "--regression/--no-regression",
+            "--regression",
             help="Also write the regression report (needs --double-dummy).",
+            rich_help_panel=REGRESSION,
         ),
     ] = False,  # fmt: skip
     ratings: Annotated[
         bool,
         typer.Option(
-            "--ratings/--no-ratings",
-            help="Also update the Lehman and skill ratings and the bid/play split.",
+            "--ratings",
+            help="Also publish the Lehman and skill ratings and the bid/play split.",
+            rich_help_panel=DIRECTOR,
         ),
     ] = False,  # fmt: skip
     names_scope: Annotated[
         str,
         typer.Option(
-            help="Match players to the ranking list: none, covered (events the list covers) or all."
+            help="Match players to the ranking list: none, covered (events the list covers) or all.",
+            rich_help_panel=ANALYSIS,
         ),
     ] = "none",  # fmt: skip
     config: Annotated[
-        Path | None, typer.Option(help="TOML settings file (a \\[ddrank] table or top-level keys).")
+        Path | None,
+        typer.Option(
+            help="TOML settings file (a \\[ddrank] table or top-level keys).",
+            rich_help_panel=EXPERT_RUN,
+        ),
     ] = None,
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Also print the stages' log lines.")
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Also print the stages' log lines.", rich_help_panel=DIRECTOR
+        ),
     ] = False,
-    json: Annotated[bool, typer.Option("--json", help="Print the rankings as JSON.")] = False,
+    json: Annotated[
+        bool, typer.Option("--json", help="Print the rankings as JSON.", rich_help_panel=DIRECTOR)
+    ] = False,
     **fields: Any,
 ) -> None:
-    """Score event files as their scorer did and publish the results site: the ranking per event, section and direction, with the agreement against the published values.
-
-    Runs the stages of `ddrank run` in this process, without Prefect: only ingest, clean, scoring and the site (no double dummy, name matching, regression or ratings unless asked), into its own store in OUT.
-
-    Its last line says where the site is: `site: OUT/site/index.html (open it in a browser)`; records left out are listed with why in OUT/errors.csv. Run it again on the same files and it says at once that nothing is new. Afterwards `ddrank event NAME --db OUT/results.duckdb` and `ddrank player NAME --db OUT/results.duckdb` answer from that store.
+    """Score event files as their scorer did and publish the results site (no double dummy, ratings or regression unless asked).
 
     Example: `ddrank results last-night.bws --out results`, then open results/site/index.html.
     """
@@ -97,7 +109,8 @@ def results(
             db=db or str(out / "results.duckdb"), double_dummy=double_dummy,
             regression=regression, ratings=ratings, names_scope=names_scope, **fields,
         )  # fmt: skip
-        require_readable(files, limits_of(settings))
+        readable_files, said = check_inputs(files, limits_of(settings), [settings.out])
+        readable = {str(p) for p in readable_files}  # the others are named once, here
         out.mkdir(parents=True, exist_ok=True)
         with open_run(settings) as run:  # the run's one Store, its inputs hashed once
             result: dict[str, Any] = freshness_of(run).as_dict()
@@ -118,8 +131,10 @@ def results(
         from publish.rankings import ranking_text
 
         console.print(ranking_text(events), markup=False, highlight=False, soft_wrap=True)
-        for u in (result.get("ingest") or {}).get("unreadable", []):  # a file read in no part
-            console.print(f"unreadable {u['file']}:{u['line']}: {u['error']}", markup=False)
+        for u in (result.get("ingest") or {}).get("unreadable", []):  # text that is no record
+            if str(u["file"]) in readable:  # (a whole file no reader takes was named at the start)
+                console.print(f"unreadable {u['file']}:{u['line']}: {u['error']} (errors.csv)",
+                              markup=False, soft_wrap=True)  # fmt: skip
         print_warnings((result.get("ingest") or {}).get("warnings") or [])
         if scoring.get("errors"):
             console.print(f"{scoring['errors']} record(s) left out: {out / 'errors.csv'}",
@@ -129,9 +144,6 @@ def results(
         if scoring.get("missing_lines"):
             console.print(f"{scoring['missing_lines']} traveller line(s) missing against the "
                           f"movement: {out / 'errors.csv'}", markup=False)  # fmt: skip
-    from cli.run import refused_inputs
-
-    refused_inputs(result)
     failed = (result.get("site") or {}).get("failed")
     if failed:  # the last good site is as it was (publishing is atomic)
         from cli.render import err_console
@@ -147,6 +159,9 @@ def results(
                           "unchanged, so nothing was scored again (--force scores them again)",
                           markup=False, soft_wrap=True)  # fmt: skip
         console.print(f"site: {site} (open it in a browser)", markup=False, soft_wrap=True)
+    from cli.run import refused_inputs
+
+    refused_inputs(result, said)  # the good files are published; the refused ones, exit 2
     ingest = result.get("ingest")
     if isinstance(ingest, dict) and scoring:  # a run, not "nothing new since the last run"
         require_scored(scoring.get("results", 0), ingest.get("records_read", 0),
@@ -197,5 +212,17 @@ def stored_rankings(db: str) -> list[dict[str, Any]]:
         return ranking_summary(store)
 
 
+#: After the options in `--help`: what the command does and leaves, for whoever reads that far.
+EPILOG = (
+    "It runs the stages of `ddrank run` in this process, without Prefect (ingest, clean, scoring, "
+    "the site), into its own store in OUT, and prints the ranking per event, section and "
+    "direction with the agreement against the values the file published. Its last line says "
+    "where the site is: `site: OUT/site/index.html (open it in a browser)`; records left out are "
+    "listed with why in OUT/errors.csv. Run it again on the same files and it says at once that "
+    "nothing is new. Afterwards `ddrank event NAME --db OUT/results.duckdb` and `ddrank player "
+    "NAME --db OUT/results.duckdb` answer from that store."
+)
+
+
 def register(app: typer.Typer) -> None:
-    app.command("results")(with_settings_options(results))
+    app.command("results", epilog=EPILOG)(with_settings_options(results))

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from cli.inputs import require_readable, require_scored
+from cli.inputs import check_inputs, require_scored
 from cli.options import store_folder
 from cli.progress import stage_progress
 from cli.render import a_stop_is_under_way, console, emit_json, friendly_errors
-from cli.run_options import with_settings_options
+from cli.run_options import DIRECTOR, EXPERT_RUN, with_settings_options
 
 
 def run(
@@ -27,13 +29,19 @@ def run(
         Path | None,
         typer.Option(
             help="TOML settings file (a \\[ddrank] table or top-level keys).",
-            rich_help_panel="Files",
+            rich_help_panel=EXPERT_RUN,
         ),
     ] = None,  # fmt: skip
     verbose: Annotated[
-        bool, typer.Option("--verbose", "-v", help="Also print Prefect's log lines.")
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Also print Prefect's log lines.", rich_help_panel=DIRECTOR
+        ),
     ] = False,
-    json: Annotated[bool, typer.Option("--json", help="Print a machine-readable summary.")] = False,
+    json: Annotated[
+        bool,
+        typer.Option("--json", help="Print a machine-readable summary.", rich_help_panel=DIRECTOR),
+    ] = False,
     **fields: Any,
 ) -> None:
     """Run the whole pipeline as one Prefect flow: ingest → clean → match names → double dummy (and par) → per-player stats → regression report → scoring, Lehman and skill ratings → site.
@@ -45,12 +53,19 @@ def run(
 
     with friendly_errors():
         settings = load_settings(config, inputs=inputs or None, **fields)
-        require_readable(settings.inputs, limits_of(settings))
+        _, said = check_inputs(
+            settings.inputs, limits_of(settings), [settings.out]
+        )  # each named once
         store_folder(Path(settings.db))  # a new store, but never in a folder made up by a typo
         try:
-            # the run's one Store and its inputs hashed once, before Prefect is even imported
-            with open_run(settings) as run:
-                fresh = freshness_of(run)
+            # the run's one Store and its inputs hashed once, before Prefect is even imported;
+            # the console hears from the first second (hashing, Prefect's import and its API's
+            # start are each a progress line: together they can take a minute on a busy machine)
+            progress = stack_progress(json)
+            with ExitStack() as held:
+                with progress("inputs"):
+                    run = held.enter_context(open_run(settings))
+                    fresh = freshness_of(run)
                 if fresh.nothing_new:
                     if json:
                         emit_json(fresh.as_dict())
@@ -62,7 +77,8 @@ def run(
                 # its copy of any error, which friendly_errors prints once) go to the Prefect UI.
                 if not verbose:
                     os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
-                from flows.pipeline import run_pipeline
+                with progress("prefect-import"):
+                    from flows.pipeline import run_pipeline
 
                 if a_stop_is_under_way():  # a Ctrl-C during that import, swallowed by a library
                     raise KeyboardInterrupt
@@ -83,7 +99,7 @@ def run(
         from cli.run_summary import show_summary
 
         show_summary(result, settings)
-    refused_inputs(result)
+    refused_inputs(result, said)
     failed = sorted(k for k, v in result.items() if isinstance(v, dict) and "failed" in v)
     if failed:  # the other stages' results are kept; the next run does the failed ones again
         from cli.render import err_console
@@ -99,15 +115,36 @@ def run(
                        len(scoring.get("rankings") or []))  # fmt: skip
 
 
-def refused_inputs(result: dict[str, Any]) -> None:
-    """One line per input file refused by a limit (nothing of it stored), then exit 2."""
+def stack_progress(disable: bool) -> Any:
+    """`progress(name)`: a context that shows one stage of the run's start-up as a progress line
+    (started, a heartbeat while it lasts, done), the same lines the pipeline's stages print."""
+    from contextlib import contextmanager
+
+    from stages.progress import stage
+
+    @contextmanager
+    def progress(name: str) -> Any:
+        if disable:
+            yield
+            return
+        with stage_progress(), stage(name, heartbeat=1.0):
+            yield
+
+    return progress
+
+
+def refused_inputs(result: dict[str, Any], said: Iterable[Path] = ()) -> None:
+    """One line per input file refused by a limit (nothing of it stored), then exit 2; the
+    files `said` were named already (`check_inputs`, before the run): each is named once."""
     refused = (result.get("ingest") or {}).get("refused") or []
-    if refused:
+    told = {str(p) for p in said}
+    if refused or told:  # also when nothing was new: the refused files are still refused
         from cli.render import err_console
 
         for r in refused:
-            err_console.print(f"error: {r['file']}: {r['reason']}", markup=False,
-                              highlight=False, soft_wrap=True)  # fmt: skip
+            if r["file"] not in told:
+                err_console.print(f"error: {r['file']}: {r['reason']}", markup=False,
+                                  highlight=False, soft_wrap=True)  # fmt: skip
         raise typer.Exit(2)
 
 

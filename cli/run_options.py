@@ -16,22 +16,38 @@ from typing import Annotated, Any, Literal
 
 import typer
 
-#: Help panel of each settings field; a field not listed shows under "Run".
+#: The help panels, in the order `--help` shows them: what a director needs first (the inputs,
+#: --out, the scoring method, what to publish), then the analysis, then the paper's regression,
+#: then the expert settings. `ddrank results --help | head -40` shows every director option.
+DIRECTOR = "For directors: output, scoring method, what to publish"
+ANALYSIS = "Analysis: names and ratings"
+REGRESSION = "The paper's regression"
+EXPERT_RUN = "Expert: store, files and execution"
+EXPERT_DD = "Expert: double-dummy solver"
+EXPERT_LEHMAN = "Expert: Lehman rating settings"
+EXPERT_LIMITS = "Expert: input limits"
+PANEL_ORDER = (DIRECTOR, ANALYSIS, REGRESSION, EXPERT_RUN, EXPERT_DD, EXPERT_LEHMAN,
+               EXPERT_LIMITS)  # fmt: skip
+#: Help panel of each settings field; a field not listed (nor matched by a prefix below) shows
+#: under the expert settings.
 PANELS: dict[str, str] = {
-    "db": "Files", "out": "Files", "inbox": "Files", "rankings": "Files", "aliases": "Files",
-    "workers": "Execution", "dds_threads": "Execution", "runner": "Execution",
-    "dask_address": "Execution", "partition_size": "Execution", "force": "Execution",
-    "response": "Regression", "variables": "Regression", "min_claims": "Regression",
-    "min_leads": "Regression", "min_cards_declarer": "Regression",
-    "min_cards_defender": "Regression", "min_auctions": "Regression", "vif_limit": "Regression",
+    "out": DIRECTOR, "mp_method": DIRECTOR, "mp_top": DIRECTOR, "double_dummy": DIRECTOR,
+    "ratings": DIRECTOR, "force": DIRECTOR,
+    "names_scope": ANALYSIS, "names_strategy": ANALYSIS, "rankings": ANALYSIS,
+    "aliases": ANALYSIS, "min_boards": ANALYSIS, "lehman_scale": ANALYSIS,
+    "cross_imps_divide_by": ANALYSIS, "butler_drop_count": ANALYSIS,
+    "butler_drop_percent": ANALYSIS,
+    "db": EXPERT_RUN, "inbox": EXPERT_RUN, "workers": EXPERT_RUN, "dds_threads": EXPERT_RUN,
+    "runner": EXPERT_RUN, "dask_address": EXPERT_RUN, "partition_size": EXPERT_RUN,
+    "regression": REGRESSION,
 }  # fmt: skip
-PANEL_BY_PREFIX = (("max_", "Input limits"), ("mp_", "Scoring"), ("cross_imps", "Scoring"), ("butler", "Scoring"),
-                   ("lehman", "Ratings"), ("skill", "Ratings"), ("min_boards", "Ratings"),
-                   ("names", "Names"), ("table_batch", "Double dummy"),
-                   ("trace_batch", "Double dummy"), ("refresh_cache", "Double dummy"),
-                   ("forward_", "Regression"), ("backward_", "Regression"),
-                   ("stepwise_", "Regression"), ("significance", "Regression"),
-                   ("log_response", "Regression"), ("cv_", "Regression"))  # fmt: skip
+PANEL_BY_PREFIX = (("max_", EXPERT_LIMITS), ("lehman", EXPERT_LEHMAN), ("skill", ANALYSIS),
+                   ("table_batch", EXPERT_DD), ("trace_batch", EXPERT_DD),
+                   ("refresh_cache", EXPERT_DD), ("response", REGRESSION),
+                   ("variables", REGRESSION), ("min_", REGRESSION), ("vif_", REGRESSION),
+                   ("forward_", REGRESSION), ("backward_", REGRESSION),
+                   ("stepwise_", REGRESSION), ("significance", REGRESSION),
+                   ("log_response", REGRESSION), ("cv_", REGRESSION))  # fmt: skip
 #: Fields that are not flags: `inputs` is the command's argument.
 NOT_FLAGS = frozenset({"inputs"})
 
@@ -39,7 +55,7 @@ NOT_FLAGS = frozenset({"inputs"})
 def panel(name: str) -> str:
     if name in PANELS:
         return PANELS[name]
-    return next((p for prefix, p in PANEL_BY_PREFIX if name.startswith(prefix)), "Run")
+    return next((p for prefix, p in PANEL_BY_PREFIX if name.startswith(prefix)), EXPERT_RUN)
 
 
 def _flag_kind(annotation: Any) -> str | list[str] | None:
@@ -59,12 +75,13 @@ def _default_text(name: str, field: Any) -> str:
     from ddrank.data import BUNDLED_DIR
 
     default = field.get_default(call_default_factory=True)
-    if default is None:
+    if default is None or default is False:  # an off switch is off unless given
         return ""
-    # a file shipped with the package is shown by its place in the package, not this machine's
+    # a file shipped with the package is named, not shown by this machine's path (nor by its
+    # place in the package: a long path cannot wrap in an 80-column help)
     text, root = str(default), str(BUNDLED_DIR)
     if text.startswith(root):
-        return f"ddrank/data{text[len(root) :]}, shipped with the package"
+        return f"{Path(text).name}, shipped with the package"
     return text
 
 
@@ -80,7 +97,10 @@ def settings_flags(model: Any = None) -> list[dict[str, Any]]:
         help_text = field.description or name.replace("_", " ")
         if default := _default_text(name, field):
             help_text += f" Default: {default}."
-        flags.append({"name": name, "kind": kind, "help": help_text, "panel": panel(name)})
+        flag = {"name": name, "kind": kind, "help": help_text, "panel": panel(name)}
+        if kind == "bool" and field.default is False:
+            flag["default_on"] = False
+        flags.append(flag)
     return flags
 
 
@@ -100,23 +120,56 @@ def settings_parameters() -> list[inspect.Parameter]:
     for flag in FLAGS:
         name, kind = flag["name"], flag["kind"]
         opt = "--" + name.replace("_", "-")
-        decls = [f"{opt}/--no-{opt[2:]}"] if kind == "bool" else [opt]
+        # a switch that is off unless asked is one flag (`--force`): its `--no-` twin would only
+        # widen the help's name column
+        on_off = kind == "bool" and flag.get("default_on", True)
+        decls = [f"{opt}/--no-{opt[2:]}"] if on_off else [opt]
         typ = Literal[tuple(kind)] if isinstance(kind, list) else _KINDS[kind]  # type: ignore[valid-type]
-        option = typer.Option(*decls, help=flag["help"].replace("[", "\\["),
+        help_text, metavar = flag["help"], None
+        if isinstance(kind, list) and len("|".join(kind)) > 14:  # a short metavar, the choices in
+            metavar = "CHOICE"  # the help: a long one would squeeze the option names at 80 columns
+            help_text += f" One of: {', '.join(kind)}."
+        option = typer.Option(*decls, help=help_text.replace("[", "\\["), metavar=metavar,
                               rich_help_panel=flag["panel"], show_default=False)  # fmt: skip
         params.append(inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None,
                                         annotation=Annotated[typ | None, option]))  # fmt: skip
     return params
 
 
+#: The director's options, in this order, at the top of their panel.
+DIRECTOR_ORDER = ("out", "mp_method", "mp_top", "double_dummy", "ratings", "force", "verbose",
+                  "json")  # fmt: skip
+
+
+def _panel_of(param: inspect.Parameter) -> str | None:
+    """The help panel an option was given (None: typer's own "Options"; arguments come first)."""
+    for meta in typing.get_args(param.annotation)[1:]:
+        if isinstance(meta, typer.models.ArgumentInfo):
+            return "Arguments"
+        if isinstance(meta, typer.models.OptionInfo):
+            return meta.rich_help_panel
+    return None
+
+
+def _help_rank(param: inspect.Parameter) -> tuple[int, int]:
+    where = _panel_of(param)
+    panel_rank = (-1 if where == "Arguments" else
+                  PANEL_ORDER.index(where) if where in PANEL_ORDER else len(PANEL_ORDER))  # fmt: skip
+    first = (
+        DIRECTOR_ORDER.index(param.name) if param.name in DIRECTOR_ORDER else len(DIRECTOR_ORDER)
+    )
+    return panel_rank, first
+
+
 def with_settings_options(func: Any) -> Any:
-    """Give `func(**kw)` the settings fields as options after its own parameters."""
+    """Give `func(**kw)` the settings fields as options after its own parameters, in the help
+    panels' order (`PANEL_ORDER`): typer shows the panels in the order their options come."""
     own = [p for p in inspect.signature(func, eval_str=True).parameters.values()
            if p.kind is not inspect.Parameter.VAR_KEYWORD]  # fmt: skip
     taken = {p.name for p in own}
-    func.__signature__ = inspect.Signature(
-        own + [p for p in settings_parameters() if p.name not in taken]
-    )
+    params = own + [p for p in settings_parameters() if p.name not in taken]
+    params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in params]
+    func.__signature__ = inspect.Signature(sorted(params, key=_help_rank))  # a stable sort
     return func
 
 

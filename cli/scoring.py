@@ -28,8 +28,8 @@ ValetOpt = Annotated[
     Path | None,
     typer.Option(
         "--valet",
-        help="Valet directory with scores.txt (round|board|N|E|S|W|contract|declarer|tricks|lead), "
-        "names.txt (id|NAME) and optionally hands/roundN.pbn. Without it the DuckDB store is read.",
+        help="Valet directory with scores.txt (round, board, N, E, S, W, contract, declarer, "
+        "tricks, lead; split by |), names.txt (id|NAME) and optionally hands/roundN.pbn. Without it the DuckDB store is read.",
         file_okay=False,
     ),
 ]

@@ -29,26 +29,28 @@ def prefect_api() -> Iterator[str]:
     if url:
         yield url
         return
-    from prefect.settings import (
-        PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS,
-        temporary_settings,
-    )
-
     from stages.progress import stage
 
-    server = _server_class()()
+    server = None
     try:
-        # 20 s (Prefect's default) is not always enough on a loaded 2-core machine
-        with (
-            stage("prefect-api"),
-            temporary_settings({PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS: 120}),
-        ):
-            server.start()
+        # 20 s (Prefect's default) is not always enough on a loaded 2-core machine; the stage
+        # covers the server's import too (up to half a minute when the machine is busy)
+        with stage("prefect-api", heartbeat=1.0):
+            from prefect.settings import (
+                PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS,
+                temporary_settings,
+            )
+
+            server = _server_class()()
+            with temporary_settings({PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS: 120}):
+                server.start()
     except BaseException:  # an interrupt while it starts must not leave it running
-        if server.server_process is not None:
-            server.server_process.kill()  # not yet serving: nothing to shut down in order
-        server.stop()
+        if server is not None:
+            if server.server_process is not None:
+                server.server_process.kill()  # not yet serving: nothing to shut down in order
+            server.stop()
         raise
+    assert server is not None
     os.environ["PREFECT_API_URL"] = server.api_url
     try:
         yield server.api_url

@@ -33,7 +33,7 @@ TEAMS_COLUMNS = ["event", "session", "section", "team", "opponent", "boards", "i
 BUTLER_COLUMNS = ["event", "pair", "players", "boards", "butler", "butler_per_board", "rank"]
 #: errors.csv: the file and line, the record's place as its source gives it, what kind of problem
 #: ("left out": read, not scored; "missing": a line the movement expects; "note": scored, but
-#: read this), and why.
+#: read this; "unreadable": a whole file no reader takes), and why.
 ERRORS_COLUMNS = ["source", "line", *PLACE_FIELDS, "kind", "message"]
 RATINGS_COLUMNS = ["player", "rating", "boards", "std_error", "last_period"]
 #: The store's tables, column for column (sql/scoring_schema.sql).
@@ -306,8 +306,8 @@ def _problem_lines(errors: Sequence[RecordError], max_listed: int = 20) -> list[
     """report.md's lists of records left out (under the count), traveller lines the movement
     expects and the files lack, and notes (the first `max_listed` of each; errors.csv has all)."""
     out = []
-    for kind, title in (("left out", ""), ("missing", "traveller lines missing"),
-                        ("note", "notes")):  # fmt: skip
+    for kind, title in (("left out", ""), ("unreadable", "files no reader takes"),
+                        ("missing", "traveller lines missing"), ("note", "notes")):  # fmt: skip
         items = [e for e in errors if e.kind == kind]
         if items and title:
             out.append(f"- {title}: {len(items)} (errors.csv)")

@@ -39,8 +39,34 @@ def report(stage: str, done: int, total: int) -> None:
 
 
 @contextmanager
-def stage(name: str) -> Iterator[None]:
-    """A stage whose size is unknown: started on entry, finished on a normal exit."""
+def stage(name: str, heartbeat: float = 0.0) -> Iterator[None]:
+    """A stage whose size is unknown: started on entry, finished on a normal exit.
+
+    `heartbeat` > 0: while the stage runs, the hooks hear `(name, 0, 0)` again every `heartbeat`
+    seconds from a helper thread, so a log shows that a long silent wait (Prefect's API starting,
+    its import) is still under way."""
     report(name, 0, 0)
-    yield
+    if heartbeat <= 0:
+        yield
+        report(name, 1, 1)
+        return
+    import threading
+
+    done = threading.Event()
+
+    def beat() -> None:
+        while not done.wait(heartbeat):
+            for hook in list(_hooks):
+                try:
+                    hook(name, 0, 0)
+                except Exception:  # a display's trouble never stops the work
+                    return
+
+    thread = threading.Thread(target=beat, name=f"progress {name}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join(timeout=1)
     report(name, 1, 1)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ddrank.cleaning.reasons import EXCLUSION_REASONS
+from ddrank.events import group_unnamed
 from ddrank.ratings.lehman import LehmanParams, sortable_date
 from ddrank.raw import ParsedFile, RawRecord, place_of
 from ddrank.scoring.events import EventInfo, EventResult, ScoredEvent
@@ -115,7 +116,10 @@ def _as_played(rec: RawRecord) -> Row:
 
 
 def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
-    """What readers got from files (`store.inputs.read`) as table results to score."""
+    """What readers got from files (`store.inputs.read`) as table results to score; files of one
+    folder that name no event grouped into their events (`ddrank.events.group_unnamed`)."""
+    group_unnamed([(str(path), parsed.records) for path, parsed in parsed_files
+                   if parsed.named_by_path])  # fmt: skip
     rows: list[Row] = []
     facts: list[Row] = []
     standings: list[Row] = []
@@ -179,10 +183,17 @@ def excluded(store: Store) -> list[RecordError]:
     """The records cleaning left out, each with its file, line, place and reason."""
     out = []
     for r in store.rows("exclusion_errors"):
+        source = str(r["source_file"] or store.path)
+        if r["reason"] == "unreadable" and r.get("file_records") == 1:  # a whole file no reader
+            # takes: said once, as what it is, not as a record left out (its file and line are
+            # columns of their own)
+            detail = str(r.get("detail") or "").removeprefix(f"{source}:{r['source_line']}: ")
+            out.append(RecordError(source, r["source_line"], detail or "unreadable",
+                                   **place_of(r), kind="unreadable"))  # fmt: skip
+            continue
         why = EXCLUSION_REASONS.get(r["reason"], r["reason"]).rstrip(".")
         detail = f": {r['detail']}" if r.get("detail") else ""
-        out.append(RecordError(str(r["source_file"] or store.path), r["source_line"],
-                               f"{why}{detail}", **place_of(r)))  # fmt: skip
+        out.append(RecordError(source, r["source_line"], f"{why}{detail}", **place_of(r)))
     return out
 
 

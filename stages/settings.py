@@ -79,14 +79,11 @@ class PipelineSettings(BaseSettings):
     # -- scoring and ratings (stages/scoring.py, ratings.py, split.py, skill.py) --------------
     mp_method: Literal["auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none",
                        "acbl"] = (
-        Field("auto", description="How a board played fewer times than the field reaches the "
-              "field's top: `auto` scores as the event's scorer did (the method that reproduces "
-              "the published values, else the source's program: `none` for BriAn, `acbl` for "
-              "ACBLscore), or one method for every event (`none`: each board on its own top).")
+        Field("auto", description="Matchpoints of a board played fewer times than the field: "
+              "`auto` as the event's scorer did, or one method for every event.")
     )  # fmt: skip
-    mp_top: float | None = Field(None, description="Matchpoints per result beaten, overriding "
-                                 "what the events say (default: as the event's scorer did): "
-                                 "2 (EBU, FFB) or 1 (ACBL).")  # fmt: skip
+    mp_top: float | None = Field(None, description="Matchpoints per result beaten: 2 (EBU, "
+                                 "FFB) or 1 (ACBL). Default: as the event's scorer did.")  # fmt: skip
     min_boards: int = Field(30, ge=0, description="Boards a player needs to appear in the "
                             "rating table and the reports' top 20.")  # fmt: skip
     lehman_start_rating: float = Field(50.0, description="Lehman rating of a new player (%).")
@@ -133,8 +130,8 @@ class PipelineSettings(BaseSettings):
     log_response: bool = Field(False, description="Regress the log of the response.")
     cv_folds: int = Field(10, ge=2, description="Folds of the cross-validated R².")
     cv_seed: int = Field(DEFAULT_CV_SEED, description="Seed of the cross-validation folds.")
-    force: bool = Field(False, description="Run every stage even when nothing is new since the "
-                        "last finished run (see stages/freshness.py).")  # fmt: skip
+    force: bool = Field(False, description="Run every stage again even when nothing is new "
+                        "since the last finished run (same files, store, settings, outputs).")  # fmt: skip
     # -- which stages run (`ddrank results` turns the research stages off) --
     double_dummy: bool = Field(True, description="Run the double-dummy analysis (tables, traces, "
                                "per-player mistakes).")  # fmt: skip

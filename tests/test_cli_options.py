@@ -7,6 +7,7 @@ listed here: `--db` is the store everywhere and only `ingest`, `run` and `result
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -156,7 +157,8 @@ def test_regress_before_the_dd_stage_names_the_missing_table(tmp_path: Path) -> 
 
 @pytest.fixture
 def junk(tmp_path: Path) -> list[Path]:
-    files = {"notes.txt": b"Bring the boards on Tuesday.\n", "empty.pbn": b"",
+    # prose with commas is prose, not "a table (CSV)"
+    files = {"notes.txt": b"Bring the boards on Tuesday, please.\nThanks, all.\n", "empty.pbn": b"",
              "data.csv": b"name,score\nAnn,3\n",
              "pic.png": (ROOT / "docs" / "img" / "director-welwyn.png").read_bytes()[:4096]}  # fmt: skip
     for name, data in files.items():
@@ -180,6 +182,8 @@ def test_nothing_readable_is_one_line_per_file_and_exit_2(
                "pic.png": "binary content"}  # fmt: skip
     for path, line in zip(junk, lines, strict=True):
         assert line.startswith(f"error: {path}: {reasons[path.name]}"), line
+        if path.suffix in (".txt", ".csv"):  # the formats ddrank reads, all of them
+            assert "USEBIO" in line and "ACBLscore" in line and "Bridgemate" in line, line
     assert not (tmp_path / "x.duckdb").exists() and not (tmp_path / "o").exists()
 
 
@@ -191,3 +195,40 @@ def test_a_new_store_needs_its_folder(command: str, tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output
     assert f"no such folder for the store {db}" in result.output
     assert not (tmp_path / "typo").exists()
+
+
+def _help_at_80(name: str) -> str:
+    result = runner.invoke(app, [*name.split(), "--help"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_no_option_name_is_cut_at_80_columns_and_no_source_file_is_named() -> None:
+    """A terminal 80 columns wide shows every option name whole (rich cuts a squeezed column
+    with "…"), and help speaks of what a user types, never of the code's files."""
+    import re
+
+    for name, cmd in _commands().items():
+        text = _help_at_80(name)
+        for param in cmd.params:
+            for flag in [*param.opts, *param.secondary_opts]:
+                if flag.startswith("--"):
+                    assert re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", text), (name, flag)
+        assert "…" not in text, (name, [ln for ln in text.splitlines() if "…" in ln])
+        assert not re.search(r"\b[\w/]+\.py\b", text), (name, re.findall(r"[\w/]+\.py", text))
+
+
+def test_results_help_shows_every_director_option_in_its_first_40_lines() -> None:
+    """`ddrank results --help | head -40`: the inputs, --out, the scoring method and what to
+    publish come before the analysis, the paper's regression and the expert settings."""
+    from cli.run_options import ANALYSIS, DIRECTOR, EXPERT_RUN, PANEL_ORDER, REGRESSION
+
+    text = _help_at_80("results")
+    head = "\n".join(text.splitlines()[:40])
+    for flag in ("files", "--out", "--mp-method", "--mp-top", "--double-dummy", "--ratings",
+                 "--force", "--verbose", "--json"):  # fmt: skip
+        assert re.search(rf"(?<![\w-]){flag}(?![\w-])", head), flag
+    where = [text.index(p[:40]) for p in PANEL_ORDER if p[:40] in text]
+    assert where == sorted(where) and len(where) == len(PANEL_ORDER)
+    assert text.index(DIRECTOR[:40]) < text.index(ANALYSIS[:30]) < text.index(REGRESSION)
+    assert text.index(REGRESSION) < text.index(EXPERT_RUN[:30]) < text.index("--max-rows")

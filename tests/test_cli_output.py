@@ -113,8 +113,37 @@ def test_plain_progress_of_a_sized_stage_says_count_and_time_left() -> None:
     assert text == [
         "DD solve: started",
         "DD solve: 240 of 1,000 boards (24%), about 38.0 s left",
-        "DD solve: 600 of 1,000 boards (60%), about 16.7 s left",
+        "DD solve: 600 of 1,000 boards (60%), about 16.0 s left",
         "DD solve: done, 1,000 boards, 30.0 s",
+    ]
+
+
+def test_plain_progress_time_left_leaves_out_the_start_up_and_a_wait_has_a_heartbeat() -> None:
+    """Workers that take a minute to start must not make the time left a minute too long (it
+    said "about 1 min 52 s left" and "done" in the same second): the rate counts from the first
+    board finished. A long wait of unknown size (Prefect's API starting) says it is still on."""
+    from cli.progress import PlainProgress
+
+    now = [0.0]
+    out: list[str] = []
+    hook = PlainProgress(out.append, {"solve": "DD solve", "prefect-api": "start Prefect API"},
+                         every=10, clock=lambda: now[0], unit="boards")  # fmt: skip
+    for t in (0, 1, 2, 11, 12, 22):
+        now[0] = t
+        hook("prefect-api", 0, 0)  # the heartbeat
+    hook("prefect-api", 1, 1)
+    for t, done in ((23, 0), (80, 100), (90, 600), (100, 1000)):
+        now[0] = t
+        hook("solve", done, 1000)
+    text = [line.split(" ", 1)[1] for line in out]
+    assert text == [
+        "start Prefect API: started",
+        "start Prefect API: still under way, 11.0 s",
+        "start Prefect API: still under way, 22.0 s",
+        "start Prefect API: done, 22.0 s",
+        "DD solve: started, 1,000 boards to do",
+        "DD solve: 600 of 1,000 boards (60%), about 8.0 s left",
+        "DD solve: done, 1,000 boards, 1 min 17 s",
     ]
 
 

@@ -111,16 +111,31 @@ def sniff(head: bytes) -> str:
     for reader in READERS:
         if not reader.binary and reader.sniff(text):
             return reader.format
-    first = text.split(b"\n", 1)[0]
-    if b"," in first or b";" in first or b"\t" in first:
+    if _is_table(text):
         raise UnreadableFile(
             "a table (CSV) that is not the paper's bridgedeals table (a deal column, or the seats' "
-            "names): ddrank reads results as USEBIO, Bridgemate .bws, PBN or BBO LIN, not a CSV "
-            "of travellers"
+            f"names): ddrank reads results as {FORMATS_READ}, not a CSV of travellers"
         )
-    raise UnreadableFile(
-        "text in no format ddrank reads (PBN tags, BBO LIN pairs, USEBIO XML, the paper's dump)"
-    )
+    raise UnreadableFile(f"text in no format ddrank reads (it reads {FORMATS_READ})")
+
+
+#: What ddrank reads, as a refusal names it.
+FORMATS_READ = ("USEBIO XML, Bridgemate .bws, ACBLscore game files, PBN, BBO LIN or the paper's "
+                "bridgedeals dump")  # fmt: skip
+
+
+def _is_table(text: bytes) -> bool:
+    """Rows of fields: the first lines split into the same number (two or more) of short fields
+    by one separator. Prose with a comma is not a table: its lines do not agree, its phrases are
+    long, or its lines end as sentences do."""
+    lines = [ln.strip() for ln in text.split(b"\n", 6)[:6] if ln.strip()][:5]
+    if sum(ln.endswith((b".", b"!", b"?")) for ln in lines) * 2 > len(lines):
+        return False
+    for sep in (b",", b";", b"\t"):
+        counts = {ln.count(sep) for ln in lines}
+        if len(counts) == 1 and counts != {0} and (len(lines) >= 2 or b"\n" not in text):
+            return all(len(f.split()) <= 8 for ln in lines for f in ln.split(sep))
+    return False
 
 
 # --- text ----------------------------------------------------------------------------------------

@@ -52,7 +52,9 @@ class RecordError:
     round: str = ""
     table: str = ""
     board: str = ""
-    kind: str = "left out"  # "left out" | "missing" (a traveller line the movement expects)
+    # "left out" | "missing" (a traveller line the movement expects) | "note" | "unreadable" (a
+    # whole file no reader takes)
+    kind: str = "left out"
 
     @property
     def place(self) -> str:

@@ -117,7 +117,7 @@ def card_links(cards: list[Scorecard]) -> dict[str, str]:
 
 
 #: The event page lists traveller lines missing first, then records left out, then notes.
-_PROBLEM_ORDER = {"missing": 0, "left out": 1, "note": 2}
+_PROBLEM_ORDER = {"missing": 0, "left out": 1, "unreadable": 1, "note": 2}
 
 
 def problems_of(ev: Event, errors: list[Row]) -> list[Row]:

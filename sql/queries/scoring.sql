@@ -33,7 +33,9 @@ group by all;
 -- Every record cleaning (or the DD stage) left out, where its source has it and why: errors.csv.
 select e.reason, e.detail, coalesce(e.source_file, r.source_file) as source_file,
        coalesce(e.source_line, r.source_line) as source_line, r.event, r.session, r.stage,
-       r.section, r.round, r.table_no, r.board_no, r.home_team, r.visit_team, r.room
+       r.section, r.round, r.table_no, r.board_no, r.home_team, r.visit_team, r.room,
+       -- 1 for a whole file no reader takes (its one record says why): told apart in errors.csv
+       (select count(*) from raw_records x where x.source_file = r.source_file) as file_records
 from exclusions e left join raw_records r using (record_id)
 order by source_file, source_line, e.record_id;
 
