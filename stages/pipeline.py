@@ -62,7 +62,7 @@ def ingest(r: Run) -> dict[str, Any]:
 
     s = r.settings
     summary = ingest_paths(r.store, s.inputs, s.partition_size, s.workers, limits=limits_of(s),
-                           digest=r.inputs.digest).as_dict()  # fmt: skip
+                           digest=r.inputs.digest, skip=[s.out]).as_dict()  # fmt: skip
     for refused in summary.get("refused", []):
         r.log.info("refused: %s: %s", refused["file"], refused["reason"])  # the CLI says it once
     return summary
