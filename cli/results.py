@@ -19,7 +19,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.inputs import require_readable, require_scored
+from cli.inputs import check_inputs, require_scored
 from cli.render import console, emit_json, friendly_errors
 from cli.run_options import ANALYSIS, DIRECTOR, EXPERT_RUN, REGRESSION, with_settings_options
 
@@ -109,7 +109,8 @@ def results(
             db=db or str(out / "results.duckdb"), double_dummy=double_dummy,
             regression=regression, ratings=ratings, names_scope=names_scope, **fields,
         )  # fmt: skip
-        readable = {str(p) for p in require_readable(files, limits_of(settings))}
+        readable_files, said = check_inputs(files, limits_of(settings), [settings.out])
+        readable = {str(p) for p in readable_files}  # the others are named once, here
         out.mkdir(parents=True, exist_ok=True)
         with open_run(settings) as run:  # the run's one Store, its inputs hashed once
             result: dict[str, Any] = freshness_of(run).as_dict()
@@ -144,9 +145,6 @@ def results(
         if scoring.get("missing_lines"):
             console.print(f"{scoring['missing_lines']} traveller line(s) missing against the "
                           f"movement: {out / 'errors.csv'}", markup=False)  # fmt: skip
-    from cli.run import refused_inputs
-
-    refused_inputs(result)
     failed = (result.get("site") or {}).get("failed")
     if failed:  # the last good site is as it was (publishing is atomic)
         from cli.render import err_console
@@ -164,6 +162,9 @@ def results(
                           "unchanged, so nothing was scored again (--force scores them again)",
                           markup=False, soft_wrap=True)  # fmt: skip
         console.print(f"site: {site} (open it in a browser)", markup=False, soft_wrap=True)
+    from cli.run import refused_inputs
+
+    refused_inputs(result, said)  # the good files are published; the refused ones, exit 2
     ingest = result.get("ingest")
     if isinstance(ingest, dict) and scoring:  # a run, not "nothing new since the last run"
         require_scored(scoring.get("results", 0), ingest.get("records_read", 0),

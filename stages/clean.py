@@ -1,7 +1,7 @@
 """The clean stage: every raw record not yet judged goes to `boards` or to `exclusions`, with reasons.
 
 Workers never open the store (DuckDB has one writer process). The pending raw records are
-exported to a parquet file; each worker cleans a slice of it (`stages.clean_slice`) and writes
+exported to a parquet file; each worker cleans chunks of it (`stages.clean_slice`) and writes
 its boards, exclusions and issues as parquet files; the store loads them in one transaction.
 Nothing but file names and counters crosses a process boundary.
 """
@@ -21,6 +21,9 @@ from stages.ingest import as_store, spawn_pool
 from store import Store
 
 PARALLEL_THRESHOLD = 20_000  # below this, a process pool costs more than it saves
+#: Records a worker cleans at a time (a row group of the pending file each): a worker holds one
+#: chunk, whatever the archive's size, and many chunks keep every worker busy to the end.
+CHUNK_ROWS = 10_000
 
 __all__ = ["CleanSummary", "clean_pending", "files_with_leading_passes"]
 
@@ -37,12 +40,13 @@ def clean_pending(store: Store | Any, workers: int | None = None) -> CleanSummar
         if n == 0:
             return summary
         passes = files_with_leading_passes(store)
+        jobs = [(source, k, CHUNK_ROWS, tmp, f"{i:05d}", passes)
+                for i, k in enumerate(range(0, n, CHUNK_ROWS))]  # fmt: skip
         if workers <= 1 or n < PARALLEL_THRESHOLD:
-            summary.add(clean_slice(source, 0, n, tmp, "0", passes))
+            for job in jobs:
+                summary.add(clean_slice(*job))
         else:
-            size = -(-n // (workers * 2))
-            jobs = [(source, k, size, tmp, str(i), passes) for i, k in enumerate(range(0, n, size))]
-            with spawn_pool(workers) as pool:
+            with spawn_pool(min(workers, len(jobs))) as pool:
                 for part in pool.map(clean_slice, *zip(*jobs, strict=True)):
                     summary.add(part)
         _load(store, tmp)

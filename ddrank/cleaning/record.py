@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ddrank.cleaning.auction import check_auction, restore_leading_passes
 from ddrank.cleaning.play import PlayOutcome, clean_play_tokens, validate_play
@@ -181,6 +182,25 @@ def records_leading_passes(auctions: Iterable[str]) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)
+def _parsed_deal(text: str) -> tuple[tuple[frozenset[str], ...], str] | Reject:
+    try:
+        hands, deal = parse_deal(text)
+    except Reject as r:
+        return r
+    return tuple(frozenset(h) for h in hands), deal
+
+
+def parse_deal_once(text: str) -> tuple[list[set[str]], str]:
+    """`parse_deal`, once per deal text: a deal's tables sit together in a file (a deal is
+    played at many tables), so a small cache parses each deal about once, not once a record.
+    Each call gets its own sets; a rejected deal raises its `Reject` again."""
+    parsed = _parsed_deal(text)
+    if isinstance(parsed, Reject):
+        raise Reject(parsed.reason, parsed.detail)
+    return [set(h) for h in parsed[0]], parsed[1]
+
+
 def clean_record(
     rec: RawRecord, record_id: str | None = None, restore_passes: bool = True
 ) -> CleanResult:
@@ -218,7 +238,7 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult, restore_passes: bool) -> 
     if not rec.deal.strip() and has_table_result(rec):
         hands, deal = None, None  # a scoring-only result: scored, never DD-analysed
     else:
-        hands, deal = parse_deal(rec.deal)
+        hands, deal = parse_deal_once(rec.deal)
 
     dealer = _seat(rec.dealer)
     bidstart = _seat(rec.bidstart)

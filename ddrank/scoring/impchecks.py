@@ -1,6 +1,6 @@
 """The published values only IMP pairs events have, against ours: each board's Butler datum
-(Ruter `ButlerDatum`, USEBIO `BOARD_AVERAGE`), each pair's IMP total, and the IMPs a scorer
-credits a pair on a board it sat out (Ruter's `Bye` rows: the pair's average per board played).
+(PBN `ButlerDatum`, USEBIO `BOARD_AVERAGE`), each pair's IMP total, and the IMPs a scorer
+credits a pair on a board it sat out (PBN `Bye` rows: the pair's average per board played).
 
 A value printed with k decimals agrees when ours, rounded to k decimals, is that value.
 """

@@ -16,7 +16,7 @@ copy (
     where not exists (select 1 from boards b where b.record_id = r.record_id)
       and not exists (select 1 from exclusions e where e.record_id = r.record_id)
     order by r.partition_id, r.source_file, r.source_line
-) to $path (format parquet);
+) to $path (format parquet, row_group_size 10000);  -- a worker's chunk reads its row groups only
 
 -- name: first_calls
 -- The first call of every auction, per file: does the file write the passes before the opening?
