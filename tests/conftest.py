@@ -85,8 +85,10 @@ def _skip_reason(report) -> str:  # noqa: ANN001 - a pytest TestReport
     if "shared" in reason and any(w in reason for w in ("absent", "missing", "not found",
                                                         "without", "is in ../shared",
                                                         "may not be bundled")):  # fmt: skip
-        return ("../shared is absent (the real data that may not be bundled: SOURCES.md); "
-                "with it beside the checkout these tests run")
+        return (
+            "../shared is absent (the real data that may not be bundled: SOURCES.md); "
+            "with it beside the checkout these tests run"
+        )
     return reason
 
 

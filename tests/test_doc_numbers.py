@@ -57,7 +57,7 @@ def sample_counts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, int]:
     try:
         ingest_paths(con, sorted(p for p in SAMPLE.rglob("*") if p.is_file()))
         clean_pending(con, 1)
-        (records, boards, excluded, deals), = con.execute(
+        ((records, boards, excluded, deals),) = con.execute(
             "SELECT (SELECT count(*) FROM raw_records), (SELECT count(*) FROM boards), "
             "(SELECT count(*) FROM exclusions), (SELECT count(DISTINCT deal_id) FROM boards)"
         ).fetchall()
