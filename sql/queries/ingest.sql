@@ -101,6 +101,10 @@ on conflict (deal_id) do nothing;
 select table_name from information_schema.tables
 where table_schema = 'main' and table_type = 'BASE TABLE' order by table_name;
 
+-- name: hand_record_dd
+-- Hand-record deals, and how many carry their DD table in the file (`ddrank results` says so).
+select count(*) as deals, count(nullif(dd_tricks, '')) as with_dd from deals;
+
 -- name: folder_records
 -- The table results stored from files whose path starts with `prefix` (a folder and its
 -- separator): files a new file of that folder may join (ddrank.events.group_unnamed).
