@@ -18,14 +18,15 @@ def require_readable(inputs: Sequence[str | Path], limits: Any = None) -> list[P
     return check_inputs(inputs, limits)[0]
 
 
-def check_inputs(inputs: Sequence[str | Path], limits: Any = None
+def check_inputs(inputs: Sequence[str | Path], limits: Any = None, skip: Sequence[str | Path] = ()
                  ) -> tuple[list[Path], dict[Path, str]]:  # fmt: skip
-    """`require_readable`, and the files refused by an input limit (never to be read), with why."""
+    """`require_readable`, and the files refused by an input limit (never to be read), with why.
+    `skip`: the output folder (`store.inputs.files.walk`)."""
     from ddrank.limits import DEFAULT_LIMITS
     from store.inputs.read import unreadable_inputs
 
     try:
-        readable, refused = unreadable_inputs(list(inputs), limits or DEFAULT_LIMITS)
+        readable, refused = unreadable_inputs(list(inputs), limits or DEFAULT_LIMITS, skip)
     except FileNotFoundError as exc:
         err_console.print(f"error: {exc}", markup=False, highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None

@@ -44,7 +44,7 @@ def print_ingest(total: dict) -> None:
     if len(total["unreadable"]) > 20:
         console.print(f"... and {len(total['unreadable']) - 20} more (see `ddrank audit`)")
     if total["warnings"]:  # records kept; the file departs from its format's standard
-        console.print(f"{len(total['warnings']):,} conformance warning(s) (records kept):")
+        console.print(f"{len(total['warnings']):,} warning(s) reading the files (records kept):")
     for w in total["warnings"][:10]:
         console.print(tagged("warning", "yellow", f"{w['file']}:{w['line']}: {w['warning']}"))
     if len(total["warnings"]) > 10:

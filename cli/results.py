@@ -19,7 +19,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.inputs import require_readable, require_scored
+from cli.inputs import check_inputs, require_scored
 from cli.render import console, emit_json, friendly_errors
 from cli.run_options import ANALYSIS, DIRECTOR, EXPERT_RUN, REGRESSION, with_settings_options
 
@@ -109,7 +109,8 @@ def results(
             db=db or str(out / "results.duckdb"), double_dummy=double_dummy,
             regression=regression, ratings=ratings, names_scope=names_scope, **fields,
         )  # fmt: skip
-        readable = {str(p) for p in require_readable(files, limits_of(settings))}
+        readable_files, said = check_inputs(files, limits_of(settings), [settings.out])
+        readable = {str(p) for p in readable_files}  # the others are named once, here
         out.mkdir(parents=True, exist_ok=True)
         with open_run(settings) as run:  # the run's one Store, its inputs hashed once
             result: dict[str, Any] = freshness_of(run).as_dict()
@@ -129,7 +130,8 @@ def results(
     else:
         from publish.rankings import ranking_text
 
-        console.print(ranking_text(events), markup=False, highlight=False, soft_wrap=True)
+        if events:  # (hand records only: no ranking, and no blank line for it)
+            console.print(ranking_text(events), markup=False, highlight=False, soft_wrap=True)
         for u in (result.get("ingest") or {}).get("unreadable", []):  # text that is no record
             if str(u["file"]) in readable:  # (a whole file no reader takes was named at the start)
                 console.print(f"unreadable {u['file']}:{u['line']}: {u['error']} (errors.csv)",
@@ -143,9 +145,6 @@ def results(
         if scoring.get("missing_lines"):
             console.print(f"{scoring['missing_lines']} traveller line(s) missing against the "
                           f"movement: {out / 'errors.csv'}", markup=False)  # fmt: skip
-    from cli.run import refused_inputs
-
-    refused_inputs(result)
     failed = (result.get("site") or {}).get("failed")
     if failed:  # the last good site is as it was (publishing is atomic)
         from cli.render import err_console
@@ -155,12 +154,17 @@ def results(
                           soft_wrap=True)  # fmt: skip
         raise typer.Exit(1)
     if not json:
+        if not events and (result.get("ingest") or {}).get("hand_record_deals"):
+            console.print(hand_records_line(settings.db), markup=False, soft_wrap=True)
         if result.get("nothing_new"):  # the ranking above is the store's, from the last run
             since = str(result.get("since") or "").replace("T", " ").replace("+00:00", " UTC")
             console.print(f"nothing new since {since}: {result.get('files', 0)} file(s) "
                           "unchanged, so nothing was scored again (--force scores them again)",
                           markup=False, soft_wrap=True)  # fmt: skip
         console.print(f"site: {site} (open it in a browser)", markup=False, soft_wrap=True)
+    from cli.run import refused_inputs
+
+    refused_inputs(result, said)  # the good files are published; the refused ones, exit 2
     ingest = result.get("ingest")
     if isinstance(ingest, dict) and scoring:  # a run, not "nothing new since the last run"
         require_scored(scoring.get("results", 0), ingest.get("records_read", 0),
@@ -200,6 +204,20 @@ def stage_log(verbose: bool) -> Iterator[None]:
     finally:
         log.removeHandler(handler)
         log.setLevel(level)
+
+
+def hand_records_line(db: str) -> str:
+    """A file of hand records only: no ranking to print, so say what the site shows instead
+    ("hand records only: 36 deals, DD from the file")."""
+    from store import Store
+
+    with Store(db, read_only=True) as store:
+        (row,) = store.rows("hand_record_dd")
+    deals, with_dd = int(row["deals"]), int(row["with_dd"])
+    dd = ("DD from the file" if with_dd == deals else
+          f"DD from the file for {with_dd:,}" if with_dd else "no DD in the file (--double-dummy "
+          "computes it)")  # fmt: skip
+    return f"hand records only: {deals:,} deals, {dd}; no table result to score"
 
 
 def stored_rankings(db: str) -> list[dict[str, Any]]:

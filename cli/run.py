@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from cli.inputs import require_readable, require_scored
+from cli.inputs import check_inputs, require_scored
 from cli.options import store_folder
 from cli.progress import stage_progress
 from cli.render import a_stop_is_under_way, console, emit_json, friendly_errors
@@ -52,7 +53,9 @@ def run(
 
     with friendly_errors():
         settings = load_settings(config, inputs=inputs or None, **fields)
-        require_readable(settings.inputs, limits_of(settings))
+        _, said = check_inputs(
+            settings.inputs, limits_of(settings), [settings.out]
+        )  # each named once
         store_folder(Path(settings.db))  # a new store, but never in a folder made up by a typo
         try:
             # the run's one Store and its inputs hashed once, before Prefect is even imported;
@@ -96,7 +99,7 @@ def run(
         from cli.run_summary import show_summary
 
         show_summary(result, settings)
-    refused_inputs(result)
+    refused_inputs(result, said)
     failed = sorted(k for k, v in result.items() if isinstance(v, dict) and "failed" in v)
     if failed:  # the other stages' results are kept; the next run does the failed ones again
         from cli.render import err_console
@@ -130,15 +133,18 @@ def stack_progress(disable: bool) -> Any:
     return progress
 
 
-def refused_inputs(result: dict[str, Any]) -> None:
-    """One line per input file refused by a limit (nothing of it stored), then exit 2."""
+def refused_inputs(result: dict[str, Any], said: Iterable[Path] = ()) -> None:
+    """One line per input file refused by a limit (nothing of it stored), then exit 2; the
+    files `said` were named already (`check_inputs`, before the run): each is named once."""
     refused = (result.get("ingest") or {}).get("refused") or []
-    if refused:
+    told = {str(p) for p in said}
+    if refused or told:  # also when nothing was new: the refused files are still refused
         from cli.render import err_console
 
         for r in refused:
-            err_console.print(f"error: {r['file']}: {r['reason']}", markup=False,
-                              highlight=False, soft_wrap=True)  # fmt: skip
+            if r["file"] not in told:
+                err_console.print(f"error: {r['file']}: {r['reason']}", markup=False,
+                                  highlight=False, soft_wrap=True)  # fmt: skip
         raise typer.Exit(2)
 
 

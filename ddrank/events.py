@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import PurePath
 
 from ddrank.raw import RawEvent, RawRecord
@@ -77,20 +79,117 @@ def event_from_path(path: str) -> tuple[str, str]:
     """(event, PBN-style date) for a file whose content names no event.
 
     A folder whose name holds a date is one session's files ("skyclub-2013-08-10": 44 BBO hand
-    records of one club game): the folder is the event. Otherwise each file is its own event,
-    named by the file ("3381671193"), dated when its name holds a date. So files of different
-    events are never merged into one unnamed event."""
+    records of one club game), named and dated by the director who named it: the folder is the
+    event. Otherwise the file is its own event, named by the file ("3381671193") and never dated
+    by it: a BBO hand record's name is its number on BBO (20784109 is no 2078-41-09), and a
+    file's name is no part of what its producer wrote. Files of one folder read together are
+    then grouped by their content (`group_unnamed`)."""
     p = PurePath(path)
-    for name in (p.parent.name, None):
-        if name is None:
-            name = p.name.split(".")[0] or p.name
-            m = _DATE_IN_NAME.search(name)
-            return name, f"{m.group(1)}.{m.group(2)}.{m.group(3)}" if m else ""
-        m = _DATE_IN_NAME.search(name)
-        if m and 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31:
-            short = _DATE_IN_NAME.sub("", name).strip(" -_.")  # the date is said by the date
-            return short or name, f"{m.group(1)}.{m.group(2)}.{m.group(3)}"
-    return p.name, ""
+    folder = _dated_folder(p)
+    if folder is not None:
+        return folder
+    return p.name.split(".")[0] or p.name, ""
+
+
+def _dated_folder(p: PurePath) -> tuple[str, str] | None:
+    """(name, PBN-style date) of a file's folder whose name holds a valid date, else None."""
+    m = _DATE_IN_NAME.search(p.parent.name)
+    if m and 1 <= int(m.group(2)) <= 12 and 1 <= int(m.group(3)) <= 31:
+        short = _DATE_IN_NAME.sub("", p.parent.name).strip(" -_.")  # the date says the date
+        return short or p.parent.name, f"{m.group(1)}.{m.group(2)}.{m.group(3)}"
+    return None
+
+
+def group_unnamed(files: Sequence[tuple[str, Sequence[RawRecord]]]) -> list[tuple[str, str]]:
+    """Files of one folder whose content names no event (each named on its own by
+    `event_from_path`), grouped into their events by what they hold (the records' ids change
+    with their event); returns one warning per group of two or more files: (its first file,
+    what was read).
+
+    A folder of one-board BBO hand records (one table each, no event, no date) is an event's
+    tables: two files are one event when they hold the same deal under the same board number
+    (two tables of one board), or one partnership (its two players at one side) at boards that
+    do not clash; never when the group would then hold one board number with two deals (one
+    pair's two sessions of boards 1-2). A folder whose files form one group is one event, named
+    by the folder (a dated folder: `event_from_path`); several groups are each named by their
+    first file. A lone file keeps its own name. Dates come from the content alone (or a dated
+    folder), never from a file's name."""
+    by_folder: dict[str, list[tuple[str, Sequence[RawRecord]]]] = defaultdict(list)
+    for path, records in files:
+        by_folder[str(PurePath(path).parent)].append((path, records))
+    warnings: list[tuple[str, str]] = []
+    for members in by_folder.values():
+        folder = PurePath(members[0][0]).parent
+        if len(members) < 2 or not folder.name:
+            continue
+        roots = content_groups([records for _, records in members])
+        dated = _dated_folder(PurePath(members[0][0]))
+        for (_, records), root in zip(members, roots, strict=True):
+            if len(set(roots)) == 1:
+                event = dated[0] if dated else folder.name
+            else:
+                event = event_from_path(members[root][0])[0]
+            for rec in records:
+                if rec.parse_error or rec.event == event:
+                    continue
+                rec.event = event
+                rec.__dict__.pop("record_id", None)  # computed from the event too
+        for root in sorted(set(roots)):
+            group = [records for (_, records), r in zip(members, roots, strict=True) if r == root]
+            if len(group) < 2:
+                continue
+            tables = [rec for records in group for rec in records if not rec.parse_error]
+            event = tables[0].event if tables else ""
+            dates = sorted({rec.date for rec in tables if rec.date})
+            when = f"dated {', '.join(dates)}" if dates else "undated: none of them writes a date"
+            warnings.append((members[root][0], (
+                f"{len(group)} files of this folder name no event: read as one event "
+                f"{event!r} ({len(tables)} table results; joined by their shared deals and "
+                f"partnerships), {when}")))  # fmt: skip
+    return warnings
+
+
+def content_groups(files: Sequence[Sequence[RawRecord]]) -> list[int]:
+    """For each file (its table results), the index of the first file of its group (see
+    `group_unnamed`): files are joined by a shared (board, deal), or by a shared partnership
+    when their boards agree (no board number with two deals)."""
+    from ddrank.scoring.identity import is_placeholder
+
+    parent = list(range(len(files)))
+    boards: list[dict[str, str]] = [{} for _ in files]
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def join(i: int, j: int) -> None:
+        a, b = sorted((find(i), find(j)))
+        if a == b or any(boards[a].get(k, v) != v for k, v in boards[b].items()):
+            return  # one group already, or a board number with two deals: two events
+        parent[b] = a
+        boards[a].update(boards[b])
+
+    by_deal: dict[tuple[str, str], int] = {}
+    by_pair: dict[frozenset[str], list[int]] = defaultdict(list)
+    for i, records in enumerate(files):
+        played = [r for r in records if not r.parse_error and r.deal]
+        boards[i] = {r.board_no: r.deal for r in played}
+        pairs: set[frozenset[str]] = set()
+        for r in played:
+            first = by_deal.setdefault((r.board_no, r.deal), i)
+            if first != i:
+                join(first, i)
+            for a, b in ((r.northname, r.southname), (r.eastname, r.westname)):
+                a, b = a.strip().casefold(), b.strip().casefold()
+                if a and b and a != b and not is_placeholder(a) and not is_placeholder(b):
+                    pairs.add(frozenset((a, b)))
+        for pair in pairs:
+            for j in by_pair[pair]:
+                join(j, i)
+            by_pair[pair].append(i)
+    return [find(i) for i in range(len(files))]
 
 
 def name_unnamed(records: list[RawRecord], path: str) -> int:

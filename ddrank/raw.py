@@ -275,3 +275,6 @@ class ParsedFile:
     # why the whole file was refused (over a `ddrank.limits` limit, or a SQLite view): one line;
     # a refused file has no records and nothing of it is stored
     refused: str = ""
+    # every table result of the file was named by its path, its content naming no event
+    # (`ddrank.events.name_unnamed`): `group_unnamed` may group it with its folder's other files
+    named_by_path: bool = False

@@ -3,24 +3,27 @@ partitions; their events, published rankings and hand-record deals beside them."
 
 from __future__ import annotations
 
+import os
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import get_context
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from ddrank.events import group_unnamed
 from ddrank.limits import DEFAULT_LIMITS, LimitExceeded, Limits
 from ddrank.processes import detach_worker
 from ddrank.raw import RAW_COLUMNS, ParsedFile, RawRecord
 from stages.ingest_events import EventRows, registered
 from stages.progress import report
 from store import Store
-from store.inputs.files import expand_paths, file_sha1
+from store.inputs.files import expand_paths, file_sha1, shown
 from store.inputs.read import check_size, detect_format, read_with_ids
 from store.inputs.stream import StreamedFile, streams
 
@@ -28,6 +31,13 @@ DEFAULT_PARTITION_SIZE = 500
 _INT_COLUMNS = ("source_line", "partition_id", "occurrence")
 _COLUMNS = [*RAW_COLUMNS, "partition_id"]
 _TYPES = {c: pl.Int64 if c in _INT_COLUMNS else pl.Utf8 for c in _COLUMNS}
+
+
+#: A raw record's values in RAW_COLUMNS' order (after record_id).
+_raw_values = attrgetter(*RAW_COLUMNS[1:])
+#: Parse in worker processes only when there is this much to parse (a spawned worker's imports
+#: cost a second or more; under about 16 MB of files, one process parses them sooner).
+PARALLEL_BYTES = 16_000_000
 
 
 def as_store(store: Store | Any) -> Store:
@@ -80,11 +90,43 @@ def _parsed(files: list[Path], workers: int, limits: Limits
             ) -> Iterator[tuple[ParsedFile, list[str]]]:  # fmt: skip
     """Parse files, several at a time in worker processes when there are many."""
     read = partial(read_with_ids, limits=limits)
-    if workers <= 1 or len(files) < 4:
+    if workers <= 1 or len(files) < 2 or sum(_size(f) for f in files) < PARALLEL_BYTES:
         yield from map(read, files)
         return
     with spawn_pool(workers) as pool:  # many small files: sent to the workers in chunks
         yield from pool.map(read, files, chunksize=max(1, min(64, len(files) // (4 * workers))))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # read (and reported) by the reader
+
+
+def grouped(files: Iterable[tuple[Path, tuple[ParsedFile, list[str]]]], summary: IngestSummary
+            ) -> Iterator[tuple[Path, tuple[ParsedFile, list[str]]]]:  # fmt: skip
+    """The files as read, those whose content names no event held back until their folder's
+    files are all read (`expand_paths` gives a folder's files together), then grouped into their
+    events (`ddrank.events.group_unnamed`, one warning per group) with their ids computed again."""
+    held: dict[Path, list[tuple[Path, tuple[ParsedFile, list[str]]]]] = {}
+
+    def release(folder: Path) -> Iterator[tuple[Path, tuple[ParsedFile, list[str]]]]:
+        files = held.pop(folder)
+        for first, why in group_unnamed([(str(p), parsed.records) for p, (parsed, _) in files]):
+            summary.warnings.append({"file": first, "line": 1, "warning": why})
+        for path, (parsed, _) in files:
+            yield path, (parsed, [r.record_id for r in parsed.records])
+
+    for path, (parsed, ids) in files:
+        for folder in [f for f in held if not path.is_relative_to(f)]:  # that folder is done
+            yield from release(folder)
+        if parsed.named_by_path and not parsed.refused:
+            held.setdefault(path.parent, []).append((path, (parsed, ids)))
+        else:
+            yield path, (parsed, ids)
+    for folder in list(held):
+        yield from release(folder)
 
 
 @dataclass
@@ -100,9 +142,10 @@ def ingest_paths(
     store: Store | Any,
     paths: list[str | Path],
     partition_size: int = DEFAULT_PARTITION_SIZE,
-    workers: int = 1,
+    workers: int | None = None,
     limits: Limits = DEFAULT_LIMITS,
     digest: Callable[[Path], str] = file_sha1,
+    skip: list[str | Path] | None = None,
 ) -> IngestSummary:
     """Add the records of these files that the store does not have yet.
 
@@ -112,10 +155,14 @@ def ingest_paths(
     records does. A file over one of the `limits` is refused whole: nothing of it is stored, not
     even its digest, so the same file is read again once the limit is raised. `digest` is the
     run's hash of a file (`stages.run.InputFiles.digest`: each file hashed once per run).
+    `workers`: processes that parse files (default: one per core; one when there is little to
+    parse, see `PARALLEL_BYTES`). `skip`: folders never read (the output folder, when it lies
+    among the inputs).
     """
     store = as_store(store)
+    workers = workers or os.cpu_count() or 1
     summary = IngestSummary()
-    files = expand_paths(paths)
+    files = expand_paths(paths, skip or ())
     digests = {p: digest(p) for p in files}
     unchanged = _unchanged_files(store, digests)
     for path, count in unchanged.items():  # same bytes as last time: nothing to parse
@@ -133,12 +180,13 @@ def ingest_paths(
         large = [p for p in todo if streams(p)]  # read and stored in batches, in order
         small = [p for p in todo if p not in large]
         pending = _Pending()
-        for path, (parsed, ids) in zip(small, _parsed(small, workers, limits), strict=True):
+        for path, (parsed, ids) in grouped(zip(small, _parsed(small, workers, limits),
+                                               strict=True), summary):  # fmt: skip
             done += 1
             if done % REPORT_EVERY == 0:
                 report("ingest", done, len(files))
             if parsed.refused:
-                summary.refused.append({"file": str(path), "reason": parsed.refused})
+                summary.refused.append({"file": shown(path), "reason": parsed.refused})
                 continue
             extras.add(parsed)
             summary.warnings += [{"file": str(path), "line": line, "warning": w}
@@ -267,7 +315,8 @@ def _insert(store: Store, fresh: list[tuple[RawRecord, str]], summary: IngestSum
     already written) goes to partition `first_partition + k // partition_size`."""
     if not fresh:
         return
-    data: dict[str, list] = {c: [getattr(rec, c) for rec, _ in fresh] for c in RAW_COLUMNS[1:]}
+    columns = zip(*(_raw_values(rec) for rec, _ in fresh), strict=True)  # one C call a record
+    data = {c: list(v) for c, v in zip(RAW_COLUMNS[1:], columns, strict=True)}
     data["record_id"] = [rid for _, rid in fresh]
     k0 = summary.new
     data["partition_id"] = [first_partition + (k0 + k) // partition_size for k in range(len(fresh))]

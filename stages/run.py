@@ -34,15 +34,22 @@ class InputFiles:
     `digest`, which hashes only a file not seen yet.
     """
 
-    def __init__(self, inputs: list[str], known: dict[Path, str] | None = None) -> None:
+    def __init__(self, inputs: list[str], known: dict[Path, str] | None = None,
+                 skip: list[str] | None = None) -> None:  # fmt: skip
         self.inputs = list(inputs)
+        self.skip = list(skip or [])  # the output folder: never an input
         self._sha1: dict[Path, str] = {Path(p).resolve(): s for p, s in (known or {}).items()}
-        self.digests = {f: self.digest(f) for f in files.input_files(self.inputs)}
+        self.digests = {f: self.digest(f) for f in files.input_files(self.inputs, self.skip)}
 
     def digest(self, path: Path) -> str:
+        """The file's SHA-1; a file that cannot be opened as a regular file (a pipe, a device, a
+        name not UTF-8) gets a digest of its name, and its reading refuses it."""
         key = Path(path).resolve()
         if key not in self._sha1:
-            self._sha1[key] = files.file_sha1(Path(path))
+            try:
+                self._sha1[key] = files.file_sha1(Path(path))
+            except (OSError, ValueError):
+                self._sha1[key] = "unreadable:" + files.shown(key)
         return self._sha1[key]
 
     def by_content(self) -> dict[str, str]:
@@ -89,7 +96,7 @@ def open_run(settings: Any, *, lock: bool = True, store: Store | None = None,
         if lock:
             stack.enter_context(store_lock(settings.db))
         # a missing input is an error before the store opens
-        inputs = InputFiles(settings.inputs, digests)
+        inputs = InputFiles(settings.inputs, digests, skip=[settings.out])
         if store is None:
             store = stack.enter_context(Store(settings.db))
         run = Run(settings=settings, store=store, inputs=inputs)

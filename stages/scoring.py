@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ddrank.cleaning.reasons import EXCLUSION_REASONS
+from ddrank.events import group_unnamed
 from ddrank.ratings.lehman import LehmanParams, sortable_date
 from ddrank.raw import ParsedFile, RawRecord, place_of
 from ddrank.scoring.events import EventInfo, EventResult, ScoredEvent
@@ -115,7 +116,10 @@ def _as_played(rec: RawRecord) -> Row:
 
 
 def load_parsed(parsed_files: Sequence[tuple[Path, ParsedFile]]) -> Loaded:
-    """What readers got from files (`store.inputs.read`) as table results to score."""
+    """What readers got from files (`store.inputs.read`) as table results to score; files of one
+    folder that name no event grouped into their events (`ddrank.events.group_unnamed`)."""
+    group_unnamed([(str(path), parsed.records) for path, parsed in parsed_files
+                   if parsed.named_by_path])  # fmt: skip
     rows: list[Row] = []
     facts: list[Row] = []
     standings: list[Row] = []

@@ -1,5 +1,5 @@
 """Matchpoint pairs as each producer publishes them, on its own real files (issue 29): the
-producer's declared arithmetic (ddrank.scoring.mprule), values compared at their printed precision
+producer's declared arithmetic (its rulebook, ddrank.scoring.rulebooks), values compared at their printed precision
 (ddrank.scoring.precision), and where a file contradicts itself, the proof from its own numbers
 (ddrank.scoring.proofs). Every count below is the file's own published values.
 """
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ddrank.scoring.mprule import producer_rule
 from ddrank.scoring.precision import agrees, agrees_printed, column_decimals, decimals
+from ddrank.scoring.rulebooks import by_name, rulebook_for, rulebooks
 from stages.scoring import load_files, score_events
 
 EVENTS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "events"
@@ -40,12 +40,36 @@ def test_published_precision() -> None:
 
 
 def test_producer_rules_are_read_from_what_the_file_declares() -> None:
-    assert producer_rule("Magic Contest France").round_lines  # type: ignore[union-attr]
-    assert producer_rule("Ruter").method == "neuberg"  # type: ignore[union-attr]
-    compscore = producer_rule("Compscore3")
-    assert compscore is not None and compscore.own_top_lines and compscore.factor_boards
-    assert producer_rule("BriAn").method == "none"  # type: ignore[union-attr]
-    assert producer_rule("Bridgemate") is None
+    """A producer is recognised by the program name its files declare, and its rulebook holds
+    its arithmetic, method, top, decimals and ties in one place."""
+    assert rulebook_for("Magic Contest France").mp.round_lines  # type: ignore[union-attr]
+    assert rulebook_for("Ruter").method == "neuberg"  # type: ignore[union-attr]
+    compscore = rulebook_for("Compscore3")
+    assert compscore is not None and compscore.mp.own_top_lines and compscore.mp.factor_boards
+    assert rulebook_for("BriAn").method == "none"  # type: ignore[union-attr]
+    assert rulebook_for("Bridgemate") is None
+    acbl = rulebook_for("ACBLscore")
+    assert acbl is not None and acbl.method == "acbl" and acbl.top == 1.0
+    assert acbl.place_text(4, 2) == "4/5" and by_name("Ruter").place_text(4, 2) == "4="
+    assert by_name("no such program").place_text(3, 1) == "3"
+
+
+def test_each_rulebook_is_one_file_and_no_other_scoring_code_names_a_producer() -> None:
+    """Adding a producer is adding one file to ddrank/scoring/rulebooks: each module there is
+    one producer's `RULEBOOK`, and outside the rulebooks ddrank/scoring names no producer."""
+    import re
+
+    root = Path(__file__).resolve().parent.parent / "ddrank" / "scoring"
+    modules = sorted(p.stem for p in (root / "rulebooks").glob("*.py") if p.stem != "__init__")
+    assert len(rulebooks()) == len(modules) >= 6
+    words = [re.escape(d) for b in rulebooks() for d in b.declares]
+    named = re.compile("|".join(words), re.IGNORECASE)
+    reads = re.compile(r"rulebooks(\.\w+| import \w+)")  # reading a rulebook is allowed
+    found = [f"{p.relative_to(root)}:{n}" for p in root.rglob("*.py")
+             if "rulebooks" not in p.parts
+             for n, line in enumerate(p.read_text().splitlines(), 1)
+             if named.search(reads.sub("", line))]  # fmt: skip
+    assert found == []
 
 
 @needs_shared

@@ -1,6 +1,8 @@
 """Read what producers really write (issue 36, item 5, and the reader half of item 4).
 
-Common deviations are read with a warning: a PBN `[Date]` with a time of day. A file cut short
+Common deviations are read with a warning: a PBN `[Date]` with a time of day; a folder of
+one-board BBO hand records (no event, no date in them) is grouped into its event by content
+and dated from content, never from the files' names (44 events "2078-41-09" before). A file cut short
 is refused whole: a Compscore USEBIO file cut at 40% once published a ranking of the boards
 before the cut ("1st 78.33%" where Compscore published 51.43%) and exited 0. Each test makes
 its deviant copy of a real file in the test.
@@ -10,18 +12,26 @@ from __future__ import annotations
 
 import csv
 import os
+import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from stages.check import check_file
+from stages.scoring import load_files
 from store.inputs.read import read
 
 REPO = Path(__file__).resolve().parent.parent
 QUALIFIER = REPO / "ddrank" / "data" / "sample" / "pbn" / "online-qualifier-2021-example2.pbn"
 COMPSCORE = REPO.parent / "shared" / "data" / "events" / "compscore-usebio"
+BBO = REPO.parent / "shared" / "data" / "events" / "bbo-lin"
+needs_bbo = pytest.mark.skipif(
+    not BBO.is_dir(),
+    reason="../shared/data/events is absent; the BBO hand records may not be bundled (SOURCES.md)",
+)
 needs_compscore = pytest.mark.skipif(
     not COMPSCORE.is_dir(),
     reason="../shared/data/events is absent; the Compscore files may not be bundled (SOURCES.md)",
@@ -87,3 +97,65 @@ def test_a_usebio_file_cut_at_40_percent_is_refused_and_never_published(tmp_path
     checked = _run(tmp_path, "check", str(cut))
     assert checked.returncode == 2
     assert f"line {line}: not well-formed XML" in checked.stdout
+
+
+@needs_bbo
+def test_a_folder_of_one_board_lins_is_one_event_dated_from_content(tmp_path: Path) -> None:
+    """The skyclub session's 44 one-table BBO hand records (11 boards x 4 tables, no event or
+    date written in them) in a folder whose name says nothing: once 44 events, each named by its
+    file and dated by it ("20784109" -> "2078-41-09"). Now one event named by the folder,
+    undated, ranked over its 11 boards, and one warning says how it was grouped."""
+    folder = tmp_path / "tourney"
+    folder.mkdir()
+    for f in sorted((BBO / "skyclub-2013-08-10").glob("*.lin")):
+        shutil.copy(f, folder / f.name)
+    out = tmp_path / "out"
+    done = _run(tmp_path, "results", str(folder), "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    index = (out / "site" / "index.html").read_text()
+    assert "2078-" not in done.stdout and "2078-" not in index and "tourney" in index
+    assert "tourney: matchpoints" in done.stdout  # one event, no date after its name
+    warnings = [x for x in done.stdout.splitlines() if x.startswith("warning ")]
+    assert warnings == [
+        f"warning {folder / '20784108.lin'}:1: 44 files of this folder name no event: read as "
+        "one event 'tourney' (44 table results; joined by their shared deals and partnerships), "
+        "undated: none of them writes a date"
+    ]
+    with (out / "results.csv").open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len({r["event"] for r in rows}) == 1 and rows[0]["event"].startswith("tourney-undated")
+    assert len({r["board"] for r in rows}) == 11
+
+
+@needs_bbo
+def test_one_folder_of_three_events_stays_three_and_a_dated_folder_keeps_its_date() -> None:
+    """`misc`: one partnership's boards 1-2 played twice with other deals (two sessions), and a
+    robot table of another event: three events, each named by its first file, none merged into
+    one because its players are the same. The dated skyclub folder stays one event of
+    2013-08-10."""
+    events = Counter((r.event, r.date) for r in load_files([BBO / "misc"]).results)
+    assert events == {("3381671193", ""): 2, ("3399598383", ""): 2, ("1047742261", ""): 1}
+    sky = Counter((r.event, r.date) for r in load_files([BBO / "skyclub-2013-08-10"]).results)
+    assert sky == {("skyclub (2013-08-10)", "2013.08.10"): 42}  # 2 of 44 left out: no trick count
+
+
+def test_a_pbn_file_cut_at_40_percent_is_refused_and_never_published(tmp_path: Path) -> None:
+    """The bundled 2021 qualifier (RealBridge teams, IMPs per table) cut at 40% of its bytes,
+    inside a tag: exit 2 and one line naming the file and the line of the cut; nothing of it is
+    ranked."""
+    data = QUALIFIER.read_bytes()
+    cut = tmp_path / "qualifier.pbn"
+    cut.write_bytes(data[: len(data) * 40 // 100])
+    text = cut.read_text(encoding="latin-1")
+    line, tail = text.count("\n") + 1, text[text.rfind("\n") + 1 :]
+    assert tail.startswith("[") and "]" not in tail  # the cut falls inside a tag
+    out = tmp_path / "out"
+    done = _run(tmp_path, "results", str(cut), "--out", str(out))
+    assert done.returncode == 2, done.stdout + done.stderr
+    errors = [x for x in done.stderr.splitlines() if x.startswith("error:")]
+    assert errors == [
+        f"error: {cut}: refused: line {line}: the file ends inside a tag ({tail.strip()[:40]!r}): "
+        "it is cut short, so none of it is read"
+    ]
+    with (out / "results.csv").open(newline="") as fh:
+        assert list(csv.DictReader(fh)) == []

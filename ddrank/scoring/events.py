@@ -23,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from ddrank.scoring import acbl, crossimps, imprule, matchpoints
+from ddrank.scoring import crossimps, imprule, matchpoints
 from ddrank.scoring.imprule import ImpRule
 from ddrank.scoring.individual import individual_rankings, is_individual
 from ddrank.scoring.knockout import is_knockout, knockout_lines, knockout_stages
@@ -45,6 +45,7 @@ from ddrank.scoring.model import (  # noqa: F401 - the model is imported from he
 )
 from ddrank.scoring.mprule import MpRule, factor_mp_totals
 from ddrank.scoring.precision import round_half_away
+from ddrank.scoring.rulebooks import acblscore as acbl
 from ddrank.scoring.teams import (  # noqa: F401 - re-exported
     WBF_TAU,
     TeamMatch,
@@ -127,7 +128,7 @@ def score_mp_board(
     """
     real = [r for r in results if r.is_result]
     n_field = max(field_size or 0, len(real))
-    if method == "none":  # each board on its own top: the results really compared (BriAn)
+    if method == "none":  # each board on its own top: the results really compared
         n_field = sum(1 for r in real if r.adjusted is None) or len(real)
         method = "neuberg"  # only a fouled board's groups still need lifting to that top
     board_top = top * (n_field - 1)
@@ -178,7 +179,9 @@ def score_imp_board(results: Sequence[EventResult], rule: ImpRule | None = None
             pts, rule, next(iter(given)) if len(given) == 1 else None
         )
         if rule.kind == imprule.CROSS and rule.cross == "sum" and 1 < len(g) < compared:
-            values = [v * (compared - 1) / (len(g) - 1) for v in values]  # ACBLscore's factor
+            values = [
+                v * (compared - 1) / (len(g) - 1) for v in values
+            ]  # summed cross-IMPs of a group factored to the field
         bu = (
             values
             if rule.kind == imprule.BUTLER
@@ -226,7 +229,7 @@ def score_pairs_event(
 def _printed(scored: list[ScoredResult], results: Sequence[EventResult], rule: MpRule | None,
              top: float, method: MpMethod) -> list[ScoredResult]:  # fmt: skip
     """A board played fewer times than its field, as a producer that prints it on its own top
-    prints it (`MpRule.own_top_lines`, Compscore): kept beside the lifted matchpoints it sums."""
+    prints it (`MpRule.own_top_lines`): kept beside the lifted matchpoints it sums."""
     if rule is None or not rule.own_top_lines or not scored:
         return scored
     if scored[0].field_size <= sum(1 for r in results if r.is_result):
@@ -294,7 +297,7 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo,
     when the sessions have equal tops); pairs are the same pair across sessions by their players
     (or, without names, by pair number). IMP totals of a pair that sat out are factored up.
     Sections ranked together (`info.rankings`, else `across_field`) are one ranking, their pairs
-    labelled section and number ('A11'); ACBLscore's totals follow its own rule (`acbl`).
+    labelled section and number ('A11'); method `acbl` totals follow that rulebook's rule.
     """
     ranked_with = section_groups(info.rankings)
     by_section: dict[tuple[str, str, str], list[ScoredResult]] = defaultdict(list)
@@ -374,14 +377,14 @@ class ScoredEvent:
     published_agree: int = 0
     #: each kind of published value against ours (ddrank.scoring.published.Check), made once
     checks: list = field(default_factory=list)
-    #: IMP pairs: the sit-out rows a scorer published a pair's credit on (Ruter `Bye`), checked
+    #: IMP pairs: the sit-out rows a scorer published a pair's credit on (a `Bye` row), checked
     sitouts: list[EventResult] = field(default_factory=list)
 
 
 def infer_scoring(results: Sequence[EventResult], hint: str = "") -> str:
     """The event's scoring: as stated, else TEAMS when results carry teams, else MP."""
     h = hint.strip().upper()
-    if ";" in h:  # Magic Contest / Ruter: "IMP;Butler-2;Mean", "IMP;Cross", "MatchPoints;MP1"
+    if ";" in h:  # PBN [Scoring]: "IMP;Butler-2;Mean", "IMP;Cross", "MatchPoints;MP1"
         parts = [p.strip() for p in h.split(";")]
         if any(p.startswith("BUTLER") for p in parts):
             return "BUTLER"
@@ -432,7 +435,7 @@ def score_session(
 
 def assemble_event(info: EventInfo, sessions: Sequence[ScoredEvent]) -> ScoredEvent:
     """Rankings per session and over the event from the sessions' table scores (totals by the
-    method the sessions were scored with: ACBLscore's have their own rule)."""
+    method the sessions were scored with: method `acbl` has its own rule)."""
     scored = [s for part in sessions for s in part.results]
     if info.scoring in TEAM_SCORINGS:
         matches = [m for part in sessions for m in part.matches]

@@ -32,7 +32,7 @@ from ddrank.scoring.published import compare_published
 #: Declarations that say IMPs but not which kind: cross-IMPs and Butler are both tried.
 GENERIC = ("", "IMP", "IMPS")
 #: Datum drops tried at each end besides the declared one: whole results, or a share of them
-#: (ACBLscore's default is 5% of the results at each end).
+#: (5% of the results at each end is one producer's default).
 DROPS = (1, 0, 2, 3)
 FRACTIONS = (None, 0.05, 0.1)
 

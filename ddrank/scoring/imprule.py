@@ -3,15 +3,14 @@
 IMP pairs events come in two families, and scorers differ inside each:
 
 * **cross-IMPs**: each result against every other result of its board. Published as the
-  *average* per comparison (EBU, Compscore, BBO: `sum / (n - 1)`) or as the *sum* (Ruter,
-  ACBLscore's "Total IMPs").
+  *average* per comparison (`sum / (n - 1)`) or as the *sum* ("Total IMPs").
 * **Butler**: each result against a *datum*, the mean of the board's results after dropping the
-  extremes: how many at each end (one with few tables, ACBLscore 5%, Magic Contest/Ruter declare
+  extremes: how many at each end (one with few tables, 5%, or as a PBN declares
   `Butler-N`), a `Median` instead of the mean, and the rounding to 10 points (half away from zero,
-  or half to even as ACBLscore does: 425 -> 420).
+  or half to even: 425 -> 420).
 
 An artificial score (A+ 60%, A- 40%) is worth a number of IMPs per % above average: 0.3 (A+ = +3
-IMPs) by the EBU and ACBL rule, per comparison when cross-IMPs are summed (ACBLscore: "AVE+ 3 IMPs
+IMPs) by the EBU and ACBL rule, per comparison when cross-IMPs are summed ("AVE+ 3 IMPs
 x (number of results - 1)"). A file may define its own rate through its published adjusted lines
 (ddrank.scoring.impchoice reads it).
 
@@ -42,7 +41,7 @@ class ImpRule:
     kind: str = CROSS  # "cross" | "butler"
     cross: str = "comparisons"  # cross-IMPs: "comparisons" (the average per comparison) | "sum"
     drop: int = 1  # Butler: results dropped at each end before the mean (never all of them)
-    drop_fraction: float | None = None  # ... or this share of them (ACBLscore: 5%), last in part
+    drop_fraction: float | None = None  # ... or this share of them (e.g. 5%), last in part
     median: bool = False  # Butler: the datum is the median (every result but the middle dropped)
     datum_step: int = 10  # Butler: the datum rounded to this many points (0: not rounded)
     datum_half: str = "away"  # a datum half-way between steps: "away" from zero | "even"
@@ -53,12 +52,12 @@ class ImpRule:
     across: bool | None = None  # sections compared as one field (None: as the event says)
     # A pair's total: its lines summed (each rounded to `line_decimals` first, as printed, when
     # set), and a pair that played fewer boards factored up to "most" boards any pair of its
-    # ranking played (EBU), or to the "boards" of the session (Ruter: a sit-out every round);
+    # ranking played (EBU), or to the "boards" of the session (a sit-out every round);
     # `sum_decimals`: the sum rounded as printed before it is factored (EBU's Pianola)
     line_decimals: int | None = None
     sum_decimals: int | None = None
     factor_to: str = "most"
-    one_ranking: bool = False  # North-South and East-West ranked together (Ruter)
+    one_ranking: bool = False  # North-South and East-West ranked together
 
     def words(self) -> str:
         """'cross-IMPs summed over every comparison', 'Butler: datum the mean after dropping 1
@@ -97,7 +96,7 @@ _BUTLER_TAG = re.compile(r"butler\s*-?\s*(\d+)?", re.IGNORECASE)
 
 
 def declared_rule(declared: str, kind: str) -> ImpRule:
-    """The rule a source's declaration names, where it does: Magic Contest and Ruter write
+    """The rule a source's declaration names, where it does: a PBN may write
     `[Scoring "IMP;Butler-2;Mean"]` (2 results dropped at each end, the mean of the rest),
     `IMP;Butler-2;Median`, `IMP;Cross`. `kind` ("cross"/"butler") is the event's scoring."""
     parts = [p.strip().lower() for p in declared.split(";")]

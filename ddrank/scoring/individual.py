@@ -3,7 +3,7 @@
 In an individual every player changes partner from round to round, so a table's two sides are
 partnerships of one board only. The board is scored like a pairs board (matchpoints, or IMPs)
 between its North-South and East-West results; each player then takes the score of the side they
-sat on: North and South the North-South score, East and West the East-West one (Ruter publishes
+sat on: North and South the North-South score, East and West the East-West one (a PBN publishes
 it per seat, `MP_North` .. `MP_West`). A player's total is the sum over the boards they played,
 their percentage that sum over the tops of those boards, and all players form one ranking.
 

@@ -1,6 +1,6 @@
 """A teams event published as its matches only: each match's IMPs, no table results.
 
-Ruter's teams files (`[Scoring "Teams"]`) list the matches of each round (`TeamId_Home`,
+PBN teams files (`[Scoring "Teams"]`) list the matches of each round (`TeamId_Home`,
 `TeamId_Away`, the IMPs of each in `MatchDetails`, `VP_Home`, `VP_Away`) and the ranking by VPs;
 the boards themselves are not in the file. Such an event is scored from the match IMPs: each
 match's margin on the WBF continuous 20-VP scale, the VPs summed per team, teams ranked.

@@ -5,16 +5,14 @@ A matchpoint event's numbers depend on two choices the source rarely states outr
 * the **top**, matchpoints per result beaten: 2 in EBU and FFB scoring, 1 in ACBL scoring;
 * the **method** that lifts a board played fewer times than the field (a missing table, an
   adjusted score, a fouled board) to the field's top: Neuberg, Mitchell 1, Mitchell 1 bis,
-  Ascherman, or `none` (each board on its own top, as BriAn publishes).
+  Ascherman, or `none` (each board on its own top).
 
 The rule, in this order:
 
 1. an explicit option (`--mp-method`, `--mp-top`) wins;
 2. what the source declares: its producer (USEBIO `PROGRAM_NAME`, the PBN `% <META Generator>`
-   or `%Creator`, ACBLscore's game file) names its arithmetic and method (ddrank.scoring.mprule:
-   BriAn each board on its own top, Magic Contest and Ruter sums of the printed board
-   matchpoints, Compscore ..., ACBLscore its own arithmetic, `ddrank.scoring.acbl`), its
-   federation its top (ACBL: 1 per result beaten), its published matchpoints their top;
+   or `%Creator`, a game file's program) has a rulebook (ddrank.scoring.rulebooks) naming its
+   arithmetic, method and top, its federation its top, its published matchpoints their top;
 3. where the source published values, every candidate (method x top x arithmetic) is tried and
    the one that reproduces the most published per-line values is taken, then the most totals,
    percentages and places; ties keep the declared one, then the order of `METHODS`. Every value
@@ -37,18 +35,19 @@ from ddrank.scoring.events import EventInfo, EventResult, event_info_for, score_
 from ddrank.scoring.impchoice import choose_imp_rule, method_name
 from ddrank.scoring.imprule import ImpRule
 from ddrank.scoring.model import TEAM_SCORINGS
-from ddrank.scoring.mprule import MpRule, producer_rule
+from ddrank.scoring.mprule import MpRule
 from ddrank.scoring.precision import column_decimals
 from ddrank.scoring.published import compare_published
+from ddrank.scoring.rulebooks import rulebook_for
 from ddrank.scoring.vpscale import FILE, WBF, VpScale, file_scale, published_matches
 
 AUTO = "auto"
 #: Every method, in the order ties are broken after the source's own default.
 METHODS = ("neuberg", "none", "mitchell1", "mitchell1_bis", "ascherman")
-#: A producer's documented method in words (ddrank.scoring.mprule.RULES says whose).
+#: A producer's documented method in words (its rulebook says whose: ddrank.scoring.rulebooks).
 METHOD_WORDS = {"none": "scores each board on its own top",
                 "neuberg": "lifts a board played fewer times by Neuberg's formula",
-                "acbl": "scores by its own arithmetic (ddrank.scoring.acbl)"}  # fmt: skip
+                "acbl": "scores by its own arithmetic (ddrank.scoring.rulebooks.acblscore)"}  # fmt: skip
 #: Matchpoints per result beaten by federation; every other federation uses 2.
 FEDERATION_TOPS = {"ACBL": 1.0}
 DEFAULT_TOP = 2.0
@@ -80,13 +79,16 @@ def source_default(info: EventInfo) -> tuple[str, float, str]:
     why: list[str] = []
     method = "neuberg"
     scorer = info.scorer.strip()
-    rule = producer_rule(scorer)
-    if rule is not None and rule.method:
-        method = rule.method
+    book = rulebook_for(scorer)
+    if book is not None and book.method:
+        method = book.method
         why.append(f"scorer {scorer} {METHOD_WORDS.get(method, 'lifts by ' + method)}")
     if info.mp_top:
         top = float(info.mp_top)
         why.append(f"published matchpoints are {top:g} per result beaten")
+    elif book is not None and book.top:
+        top = book.top
+        why.append(f"{book.name} scores {top:g} per result beaten")
     elif info.federation.upper() in FEDERATION_TOPS:
         top = FEDERATION_TOPS[info.federation.upper()]
         why.append(f"{info.federation} scores {top:g} per result beaten")
@@ -155,12 +157,18 @@ def choose_method(
     return choose_mp(results, info, own, method, mp_top)
 
 
+def producer_rule(info: EventInfo) -> MpRule | None:
+    """The matchpoint arithmetic of the producer the event's file declares (its rulebook)."""
+    book = rulebook_for(info.scorer)
+    return None if book is None else book.mp_rule()
+
+
 def mp_rules(results: Sequence[EventResult], info: EventInfo) -> list[MpRule]:
     """The arithmetic candidates: the declared producer's rule alone, else the exact sums and,
     where the file prints its lines' matchpoints, the sums of the printed ones."""
     printed = [x for r in results for x in (r.published_ns_mp, r.published_ew_mp) if x is not None]
     k = column_decimals(printed) if printed else None
-    declared = producer_rule(info.scorer)
+    declared = producer_rule(info)
     if declared is not None:
         return [replace(declared, line_decimals=k) if declared.round_lines else declared]
     rules = [MpRule()]
@@ -183,7 +191,7 @@ def choose_mp(results: Sequence[EventResult], info: EventInfo, own: Sequence[Map
     A published value is compared at its printed precision (ddrank.scoring.precision)."""
     first_method, first_top, why = source_default(info)
     rules = mp_rules(results, info)
-    declared = producer_rule(info.scorer)
+    declared = producer_rule(info)
     tries = [(m, t, r) for m, t in candidates(info, method, mp_top) for r in rules]
     optioned = method != AUTO or mp_top is not None
     rule_why = f"; {rules[0].words()}" if declared is not None else ""

@@ -41,7 +41,7 @@ class EventInfo:
     across_field: bool = False
     mp_top: float | None = None  # 2 (EBU, FFB) or 1 (ACBL) per result beaten; None = 2
     date: str = ""  # ISO date of the event (rating periods are in date order)
-    scorer: str = ""  # the scoring program the source names ("BriAn", "Bridgemate")
+    scorer: str = ""  # the scoring program the source names (its rulebook's `declares`)
     federation: str = ""  # whose rules the source follows, where it tells ("ACBL")
     # TEAMS: the VP scale read from the file's published matches (ddrank.scoring.vpscale):
     # (boards, IMP margin, winner's VPs) steps; () = the WBF continuous scale
@@ -56,11 +56,11 @@ class EventInfo:
     # an individual event: players, not pairs, are ranked (ddrank.scoring.individual)
     individual: bool = False
     # Sections matchpointed as one field / ranked together ("A+B;C"), where the source says more
-    # than across_field; the most matchpoints a pair can score in a session (ACBLscore).
+    # than across_field; the most matchpoints a pair can score in a session (a game file's).
     fields: str = ""
     rankings: str = ""
     max_score: float | None = None
-    # What a director applied to pairs' session totals (ACBLscore, from the published
+    # What a director applied to pairs' session totals (from the published
     # standings): (session, section, direction, pair, adjustment, eligible) per pair.
     pair_inputs: tuple[tuple[str, str, str, str, float, bool], ...] = ()
 
@@ -81,7 +81,7 @@ class EventResult:
     ew_players: str = ""
     players: tuple[str, str, str, str] = ("", "", "", "")  # N, E, S, W identities (rating)
     ns_score: int | None = None  # None: adjusted, or no score
-    # East-West's own score (their side) where a director split the result (ACBLscore); with
+    # East-West's own score (their side) where a director split the result; with
     # `adjusted` set too, North-South's side is the artificial one.
     ew_score: int | None = None
     repeat: str = ""  # "NS"/"EW": that pair's second play of the board: in the field, not its
@@ -99,7 +99,7 @@ class EventResult:
     published_ns_pct: float | None = None
     published_ew_pct: float | None = None
     published_imps: float | None = None
-    published_datum: float | None = None  # the Butler datum as published (Ruter, Compscore)
+    published_datum: float | None = None  # the Butler datum as published
     # An individual event: the four players' numbers in the event, N, E, S, W (else "")
     player_numbers: tuple[str, str, str, str] = ("", "", "", "")
     # What the stages after scoring compare tables by (the bid/play split, the skill ratings):
@@ -141,7 +141,7 @@ class ScoredResult:
     ew_imps: float | None = None
     top: float = 0.0  # the board's matchpoint top, top * (N - 1) (0 outside matchpoint scoring)
     # (NS, EW) matchpoints as the producer prints the line where that differs from what it sums
-    # (Compscore prints a board played fewer times on its own top); None = ns_mp, ew_mp
+    # (`MpRule.own_top_lines`: a board played fewer times printed on its own top); None = ns_mp, ew_mp
     printed: tuple[float, float] | None = None
 
 
@@ -231,7 +231,7 @@ def factor_imp_totals(lines: Sequence[PairLine],
                       decimals: int | None = None) -> None:  # fmt: skip
     """IMP totals of pairs that played fewer boards (a sit-out) are factored up to the most boards
     played in their ranking, as EBU scorers do ("Factor IMPs"): a sit-out neither adds nor costs;
-    or, given `boards` per (event, session, section), up to that many (Ruter: every pair sits out
+    or, given `boards` per (event, session, section), up to that many (every pair sits out
     some rounds, and the total is the one every board would have given). `decimals`: the sum is
     rounded to them (halves away from zero, as printed) before it is factored.
 

@@ -1,11 +1,11 @@
-"""Places in rankings beside a pair's own (ACBLscore publishes them): a strat's ranking, and the
+"""Places in rankings beside a pair's own (game files publish them): a strat's ranking, and the
 overall ranking of the whole event.
 
 * A strat's places rank the pairs eligible for it, the pairs the file lists in that strat,
   among themselves, within their direction and ranking.
 * Overall places rank every pair of the event across its sections and directions, on its total
   (the session's score and any carry-over from earlier sessions), the strat's pairs only for a
-  strat; ACBLscore publishes them for the places that win an award. Pairs not eligible take no
+  strat; game files publish them for the places that win an award. Pairs not eligible take no
   place.
 
 Ours use our scores; equal scores share a place.

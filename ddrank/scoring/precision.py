@@ -1,7 +1,7 @@
 """Published precision: a value printed with k decimals agrees when ours rounds to it at k.
 
-Scorers print their numbers rounded: Magic Contest matchpoints with one decimal and line
-percentages as integers, BriAn matchpoints with one, most final percentages with two. Ours are
+Scorers print their numbers rounded: matchpoints with one or two decimals, line percentages
+as integers or with decimals, most final percentages with two (the rulebooks say whose). Ours are
 exact, so "agree" means: ours, rounded to the decimals the value is printed with, is the value.
 Exactly half a unit away agrees too, since scorers round halves either way (up, or to even).
 
@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 #: Decimals beyond which a printed number is taken as exact (binary noise, not a rounding).
 MAX_DECIMALS = 6
-#: Significant digits a scorer's arithmetic carries at the least: single precision (BriAn prints
+#: Significant digits a scorer's arithmetic carries at the least: single precision (one producer prints
 #: 53.846153 for 700/13, the float32 of 53.8461538...); digits printed beyond are noise.
 SIGNIFICANT = 7
 _EPS = 1e-9

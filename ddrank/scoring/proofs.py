@@ -143,7 +143,8 @@ def total_proof(ours: float, published: float, digits: int, line_diffs: list[tup
 
 def _summed(s: Any, value: float, side: int, rule: Any) -> float:
     """A printed line value in the units the producer sums: its own-top print lifted by the
-    field's N/n (Compscore), rounded as printed where it sums printed values (Magic Contest)."""
+    field's N/n (`MpRule.own_top_lines`), rounded as printed where it sums printed values
+    (`MpRule.round_lines`)."""
     if s.printed is not None and s.top:
         tpr = s.top / max(s.field_size - 1, 1)  # matchpoints per result beaten
         printed_top = s.printed[0] + s.printed[1]

@@ -21,7 +21,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ddrank.scoring.acbl import pair_inputs
 from ddrank.scoring.events import (
     EventInfo,
     EventResult,
@@ -34,6 +33,7 @@ from ddrank.scoring.events import (
 from ddrank.scoring.matches import score_matches
 from ddrank.scoring.method import AUTO, MethodChoice, agreement, choose_method, event_standings
 from ddrank.scoring.published import compare_published
+from ddrank.scoring.rulebooks.acblscore import pair_inputs
 
 Row = Mapping[str, Any]
 #: How one session's table scores are made: (results, info, method) -> the session's scores.
@@ -87,7 +87,7 @@ def chosen(results: Sequence[EventResult], info: EventInfo, standings: Sequence[
     settings = settings or ScoreSettings()
     standings = event_standings(info.event, standings)
     inputs = pair_inputs(standings)
-    if inputs:  # what the director applied to pairs' totals (ACBLscore)
+    if inputs:  # what the director applied to pairs' totals (a game file's)
         info = replace(info, pair_inputs=inputs)
     choice = choose_method(results, info, standings, settings.method, settings.mp_top)
     return replace(info, mp_top=choice.mp_top, vp_scale=choice.vp_scale,

@@ -12,9 +12,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from ddrank.limits import DEFAULT_LIMITS, Limits
 from ddrank.parsers.bridgemate import join_bws
 from ddrank.parsers.handrecord import hand_record_deals
 from ddrank.raw import ParsedFile, RawRecord
+from store.inputs.files import open_input, read_input
 
 TABLES = ("ReceivedData", "RoundData", "PlayerNumbers", "Section", "Session", "HandRecord")
 # The club's whole member list (14,000 rows, seconds to read): only read for ids entered nameless.
@@ -39,9 +41,9 @@ def _unreadable(path: Path, problem: str) -> ParsedFile:
     return ParsedFile(format="bws", records=[RawRecord(str(path), 1, "bws", parse_error=problem)])
 
 
-def read_bws(path: Path) -> ParsedFile:
+def read_bws(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
     """The results of a `.bws` file, joined to the deals of the PBN beside it when there is one."""
-    with path.open("rb") as fh:
+    with open_input(path) as fh:
         head = fh.read(32)
     if head[4:19] not in _MAGIC:
         return _unreadable(path, "not a Bridgemate .bws file: no MS Access (Jet/ACE) header")
@@ -49,7 +51,7 @@ def read_bws(path: Path) -> ParsedFile:
 
     page = 2048 if head[0x14] == 0 else 4096  # Jet 3, else Jet 4 and ACE
     whole_pages = path.stat().st_size % page == 0  # else truncated: access-parser says where
-    hands = _hands(path)
+    hands = _hands(path, limits)
     deals = hand_record_deals(hands) if hands else {}
     # with a hand record beside it, the database's HandRecord is read only if the PBN lacks a board
     first = tuple(t for t in TABLES if t != "HandRecord") if hands else TABLES
@@ -109,12 +111,12 @@ def _access_parser_tables(path: Path) -> dict[str, dict] | ParsedFile:
     return tables
 
 
-def _hands(path: Path) -> str | None:
-    """The companion hand record's text, if there is one."""
+def _hands(path: Path, limits: Limits = DEFAULT_LIMITS) -> str | None:
+    """The companion hand record's text, if there is one (read as inputs are: `read_input`)."""
     companion = path.with_suffix(".pbn")
     hands = None
     if companion.exists():
-        data = companion.read_bytes()
+        data = read_input(companion, limits)
         try:
             hands = data.decode("utf-8")
         except UnicodeDecodeError:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import re
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
 
@@ -24,18 +24,19 @@ from ddrank.parsers.registry import (
     SNIFF_BYTES,
     UnreadableFile,
     check_rows,
+    decode_text,
     read_bytes,
     sniff,
     unreadable,
 )
+from ddrank.parsers.values import check_values
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
-from store.inputs.files import expand_paths
-from store.inputs.text import read_text
+from store.inputs.files import expand_paths, named_safely, open_input, read_input, shown
 
 
 def detect_format(path: Path) -> str:
     """A file's format from its first 64 KiB (`ddrank.parsers.registry.sniff`)."""
-    with path.open("rb") as fh:
+    with open_input(path) as fh:
         return sniff(fh.read(SNIFF_BYTES))
 
 
@@ -120,7 +121,7 @@ def _read_bws(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
         from store.inputs.bridgemate import read_bws
     except ImportError as exc:
         raise UnreadableFile(f"the Bridgemate .bws reader is not installed ({exc})") from exc
-    return read_bws(path)
+    return read_bws(path, limits)
 
 
 #: The database formats of the registry (`read=None` there): opened from their file, since their
@@ -138,9 +139,9 @@ def _read_format(path: Path, fmt: str, results: Path | None, limits: Limits,
         check_rows(parsed, limits)
         return parsed
     hands = hands_of(path) if fmt == "usebio" else None
-    data = path.read_bytes() if data is None else data
+    data = read_input(path, limits) if data is None else data
     return read_bytes(data, str(path), fmt, limits=limits,
-                      hands=read_text(hands) if hands else None,
+                      hands=decode_text(read_input(hands, limits)) if hands else None,
                       results=str(results) if results else None)  # fmt: skip
 
 
@@ -170,8 +171,9 @@ def read(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
     """One file, its format told by content (see `_read`); table results of a file that names no
     event get one from its folder or its name (`ddrank.events.event_from_path`). A file over one
     of the `limits` comes back refused (`ParsedFile.refused`), with no records."""
-    parsed = _read(Path(path), limits)
-    name_unnamed(parsed.records, str(path))
+    parsed = check_values(_read(Path(path), limits))  # a non-finite or absurd number: refused
+    named = name_unnamed(parsed.records, str(path))
+    parsed.named_by_path = named > 0 and named == sum(not r.parse_error for r in parsed.records)
     return parsed
 
 
@@ -187,17 +189,19 @@ def _read(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
     results: Path | None = None
     fmt = FORMATS.get(path.suffix.lower(), "unknown")
     try:
+        named_safely(path)
         check_size(path, limits)
-        with path.open("rb") as fh:  # opened once: the head tells the format, then the rest
+        with open_input(path) as fh:  # opened once: the head tells the format, then the rest
             head = fh.read(SNIFF_BYTES)
             fmt = sniff(head)
             data = None
             if fmt not in FILE_READERS:  # read within the limit, whatever the size said
-                data = head + fh.read(max(0, limits.max_file_bytes + 1 - len(head)))
-                limits.check("max_file_bytes", len(data), exact=len(data) <= limits.max_file_bytes)
+                data = read_input(path, limits, head, fh)
         results = companion_of(path) if fmt == "pbn" else None
         with gc_paused():
             parsed = _read_format(path, fmt, results, limits, data)
+            if results is not None:
+                results_events = _results_events(results, limits)
     except (LimitExceeded, RefusedInput) as exc:
         return ParsedFile(fmt, [], refused=str(exc))
     except UnreadableFile as exc:
@@ -210,7 +214,7 @@ def _read(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
         return parsed
     if results is not None:
         parsed.deals = [r for r in parsed.records if not r.parse_error]
-        attach_to_event(parsed.deals, _results_events(results))
+        attach_to_event(parsed.deals, results_events)
         parsed.records = [r for r in parsed.records if r.parse_error]
         parsed.format = "pbn-hands"
         return parsed
@@ -221,14 +225,14 @@ def _read(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
     return parsed
 
 
-def _results_events(results: Path) -> list[RawEvent]:
+def _results_events(results: Path, limits: Limits = DEFAULT_LIMITS) -> list[RawEvent]:
     """The events of a USEBIO results file (its header: no deals joined), so that its companion
     hand record's deals join that event. [] for a .bws (its reader names no organiser) or a
-    results file that cannot be read (its own ingest reports why)."""
-    if detect_format(results) != "usebio":
-        return []
+    results file that cannot be read (its own ingest reports why, or refuses it)."""
     try:
-        return read_bytes(results.read_bytes(), str(results), "usebio").events
+        if detect_format(results) != "usebio":
+            return []
+        return read_bytes(read_input(results, limits), str(results), "usebio").events
     except (OSError, ValueError):
         return []
 
@@ -251,21 +255,23 @@ def read_with_ids(path: Path, limits: Limits = DEFAULT_LIMITS) -> tuple[ParsedFi
     return parsed, [r.record_id for r in parsed.records]
 
 
-def unreadable_inputs(inputs: list[str | Path], limits: Limits = DEFAULT_LIMITS
+def unreadable_inputs(inputs: list[str | Path], limits: Limits = DEFAULT_LIMITS,
+                      skip: Iterable[str | Path] = ()
                       ) -> tuple[list[Path], list[tuple[Path, str]]]:  # fmt: skip
     """The input files a reader takes, and each other one with why: decided from the first
     64 KiB of each (and its size, and a SQLite file's `bridgedeals`: `check_sqlite`), before any
     stage starts."""
     readable: list[Path] = []
     refused: list[tuple[Path, str]] = []
-    for path in expand_paths(inputs):
+    for path in expand_paths(inputs, skip):
         try:
+            named_safely(path)
             check_size(path, limits)
             if detect_format(path) == "sqlite":
                 with closing(_open_sqlite(path)) as db:
                     check_sqlite(db, limits)
         except (UnreadableFile, LimitExceeded, RefusedInput) as exc:
-            refused.append((path, str(exc)))
+            refused.append((Path(shown(path)), str(exc)))
         except sqlite3.DatabaseError as exc:
             refused.append((path, f"not readable: {exc}"))
         except OSError as exc:

@@ -1,4 +1,4 @@
-"""ACBLscore's matchpoint arithmetic: the ACBL club scoring program's rule, in one place.
+"""ACBLscore, the ACBL's club scoring program (game files): its rulebook and its arithmetic.
 
 Read off the numbers ACBLscore stores in its game files and checked against all of them in 49
 real club files (`tests/test_acblscore.py`: 15,982 matchpoints, 1,310 pair totals, percentages
@@ -29,6 +29,24 @@ from fractions import Fraction
 from typing import Any
 
 from ddrank.scoring.model import EventResult, PairLine, ScoredResult, parse_number
+from ddrank.scoring.rulebooks import RANGE, Rulebook
+
+RULEBOOK = Rulebook(
+    name="ACBLscore",
+    declares=("acblscore",),
+    # Its own arithmetic (method `acbl`, below): matchpoints 1 per result beaten,
+    # session totals factored to the boards a full pair played, stored in hundredths, halves up
+    # (133.5 / 240 = 55.625 -> 55.63).
+    method="acbl",
+    top=1.0,
+    total_decimals=2,
+    pct_decimals=2,
+    rounding="half up",
+    ties=RANGE,  # two pairs sharing 4th print "4/5"
+    tiebreak="a published place decides (places within a tie as the file prints them)",
+    awards="strat places (A/B/C, section and overall) and masterpoints",
+    about="events/acblscore-game: 49 game files, 15,982 matchpoints, 1,310 pair totals",
+)
 
 HALF = Fraction(1, 2)
 LONE_RESULT_PCT = 60  # a result with no other to compare with

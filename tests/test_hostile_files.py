@@ -1,0 +1,151 @@
+"""Hostile input, round 2 (issue 40): one bad file never costs the good ones, and every byte is
+read through the same guard (`store.inputs.files.open_input`, `read_input`, `walk`).
+
+Each test builds its hostile file here from a bundled real one (the vugraph LIN file, the
+Bridgemate club game of tests/data/bridgemate), puts it in a folder beside a good file, runs
+`ddrank results FOLDER --out OUT` in a child process (`hostile.ddrank`, 4 GiB address-space cap)
+and asserts what the user gets: exit 2, exactly one line naming the bad file, no traceback, the
+good file published (its ranking on the site), and a peak RSS of at most 1 GB.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from hostile import LIN, PEAK_RSS_LIMIT, Done, ddrank
+
+ROOT = Path(__file__).resolve().parents[1]
+BWS = ROOT / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.bws"
+#: The team the vugraph file's ranking names: the good file is published when the site has it.
+GOOD_TEAM = "Fleisher"
+
+
+def good_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(LIN, folder / "good.lin")
+    return folder
+
+
+def results(folder: Path, out: Path, *flags: str) -> Done:
+    return ddrank("results", str(folder), "--out", str(out), *flags, cwd=folder.parent)
+
+
+def published(done: Done, out: Path) -> None:
+    """The good file is on the site and in the ranking CSV; no traceback; memory bounded."""
+    assert "Traceback" not in done.stdout + done.stderr, done.stderr[-3000:]
+    assert done.peak_rss <= PEAK_RSS_LIMIT, f"peak RSS {done.peak_rss / 2**20:.0f} MB"
+    assert GOOD_TEAM in done.stdout
+    assert (out / "site" / "index.html").is_file()
+    assert GOOD_TEAM in (out / "ranking.csv").read_text()
+    assert f"site: {out}/site/index.html" in done.stdout
+
+
+def refused_once(done: Done, name: str) -> str:
+    """Exit 2 and exactly one line naming the bad file."""
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = [ln for ln in done.lines if name in ln]
+    assert len(lines) == 1, lines
+    return lines[0]
+
+
+def test_a_name_that_is_not_utf8_is_refused_by_name_and_the_rest_published(tmp_path: Path) -> None:
+    folder = good_folder(tmp_path)
+    bad = os.fsdecode(bytes(folder) + b"/bad\xff.lin")
+    shutil.copy(LIN, bad)
+    out = tmp_path / "out"
+    done = results(folder, out)
+    line = refused_once(done, "bad\\xff.lin")  # the byte shown, never an encoding error
+    assert "not UTF-8" in line and "codec" not in done.stderr
+    published(done, out)
+
+
+def test_a_folder_nested_1100_levels_deep_is_walked(tmp_path: Path) -> None:
+    folder = deep = tmp_path / "in"
+    folder.mkdir()
+    for _ in range(1100):  # one level at a time: os.makedirs itself recurses
+        deep = deep / "d"
+        deep.mkdir()
+    shutil.copy(LIN, deep / "good.lin")
+    out = tmp_path / "out"
+    try:
+        done = results(folder, out)
+    finally:  # removed from the bottom up: shutil.rmtree (pytest's cleanup) recurses too
+        (deep / "good.lin").unlink()
+        while deep != folder:
+            deep.rmdir()
+            deep = deep.parent
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "RecursionError" not in done.stderr
+    published(done, out)
+
+
+def bws_beside(folder: Path) -> Path:
+    """The Bridgemate game in the folder, without its hand record (the test puts one there)."""
+    shutil.copy(BWS, folder / BWS.name)
+    return folder / BWS.name
+
+
+def test_a_pipe_as_companion_hand_record_is_refused_not_waited_on(tmp_path: Path) -> None:
+    folder = good_folder(tmp_path)
+    bws = bws_beside(folder)
+    os.mkfifo(bws.with_suffix(".pbn"))  # nobody writes to it: a read would wait forever
+    out = tmp_path / "out"
+    done = ddrank("results", str(folder), "--out", str(out), cwd=tmp_path, timeout=120)
+    line = refused_once(done, bws.name)
+    assert "pipe" in line and bws.with_suffix(".pbn").name in line
+    published(done, out)
+
+
+def test_a_link_to_dev_zero_as_companion_is_refused(tmp_path: Path) -> None:
+    folder = good_folder(tmp_path)
+    bws = bws_beside(folder)
+    bws.with_suffix(".pbn").symlink_to("/dev/zero")  # endless: read whole it takes all memory
+    out = tmp_path / "out"
+    done = ddrank("results", str(folder), "--out", str(out), cwd=tmp_path, timeout=120)
+    line = refused_once(done, bws.name)
+    assert "device" in line
+    published(done, out)
+
+
+def test_a_companion_over_the_size_limit_is_not_read(tmp_path: Path) -> None:
+    folder = good_folder(tmp_path)
+    bws = bws_beside(folder)
+    hands = BWS.with_suffix(".pbn").read_bytes()
+    big = bws.with_suffix(".pbn")
+    with big.open("wb") as fh:  # the real hand record, padded past the limit with comment lines
+        fh.write(hands)
+        fh.write(b"% padding\n" * 150_000)
+    out = tmp_path / "out"
+    done = results(folder, out, "--max-file-bytes", "1500000")  # the .bws is 1.1 MB
+    assert done.returncode == 2
+    lines = [ln for ln in done.lines if bws.name in ln]
+    assert len(lines) == 1 and "max_file_bytes" in lines[0], done.lines  # the .bws, refused
+    assert len([ln for ln in done.lines if f"{big.name}:" in ln and "max_file_bytes" in ln]) == 2
+    published(done, out)
+
+
+def test_the_output_folder_is_never_read_as_input(tmp_path: Path) -> None:
+    folder = good_folder(tmp_path)
+    first = results(folder, folder)  # `ddrank results DIR --out DIR`
+    assert first.returncode == 0, first.stderr[-3000:]
+    published(first, folder)
+    again = results(folder, folder)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "nothing new" in again.stdout
+    assert "left out" not in again.stdout
+    errors = (folder / "errors.csv").read_text()
+    assert "results.csv" not in errors and "ranking.csv" not in errors
+    published(again, folder)
+
+
+@pytest.mark.parametrize("inner", [False, True])
+def test_an_output_folder_inside_the_inputs_is_skipped(tmp_path: Path, inner: bool) -> None:
+    folder = good_folder(tmp_path)
+    out = folder / "out" if inner else tmp_path / "out"
+    results(folder, out)
+    again = results(folder, out)
+    assert again.returncode == 0 and "nothing new" in again.stdout, again.stdout[-2000:]
