@@ -3,12 +3,14 @@ partitions; their events, published rankings and hand-record deals beside them."
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import get_context
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,13 @@ DEFAULT_PARTITION_SIZE = 500
 _INT_COLUMNS = ("source_line", "partition_id", "occurrence")
 _COLUMNS = [*RAW_COLUMNS, "partition_id"]
 _TYPES = {c: pl.Int64 if c in _INT_COLUMNS else pl.Utf8 for c in _COLUMNS}
+
+
+#: A raw record's values in RAW_COLUMNS' order (after record_id).
+_raw_values = attrgetter(*RAW_COLUMNS[1:])
+#: Parse in worker processes only when there is this much to parse (a spawned worker's imports
+#: cost a second or more; under about 16 MB of files, one process parses them sooner).
+PARALLEL_BYTES = 16_000_000
 
 
 def as_store(store: Store | Any) -> Store:
@@ -81,11 +90,18 @@ def _parsed(files: list[Path], workers: int, limits: Limits
             ) -> Iterator[tuple[ParsedFile, list[str]]]:  # fmt: skip
     """Parse files, several at a time in worker processes when there are many."""
     read = partial(read_with_ids, limits=limits)
-    if workers <= 1 or len(files) < 4:
+    if workers <= 1 or len(files) < 2 or sum(_size(f) for f in files) < PARALLEL_BYTES:
         yield from map(read, files)
         return
     with spawn_pool(workers) as pool:  # many small files: sent to the workers in chunks
         yield from pool.map(read, files, chunksize=max(1, min(64, len(files) // (4 * workers))))
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0  # read (and reported) by the reader
 
 
 def grouped(files: Iterable[tuple[Path, tuple[ParsedFile, list[str]]]], summary: IngestSummary
@@ -126,7 +142,7 @@ def ingest_paths(
     store: Store | Any,
     paths: list[str | Path],
     partition_size: int = DEFAULT_PARTITION_SIZE,
-    workers: int = 1,
+    workers: int | None = None,
     limits: Limits = DEFAULT_LIMITS,
     digest: Callable[[Path], str] = file_sha1,
     skip: list[str | Path] | None = None,
@@ -139,9 +155,12 @@ def ingest_paths(
     records does. A file over one of the `limits` is refused whole: nothing of it is stored, not
     even its digest, so the same file is read again once the limit is raised. `digest` is the
     run's hash of a file (`stages.run.InputFiles.digest`: each file hashed once per run).
-    `skip`: folders never read (the output folder, when it lies among the inputs).
+    `workers`: processes that parse files (default: one per core; one when there is little to
+    parse, see `PARALLEL_BYTES`). `skip`: folders never read (the output folder, when it lies
+    among the inputs).
     """
     store = as_store(store)
+    workers = workers or os.cpu_count() or 1
     summary = IngestSummary()
     files = expand_paths(paths, skip or ())
     digests = {p: digest(p) for p in files}
@@ -296,7 +315,8 @@ def _insert(store: Store, fresh: list[tuple[RawRecord, str]], summary: IngestSum
     already written) goes to partition `first_partition + k // partition_size`."""
     if not fresh:
         return
-    data: dict[str, list] = {c: [getattr(rec, c) for rec, _ in fresh] for c in RAW_COLUMNS[1:]}
+    columns = zip(*(_raw_values(rec) for rec, _ in fresh), strict=True)  # one C call a record
+    data = {c: list(v) for c, v in zip(RAW_COLUMNS[1:], columns, strict=True)}
     data["record_id"] = [rid for _, rid in fresh]
     k0 = summary.new
     data["partition_id"] = [first_partition + (k0 + k) // partition_size for k in range(len(fresh))]

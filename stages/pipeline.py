@@ -61,7 +61,7 @@ def ingest(r: Run) -> dict[str, Any]:
     from stages.settings import limits_of
 
     s = r.settings
-    summary = ingest_paths(r.store, s.inputs, s.partition_size, limits=limits_of(s),
+    summary = ingest_paths(r.store, s.inputs, s.partition_size, s.workers, limits=limits_of(s),
                            digest=r.inputs.digest, skip=[s.out]).as_dict()  # fmt: skip
     for refused in summary.get("refused", []):
         r.log.info("refused: %s: %s", refused["file"], refused["reason"])  # the CLI says it once

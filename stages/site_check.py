@@ -133,13 +133,15 @@ def site_checks(lines: Sequence[ShownLine], standings: Iterable[Row]) -> list[Ch
         total = st.get("published_vp") or st.get("published_mp") or st.get("published_imps")
         if as_float(total) is not None:
             text = ln.cells.get("score", "") if ln else ""
-            checks["total"].add(same_number(text, total),
-                                f"{who}: shown {text or 'nothing'}, published {total}")
+            checks["total"].add(
+                same_number(text, total), f"{who}: shown {text or 'nothing'}, published {total}"
+            )
         pct = st.get("published_pct")
         if as_float(pct) is not None:
             text = ln.cells.get("pct", "") if ln else ""
-            checks["percentage"].add(same_number(text, pct),
-                                     f"{who}: shown {text or 'nothing'}, published {pct}")
+            checks["percentage"].add(
+                same_number(text, pct), f"{who}: shown {text or 'nothing'}, published {pct}"
+            )
     return [c for c in checks.values() if c.compared]
 
 

@@ -142,16 +142,19 @@ def test_multi_megabyte_single_line_is_refused_quickly(tmp_path: Path) -> None:
     assert time.process_time() - start < 5  # bounded: no parser ran over it
 
 
-def test_truncated_pbn_keeps_the_complete_games(tmp_path: Path) -> None:
+def test_truncated_pbn_is_refused_whole(tmp_path: Path) -> None:
+    """Its complete games would rank the teams on part of the event (issue 36): none is read."""
     text = Y2021.read_text()
     cut = tmp_path / "cut.pbn"
-    cut.write_text(text[: text.index("[Board", 4000)] + '[Board "1')  # a tag cut mid-value
-    recs = read_parsed(cut)[0].records
-    bad = [r for r in recs if r.parse_error]
-    assert len(bad) == 1 and "malformed tag" in bad[0].parse_error
-    assert len(recs) - 1 == sum(
-        1 for r in _read(Y2021).records if r.source_line < bad[0].source_line
-    )
+    kept = text[: text.index("[Board", 4000)]
+    cut.write_text(kept + '[Board "1')  # a tag cut mid-value
+    parsed = read_parsed(cut)[0]
+    line = kept.count("\n") + 1
+    assert (parsed.records, parsed.deals, parsed.standings) == ([], [], [])
+    assert parsed.refused == (f"refused: line {line}: the file ends inside a tag ('[Board \"1'): "
+                              "it is cut short, so none of it is read")  # fmt: skip
+    cut.write_text(kept + '[Board "1"]\n')  # a complete last line: a game without a deal
+    assert not read_parsed(cut)[0].refused
 
 
 # ---------------------------------------------------------------- the store

@@ -137,3 +137,25 @@ def test_one_folder_of_three_events_stays_three_and_a_dated_folder_keeps_its_dat
     assert events == {("3381671193", ""): 2, ("3399598383", ""): 2, ("1047742261", ""): 1}
     sky = Counter((r.event, r.date) for r in load_files([BBO / "skyclub-2013-08-10"]).results)
     assert sky == {("skyclub (2013-08-10)", "2013.08.10"): 42}  # 2 of 44 left out: no trick count
+
+
+def test_a_pbn_file_cut_at_40_percent_is_refused_and_never_published(tmp_path: Path) -> None:
+    """The bundled 2021 qualifier (RealBridge teams, IMPs per table) cut at 40% of its bytes,
+    inside a tag: exit 2 and one line naming the file and the line of the cut; nothing of it is
+    ranked."""
+    data = QUALIFIER.read_bytes()
+    cut = tmp_path / "qualifier.pbn"
+    cut.write_bytes(data[: len(data) * 40 // 100])
+    text = cut.read_text(encoding="latin-1")
+    line, tail = text.count("\n") + 1, text[text.rfind("\n") + 1 :]
+    assert tail.startswith("[") and "]" not in tail  # the cut falls inside a tag
+    out = tmp_path / "out"
+    done = _run(tmp_path, "results", str(cut), "--out", str(out))
+    assert done.returncode == 2, done.stdout + done.stderr
+    errors = [x for x in done.stderr.splitlines() if x.startswith("error:")]
+    assert errors == [
+        f"error: {cut}: refused: line {line}: the file ends inside a tag ({tail.strip()[:40]!r}): "
+        "it is cut short, so none of it is read"
+    ]
+    with (out / "results.csv").open(newline="") as fh:
+        assert list(csv.DictReader(fh)) == []

@@ -132,7 +132,7 @@ def test_acblscore_strat_places_and_masterpoints_as_the_files_hold_them(acbl_sit
     shown_places: Counter[str] = Counter()
     for page in sorted((acbl_site / "events").glob("*.html")):
         html = page.read_text(encoding="utf-8")
-        for colour, amount in re.findall(r'<span class="mp mp-(\w+)"[^>]*>([\d.]+) \w+</span>',
+        for colour, amount in re.findall(r'<span class="mp mp-(\w+)"[^>]*>([\d.]+) <span class="long">',
                                          html):  # fmt: skip
             shown_awards[f"{amount} {colour.lower()}"] += 1
         for cell in re.findall(r'<td class="strats">([^<]*)</td>', html):

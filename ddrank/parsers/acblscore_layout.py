@@ -364,9 +364,13 @@ def _pair_entry(b: _Bytes, o: int, list_no: int, index: int, letter: str) -> Pai
         for q in (o + 0x5E + 20 * k for k in range(3))
     )
     players = tuple(_player(b, o + 0xA4 + PLAYER_SIZE * k, what) for k in range(2))
+    strat = b.u8(o + 0x1E, what)
+    if not 1 <= strat <= len(ranks):  # an index into the event's strats: anything else is damage
+        raise CorruptGameFile(f"{what} at byte {o:,}: strat {strat}, of {len(ranks)} an event "
+                              "has: the file is damaged")  # fmt: skip
     return PairEntry(o, list_no, index, b.i32(o + 4, what), b.u32(o + 8, what),
                      b.u32(o + 0xC, what), b.u32(o + 0x10, what), b.u32(o + 0x14, what),
-                     b.u16(o + 0x1C, what), b.u8(o + 0x1E, what), boards,
+                     b.u16(o + 0x1C, what), strat, boards,
                      b.u8(o + 0x33, what) == 0, ranks, players,
                      _award(b, o + AWARD_AT + 2 * AWARD_SET_SIZE, what))  # fmt: skip
 

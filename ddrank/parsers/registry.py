@@ -192,8 +192,34 @@ def read_pbn_bytes(
     text = decode_text(data)
     check_lines(text)
     parsed = read_pbn(text, name, tables=results is None)
+    cut = cut_short(text, parsed)
+    if cut:
+        return ParsedFile("pbn", [], refused=cut)
     parsed.warnings = sorted([*parsed.warnings, *conformance_warnings(text)])
     return parsed
+
+
+def cut_short(text: str, parsed: ParsedFile) -> str:
+    """Why a PBN text is a file cut short (refused whole, `ParsedFile.refused`), else ''.
+
+    A file cut short ends inside its last line: inside a tag, or where its last game cannot be
+    read. Its other games would rank the pairs on the boards before the cut, a ranking the
+    scorer never published, so none of it is read (a cut inside a comment, an auction or a
+    table row is not told from a complete file this way). A last game that cannot be read in a file that ends with
+    its line end is a damaged game, left out alone as before; a last line without its line end
+    is how some producers end a complete file (the FFB's Magic Contest export)."""
+    if not text or text.endswith(("\n", "\r")):
+        return ""
+    tail = text[text.rfind("\n") + 1 :].strip()
+    if tail.startswith("[") and not tail.endswith("]"):  # a tag cut in two
+        line = text.count("\n") + 1
+        return (f"refused: line {line}: the file ends inside a tag ({tail[:40]!r}): it is cut "
+                "short, so none of it is read")  # fmt: skip
+    last = max(parsed.records + parsed.deals, key=lambda r: r.source_line, default=None)
+    if last is None or not last.parse_error:
+        return ""
+    return (f"refused: line {last.source_line}: the file ends inside its last game "
+            f"({last.parse_error}): it is cut short, so none of it is read")  # fmt: skip
 
 
 def read_lin_bytes(data: bytes, name: str, **_: object) -> ParsedFile:

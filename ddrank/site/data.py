@@ -48,6 +48,9 @@ class SiteData:
     hand_deals: list[Row] = field(default_factory=list)
     #: each player's costliest mistakes in their events' units (`ranked_mistakes`, rank order)
     mistake_costs: list[Row] = field(default_factory=list)
+    #: what each table's DD mistakes lost it, per side, in the event's unit (record_id, side,
+    #: unit, cost)
+    table_costs: list[Row] = field(default_factory=list)
 
     def label(self, player: str | None) -> str:
         return self.labels.get(player, player) if player else ""

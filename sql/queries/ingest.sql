@@ -100,3 +100,7 @@ on conflict (deal_id) do nothing;
 -- The store's tables (not views), for the row counts the run manifest keeps.
 select table_name from information_schema.tables
 where table_schema = 'main' and table_type = 'BASE TABLE' order by table_name;
+
+-- name: hand_record_dd
+-- Hand-record deals, and how many carry their DD table in the file (`ddrank results` says so).
+select count(*) as deals, count(nullif(dd_tricks, '')) as with_dd from deals;

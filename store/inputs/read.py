@@ -29,6 +29,7 @@ from ddrank.parsers.registry import (
     sniff,
     unreadable,
 )
+from ddrank.parsers.values import check_values
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
 from store.inputs.files import expand_paths, named_safely, open_input, read_input, shown
 
@@ -170,7 +171,7 @@ def read(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
     """One file, its format told by content (see `_read`); table results of a file that names no
     event get one from its folder or its name (`ddrank.events.event_from_path`). A file over one
     of the `limits` comes back refused (`ParsedFile.refused`), with no records."""
-    parsed = _read(Path(path), limits)
+    parsed = check_values(_read(Path(path), limits))  # a non-finite or absurd number: refused
     named = name_unnamed(parsed.records, str(path))
     parsed.named_by_path = named > 0 and named == sum(not r.parse_error for r in parsed.records)
     return parsed

@@ -11,7 +11,9 @@ from ddrank.cleaning import is_hand_record
 from ddrank.events import name_unnamed
 from ddrank.parsers.producer import pbn_producer, producer_events
 from ddrank.parsers.registry import MAX_LINE, SNIFF_BYTES, UTF16_BOMS, UnreadableFile, decode_text
+from ddrank.parsers.values import check_records, check_standings
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding
+from store.inputs.files import open_input
 from store.inputs.read import companion_of, detect_format
 from store.inputs.text import iter_texts, read_text
 
@@ -72,6 +74,7 @@ class StreamedFile:
             gc.disable()
             pbn = self.format != "lin"
             for rec in records:
+                check_records([rec])  # a non-finite or absurd number: as `read` refuses it
                 if pbn and not companion and not rec.parse_error:
                     firsts.setdefault((rec.event, rec.date, rec.organiser), rec)
                 if pbn and (
@@ -101,8 +104,9 @@ class StreamedFile:
             if collect:
                 gc.enable()
         self.count += len(batch)
+        self.warnings += check_standings(self.standings)
         if firsts:  # as `read_pbn` does: the header's producer is the scorer of every event
-            with path.open("rb") as fh:
+            with open_input(path) as fh:
                 head = decode_text(fh.read(SNIFF_BYTES))
             self.events += producer_events(list(firsts.values()), pbn_producer(head))
         if batch:

@@ -1,0 +1,92 @@
+"""Numbers a file may hold: a non-finite or absurd number is a bad value of its record.
+
+Every reader keeps published numbers as printed text; the store keeps them as numbers (a score
+in an int32 column, a published total as a float) and scoring compares them digit by digit. A
+file from anyone may print `inf`, `1e999` or a score of 10^23: read as it stands, such a value
+stops the clean stage for every file of the run (a polars overflow) or the check (`int(inf)`).
+`check_values` runs on every reader's result, once: a table result with a bad number gets a
+`parse_error` naming the field and the value (so it is left out with that reason, in
+errors.csv), and a ranking line's bad number is dropped with a warning (the line is kept).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ddrank.raw import ParsedFile, RawRecord, RawStanding
+
+#: A bridge score is at most 7NT redoubled vulnerable with every overtrick and honours (about
+#: 3,000); the store's score columns are 32-bit. Anything past this is not a score.
+MAX_SCORE = 100_000
+#: Any other published number (match points, IMPs, VPs, percentages, totals of a long event).
+MAX_NUMBER = 1e9
+#: The record fields that hold a score (int32 columns), and those holding another number.
+SCORE_FIELDS = ("ns_score", "ew_score", "par_score")
+NUMBER_FIELDS = ("published_ns_mp", "published_ew_mp", "published_ns_pct", "published_ew_pct",
+                 "published_imps", "published_datum")  # fmt: skip
+STANDING_FIELDS = ("published_mp", "published_pct", "published_imps", "published_vp")
+_SIDE = re.compile(r"^\s*(?:NS|EW)\s+", re.IGNORECASE)  # PBN "NS 420"
+
+
+def bad_number(text: str, bound: float) -> str:
+    """Why `text` is no usable number ('' when it is fine, or not a number at all: a reader's
+    other rules judge words such as 'A60' or 'PASS')."""
+    value_text = _SIDE.sub("", str(text)).strip().rstrip("%").replace(",", ".")
+    if not value_text:
+        return ""
+    try:
+        value = float(value_text)
+    except ValueError:
+        return ""
+    if not math.isfinite(value):
+        return "is not a finite number"
+    if abs(value) > bound:
+        return f"is beyond ±{bound:,.0f}"
+    return ""
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:40] + "...")
+
+
+def record_problem(rec: RawRecord) -> str:
+    """The first bad number of a table result, as its `parse_error` words it; '' when none."""
+    for name, bound in [*((f, MAX_SCORE) for f in SCORE_FIELDS),
+                        *((f, MAX_NUMBER) for f in NUMBER_FIELDS)]:  # fmt: skip
+        text = getattr(rec, name)
+        why = bad_number(text, bound) if text else ""
+        if why:
+            return f"bad value: {name} {_shown(text)} {why}"
+    return ""
+
+
+def check_records(records: list[RawRecord]) -> None:
+    """Mark each table result holding a bad number (`record_problem`) unreadable, in place."""
+    for rec in records:
+        if not rec.parse_error:
+            problem = record_problem(rec)
+            if problem:
+                rec.parse_error = problem
+
+
+def check_standings(standings: list[RawStanding]) -> list[tuple[int, str]]:
+    """Drop each bad published number of a ranking line; (line, warning) for each."""
+    warnings = []
+    for st in standings:
+        for name in STANDING_FIELDS:
+            text = getattr(st, name)
+            why = bad_number(text, MAX_NUMBER) if text else ""
+            if why:
+                warnings.append((st.source_line, f"bad value: ranking line of {st.pair or '?'}: "
+                                                 f"{name} {_shown(text)} {why}; not compared"))  # fmt: skip
+                setattr(st, name, "")
+    return warnings
+
+
+def check_values(parsed: ParsedFile) -> ParsedFile:
+    """`check_records` on its records and deals, `check_standings` on its rankings."""
+    check_records(parsed.records)
+    check_records(parsed.deals)
+    parsed.warnings = [*parsed.warnings, *check_standings(parsed.standings)]
+    return parsed
