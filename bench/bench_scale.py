@@ -295,7 +295,7 @@ def main() -> None:
     ap.add_argument(
         "--site-max",
         type=int,
-        default=1_000_000,
+        default=100_000,
         help="build the site (and add one event to it) only up to this size",
     )
     ap.add_argument("--keep", type=Path, help="write archives and stores here (kept)")
