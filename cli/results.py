@@ -130,7 +130,8 @@ def results(
     else:
         from publish.rankings import ranking_text
 
-        console.print(ranking_text(events), markup=False, highlight=False, soft_wrap=True)
+        if events:  # (hand records only: no ranking, and no blank line for it)
+            console.print(ranking_text(events), markup=False, highlight=False, soft_wrap=True)
         for u in (result.get("ingest") or {}).get("unreadable", []):  # text that is no record
             if str(u["file"]) in readable:  # (a whole file no reader takes was named at the start)
                 console.print(f"unreadable {u['file']}:{u['line']}: {u['error']} (errors.csv)",
@@ -153,6 +154,8 @@ def results(
                           soft_wrap=True)  # fmt: skip
         raise typer.Exit(1)
     if not json:
+        if not events and (result.get("ingest") or {}).get("hand_record_deals"):
+            console.print(hand_records_line(settings.db), markup=False, soft_wrap=True)
         if result.get("nothing_new"):  # the ranking above is the store's, from the last run
             since = str(result.get("since") or "").replace("T", " ").replace("+00:00", " UTC")
             console.print(f"nothing new since {since}: {result.get('files', 0)} file(s) "
@@ -201,6 +204,20 @@ def stage_log(verbose: bool) -> Iterator[None]:
     finally:
         log.removeHandler(handler)
         log.setLevel(level)
+
+
+def hand_records_line(db: str) -> str:
+    """A file of hand records only: no ranking to print, so say what the site shows instead
+    ("hand records only: 36 deals, DD from the file")."""
+    from store import Store
+
+    with Store(db, read_only=True) as store:
+        (row,) = store.rows("hand_record_dd")
+    deals, with_dd = int(row["deals"]), int(row["with_dd"])
+    dd = ("DD from the file" if with_dd == deals else
+          f"DD from the file for {with_dd:,}" if with_dd else "no DD in the file (--double-dummy "
+          "computes it)")  # fmt: skip
+    return f"hand records only: {deals:,} deals, {dd}; no table result to score"
 
 
 def stored_rankings(db: str) -> list[dict[str, Any]]:

@@ -77,12 +77,7 @@ def show_outputs(site: dict[str, Any] | None, report: dict[str, Any]) -> None:
         console.print(f"site: not written ({(site or {}).get('failed', 'no site stage')})",
                       markup=False)  # fmt: skip
         return
-    if site.get("ratings"):
-        top = "; ".join(f"{escape(r.get('name') or r['player'])} {r['rating']:.1f}"
-                        for r in site["ratings"][:5])  # fmt: skip
-        console.print(f"top ratings (at least 30 boards): {top}")
-    else:
-        console.print("ratings: none in the store yet")
+    console.print(ratings_line(site), markup=False, soft_wrap=True)
     verdict = site.get("verdict") or regression_verdict(report)
     console.print(f"model: {verdict}", markup=False)
     out = Path(site["site"]).parent.parent
@@ -94,6 +89,22 @@ def show_outputs(site: dict[str, Any] | None, report: dict[str, Any]) -> None:
         f"site: {site['events']} events, {site['players']:,} players (everyone seated at a kept "
         f"board) → [bold]{escape(site['site'])}[/] (open it in a browser)"
     )
+
+
+def ratings_line(site: dict[str, Any]) -> str:
+    """What the ratings hold: the top of the list, or how many players are rated when nobody has
+    the boards the top list needs (never "none" while the store holds ratings)."""
+    least = site.get("min_boards_listed", 30)
+    if site.get("ratings"):
+        top = "; ".join(f"{r.get('name') or r['player']} {r['rating']:.1f}"
+                        for r in site["ratings"][:5])  # fmt: skip
+        return f"top Lehman ratings (at least {least} boards): {top}"
+    if site.get("rated"):
+        return (
+            f"ratings: {site['rated']:,} players have a Lehman rating (on the Ratings page "
+            f"and `ddrank player`); none has the {least} boards the top list needs yet"
+        )
+    return "ratings: none yet (no scored event rates its players)"
 
 
 def names_line(names: dict[str, Any]) -> str:

@@ -100,11 +100,16 @@ def _dated_folder(p: PurePath) -> tuple[str, str] | None:
     return None
 
 
-def group_unnamed(files: Sequence[tuple[str, Sequence[RawRecord]]]) -> list[tuple[str, str]]:
+def group_unnamed(
+    files: Sequence[tuple[str, Sequence[RawRecord]]],
+    known: Sequence[tuple[str, Sequence[RawRecord]]] = (),
+) -> list[tuple[str, str]]:
     """Files of one folder whose content names no event (each named on its own by
     `event_from_path`), grouped into their events by what they hold (the records' ids change
     with their event); returns one warning per group of two or more files: (its first file,
-    what was read).
+    what was read). `known`: files of the same folders read in an earlier run (their records
+    as stored, their events fixed): a new file that joins one's group takes its event, so a
+    file added to a folder joins the event already read.
 
     A folder of one-board BBO hand records (one table each, no event, no date) is an event's
     tables: two files are one event when they hold the same deal under the same board number
@@ -115,38 +120,62 @@ def group_unnamed(files: Sequence[tuple[str, Sequence[RawRecord]]]) -> list[tupl
     first file. A lone file keeps its own name. Dates come from the content alone (or a dated
     folder), never from a file's name."""
     by_folder: dict[str, list[tuple[str, Sequence[RawRecord]]]] = defaultdict(list)
+    stored: dict[str, list[tuple[str, Sequence[RawRecord]]]] = defaultdict(list)
     for path, records in files:
         by_folder[str(PurePath(path).parent)].append((path, records))
+    for path, records in known:
+        stored[str(PurePath(path).parent)].append((path, records))
     warnings: list[tuple[str, str]] = []
-    for members in by_folder.values():
-        folder = PurePath(members[0][0]).parent
+    for key, new in by_folder.items():
+        members = [*stored.get(key, []), *new]  # the stored first: their events stand
+        old = len(members) - len(new)
+        folder = PurePath(new[0][0]).parent
         if len(members) < 2 or not folder.name:
             continue
         roots = content_groups([records for _, records in members])
-        dated = _dated_folder(PurePath(members[0][0]))
-        for (_, records), root in zip(members, roots, strict=True):
-            if len(set(roots)) == 1:
+        dated = _dated_folder(PurePath(new[0][0]))
+        for k in range(old, len(members)):
+            root = roots[k]
+            fixed = next((m for m in range(old) if roots[m] == root), None)
+            if fixed is not None:  # joins an event already read
+                event = next((r.event for r in members[fixed][1] if not r.parse_error), "")
+            elif len(set(roots)) == 1:
                 event = dated[0] if dated else folder.name
             else:
                 event = event_from_path(members[root][0])[0]
-            for rec in records:
-                if rec.parse_error or rec.event == event:
+            for rec in members[k][1]:
+                if rec.parse_error or not event or rec.event == event:
                     continue
                 rec.event = event
                 rec.__dict__.pop("record_id", None)  # computed from the event too
-        for root in sorted(set(roots)):
+        for root in sorted({roots[k] for k in range(old, len(members))}):
             group = [records for (_, records), r in zip(members, roots, strict=True) if r == root]
             if len(group) < 2:
                 continue
             tables = [rec for records in group for rec in records if not rec.parse_error]
-            event = tables[0].event if tables else ""
+            event = tables[-1].event if tables else ""
             dates = sorted({rec.date for rec in tables if rec.date})
             when = f"dated {', '.join(dates)}" if dates else "undated: none of them writes a date"
-            warnings.append((members[root][0], (
+            first = next(k for k in range(old, len(members)) if roots[k] == root)
+            warnings.append((members[first][0], (
                 f"{len(group)} files of this folder name no event: read as one event "
                 f"{event!r} ({len(tables)} table results; joined by their shared deals and "
                 f"partnerships), {when}")))  # fmt: skip
     return warnings
+
+
+def named_by_path(files: Sequence[tuple[str, Sequence[RawRecord]]]
+                  ) -> list[tuple[str, Sequence[RawRecord]]]:  # fmt: skip
+    """The files (of one folder, as stored) whose every table result has the event a path gives
+    (`group_unnamed`: the folder's name, or a file's own): the files a new one may join."""
+    stems = {event_from_path(path)[0] for path, _ in files}
+    stems |= {_dated_folder(PurePath(p))[0] for p, _ in files if _dated_folder(PurePath(p))}
+    stems |= {PurePath(path).parent.name for path, _ in files}
+    return [
+        (path, records)
+        for path, records in files
+        if records and all(r.event in stems for r in records if not r.parse_error)
+    ]
 
 
 def content_groups(files: Sequence[Sequence[RawRecord]]) -> list[int]:

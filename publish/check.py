@@ -53,6 +53,15 @@ def scoring_words(ev: EventCheck) -> str:
     return ": ".join(x for x in (how, ev.reason) if x) or "-"
 
 
+def once(details: Sequence[str]) -> list[str]:
+    """Each different line once, in order, with how many times it came ("... (2 lines)"): two
+    results of one board with the same names and values are one line to read, not two."""
+    from collections import Counter
+
+    seen = Counter(details)
+    return [d if seen[d] == 1 else f"{d} ({seen[d]} lines)" for d in dict.fromkeys(details)]
+
+
 def file_text(fc: FileCheck, name: Namer = str, lines: int = LINES) -> list[str]:
     """A file's report: producer, each event's kind, scoring and why, and every kind of value."""
     producer = f"producer {fc.producer or 'not declared'}" + (f", {fc.format}" if fc.format else "")
@@ -66,10 +75,11 @@ def file_text(fc: FileCheck, name: Namer = str, lines: int = LINES) -> list[str]
             if not c.compared:
                 continue
             out.append(f"    {c.what:<24} {check_words(c)}")
-            out += [f"      ours/theirs: {d}" for d in c.disagree[:lines]]
-            if len(c.disagree) > lines:
-                out.append(f"      ... and {len(c.disagree) - lines} more")
-            out += [f"      explained: {d}" for d in c.explained[:lines]]
+            disagree, explained = once(c.disagree), once(c.explained)
+            out += [f"      ours/theirs: {d}" for d in disagree[:lines]]
+            if len(disagree) > lines:
+                out.append(f"      ... and {len(disagree) - lines} more")
+            out += [f"      explained: {d}" for d in explained[:lines]]
     if fc.status == NOT_PUBLISHED:
         out.append("  no published values to compare")
     if fc.left_out:

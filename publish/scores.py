@@ -13,7 +13,8 @@ from typing import Any
 from ddrank.raw import PLACE_FIELDS
 from ddrank.scoring.events import EventResult, ScoredEvent
 from ddrank.scoring.individual import seat_rows
-from ddrank.scoring.published import Check
+from ddrank.scoring.printed import printed_lines
+from ddrank.scoring.published import Check, match_standings
 from ddrank.scoring.results import RecordError
 from publish.atomic import staged_files
 from publish.encoding import markdown_text as md
@@ -27,7 +28,7 @@ RESULTS_COLUMNS = [
     "published_ns_mp", "published_ew_mp", "published_ns_pct", "published_imps",
 ]  # fmt: skip
 RANKING_COLUMNS = ["event", "session", "section", "direction", "pair", "players", "boards", "mp",
-                   "pct", "rank"]  # fmt: skip
+                   "pct", "rank", "place_text", "score_text", "pct_text"]  # fmt: skip
 TEAMS_COLUMNS = ["event", "session", "section", "team", "opponent", "boards", "imps_for",
                  "imps_against", "vp"]  # fmt: skip
 BUTLER_COLUMNS = ["event", "pair", "players", "boards", "butler", "butler_per_board", "rank"]
@@ -46,8 +47,12 @@ SCORED_RESULTS_COLUMNS = [
 ]  # fmt: skip
 PLAYER_RESULTS_COLUMNS = ["event", "session", "section", "board", "record_id", "seat",
                           "player_number", "player", "score", "pct"]  # fmt: skip
+#: Each line as its scorer prints it (ddrank.scoring.printed), kept with the ranking.
+PRINTED_COLUMNS = ["rulebook", "score_decimals", "pct_decimals", "place_text", "score_text",
+                   "pct_text"]  # fmt: skip
 RANKINGS_TABLE_COLUMNS = ["event", "kind", "session", "section", "direction", "pair", "players",
-                          "boards", "score", "pct", "rank", "published_pct", "published_place"]  # fmt: skip
+                          "boards", "score", "pct", "rank", "published_pct", "published_place",
+                          *PRINTED_COLUMNS]  # fmt: skip
 
 
 # ---------------------------------------------------------------- rows
@@ -83,17 +88,25 @@ def results_rows(scores: Mapping[str, ScoredEvent]) -> list[Row]:
     return out
 
 
-def ranking_rows(scores: Mapping[str, ScoredEvent]) -> list[Row]:
+def ranking_rows(scores: Mapping[str, ScoredEvent], standings: Sequence[Row] = ()) -> list[Row]:
+    """Every ranking line with its numbers and as its scorer prints it (`standings`: what the
+    files published, whose printed digits a line that agrees with them takes)."""
     out: list[Row] = []
+    pairs = match_standings(scores, standings)
     for ev, sc in scores.items():
         kind = ("teams" if sc.info.scoring in ("TEAMS", "BAM") else
                 "individual" if sc.info.individual else "pairs")  # fmt: skip
+        printed = printed_lines(sc, pairs)
         for x in sc.rankings:
+            p = printed[id(x)]
             out.append({"event": ev, "kind": x.kind or kind, "session": x.session,
                         "section": x.section,
                         "direction": x.direction, "pair": x.pair, "players": x.players,
                         "boards": x.boards, "mp": x.mp, "score": x.mp, "pct": x.pct,
-                        "rank": x.rank})  # fmt: skip
+                        "rank": x.rank, "rulebook": p.rulebook,
+                        "score_decimals": p.score_decimals, "pct_decimals": p.pct_decimals,
+                        "place_text": p.place, "score_text": p.score,
+                        "pct_text": p.pct})  # fmt: skip
     return out
 
 
@@ -172,12 +185,14 @@ def why_left_out(errors: Sequence[RecordError], limit: int = 5) -> list[str]:
 
 
 def write_outputs(out_dir: str | Path, source: str, errors: Sequence[RecordError],
-                  scores: Mapping[str, ScoredEvent], checks: Sequence[Check], fouled: int) -> Row:  # fmt: skip
-    """`ddrank score FILE...`: the output files from the scores in hand."""
+                  scores: Mapping[str, ScoredEvent], checks: Sequence[Check], fouled: int,
+                  standings: Sequence[Row] = ()) -> Row:  # fmt: skip
+    """`ddrank score FILE...`: the output files from the scores in hand (each ranking line also
+    as its scorer prints it, with the published `standings`)."""
     out = Path(out_dir)
     with staged_files(out) as new:  # the set replaces the last one only once complete
         write_csv(new / "results.csv", results_rows(scores), RESULTS_COLUMNS)
-        write_csv(new / "ranking.csv", ranking_rows(scores), RANKING_COLUMNS)
+        write_csv(new / "ranking.csv", ranking_rows(scores, standings), RANKING_COLUMNS)
         if any(sc.matches for sc in scores.values()):
             write_csv(new / "teams.csv", team_rows(scores), TEAMS_COLUMNS)
             write_csv(new / "butler.csv", butler_rows(scores), BUTLER_COLUMNS)

@@ -72,6 +72,19 @@ CREATE TABLE IF NOT EXISTS rankings (
     published_pct DOUBLE, published_place VARCHAR
 );
 
+-- Each ranking line as its scorer prints it (ddrank.scoring.printed), kept once: every output
+-- prints these and none recomputes a place or guesses decimals. rulebook: the producer's
+-- (ddrank/scoring/rulebooks, '' = none known); *_decimals: what it prints totals and
+-- percentages with; place_text: '4', '4=' or '4/5' as the rulebook prints a tie, or the
+-- scorer's own place where it broke a tie; score_text, pct_text: at those decimals (the
+-- scorer's digits where ours agrees with them at its printed precision).
+ALTER TABLE rankings ADD COLUMN IF NOT EXISTS rulebook VARCHAR;
+ALTER TABLE rankings ADD COLUMN IF NOT EXISTS score_decimals INTEGER;
+ALTER TABLE rankings ADD COLUMN IF NOT EXISTS pct_decimals INTEGER;
+ALTER TABLE rankings ADD COLUMN IF NOT EXISTS place_text VARCHAR;
+ALTER TABLE rankings ADD COLUMN IF NOT EXISTS score_text VARCHAR;
+ALTER TABLE rankings ADD COLUMN IF NOT EXISTS pct_text VARCHAR;
+
 CREATE TABLE IF NOT EXISTS team_matches (
     event VARCHAR, session VARCHAR, section VARCHAR, team VARCHAR, opponent VARCHAR,
     boards INTEGER, imps_for DOUBLE, imps_against DOUBLE, vp DOUBLE

@@ -86,8 +86,10 @@ def check_file(path: Path) -> FileCheck:
         return FileCheck(str(path), parsed.format, producer, UNREADABLE, parsed.refused)
     if not good and not parsed.standings:
         if bad:
-            return FileCheck(str(path), parsed.format, producer, UNREADABLE,
-                             f"line {bad[0].source_line}: {bad[0].parse_error}")  # fmt: skip
+            why = bad[0].parse_error  # (a reader's message may name its line already)
+            if not why.startswith(f"line {bad[0].source_line}"):
+                why = f"line {bad[0].source_line}: {why}"
+            return FileCheck(str(path), parsed.format, producer, UNREADABLE, why)
         held = f"a hand record: {len(parsed.deals)} deals" if parsed.deals else "nothing to score"
         return FileCheck(str(path), parsed.format, producer, NO_RESULTS, held)
     loaded = load_parsed([(path, parsed)])

@@ -87,6 +87,28 @@ def job_hash(job: SolveJob) -> str:
 
 
 # ---------------------------------------------------------------------------------- planning
+#: Pending boards planned, solved and tallied at a time: the run holds one wave's boards and
+#: solve jobs, whatever the archive's size (a wave is many units: workers stay busy).
+WAVE_BOARDS = 50_000
+
+
+def plan_waves(store: Store, partitions: list[int] | None = None,
+               size: int = WAVE_BOARDS) -> tuple[list[list[int]], int]:  # fmt: skip
+    """The partitions with pending boards, cut into waves of at most `size` boards (a partition
+    is never split; one larger than `size` is a wave of its own), and the pending boards."""
+    waves: list[list[int]] = []
+    current: list[int] = []
+    boards = total = 0
+    for pid, count in store.tuples("dd_pending_partitions", partitions=partitions or None):
+        if current and boards + count > size:
+            waves.append(current)
+            current, boards = [], 0
+        current.append(int(pid))
+        boards += int(count)
+        total += int(count)
+    return ([*waves, current] if current else waves), total
+
+
 def plan_dd_work(
     store: Store,
     partitions: list[int] | None = None,
@@ -100,27 +122,28 @@ def plan_dd_work(
 
     Each missing deal needs one table however many boards and partitions replay it, so a deal is
     solved once per run."""
-    rows = store.rows("dd_pending_boards", partitions=list(partitions) if partitions else None)
     have_tables = {r[0] for r in store.tuples("dd_solved_deal_ids")}
-    have_traces = {r[0] for r in store.tuples("dd_traced_record_ids")}
-    plan = DDPlan(pending_boards=len(rows))
+    plan = DDPlan()
     tables: dict[str, str] = {}
     traces = []
     pids: set[int] = set()
-    for row in rows:
-        pids.add(int(row["partition_id"]))
-        try:
-            board = board_from_row(row)
-        except (DomainError, ValueError) as exc:
-            plan.invalid_boards.append((row["record_id"], str(exc)))
-            continue
-        if board.deal_id not in have_tables and board.deal_id not in tables:
-            tables[board.deal_id] = board.deal.to_pbn()
-        if has_play(board) and board.record_id not in have_traces:
+    wanted = list(partitions) if partitions else None
+    for rows in store.batches("dd_pending_boards", partitions=wanted):  # a batch at a time
+        plan.pending_boards += len(rows)
+        for row in rows:
+            pids.add(int(row["partition_id"]))
             try:
-                traces.append(trace_request(board))
-            except DomainError as exc:
-                plan.invalid_plays.append((board.record_id, str(exc)))
+                board = board_from_row(row)
+            except (DomainError, ValueError) as exc:
+                plan.invalid_boards.append((row["record_id"], str(exc)))
+                continue
+            if board.deal_id not in have_tables and board.deal_id not in tables:
+                tables[board.deal_id] = board.deal.to_pbn()
+            if has_play(board) and not row["has_trace"]:
+                try:
+                    traces.append(trace_request(board))
+                except DomainError as exc:
+                    plan.invalid_plays.append((board.record_id, str(exc)))
     plan.partitions = sorted(pids)
     units = plan_units(sorted(tables.items()), traces, workers, table_batch, trace_batch)
     plan.units = [SolveUnit(u.index, u.job, job_hash(u.job), u.cost) for u in units]

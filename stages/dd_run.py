@@ -23,10 +23,12 @@ from ddrank.dd.sandbox import THREADS_ENV, run_isolated, solve_job
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH
 from ddrank.processes import kill_workers
 from stages.dd import (
+    DDPlan,
     SolveUnit,
     compute_par,
     configure_worker,
     plan_dd_work,
+    plan_waves,
     record_invalid,
     store_solution,
     tally_partition,
@@ -117,6 +119,37 @@ def pool_solve(runner: str = "process") -> Solve:
     return executor_solve(processes)
 
 
+def _solve_wave(store: Store, plan: DDPlan, options: DDOptions, solve: Solve, n_workers: int,
+                summary: dict[str, Any], totals: dict[str, int], solved: list[int],
+                log: logging.Logger | logging.LoggerAdapter) -> list[str]:  # fmt: skip
+    """Solve one wave's units, storing each output as it arrives; returns the boards quarantined."""
+    work = plan.units  # the heaviest first, so the last one to finish is a small one
+    total = sum(len(u.job) for u in work)
+    solved[1] += total
+    log.info("%d pending boards in %d partitions; %d tables and %d traces to compute in %d "
+             "units for %d workers (est. %.0f CPU-s, largest unit %.1f s)", plan.pending_boards,
+             len(plan.partitions), sum(len(u.job.tables) for u in work),
+             sum(len(u.job.traces) for u in work), len(work), n_workers,
+             sum(u.cost for u in work), max((u.cost for u in work), default=0))  # fmt: skip
+    report("solve", *((solved[0], solved[1]) if solved[1] else (1, 1)))  # (1, 1): nothing to do
+    quarantined: list[str] = []
+    if not work:
+        return quarantined
+    # No more workers than units to solve; their cores go to DDS threads instead.
+    n_workers, threads = default_split(min(n_workers, len(work)), options.dds_threads)
+    summary.update(workers=n_workers, dds_threads=threads)
+    for u, out in solve(work, n_workers, threads):
+        quarantined += store_solution(store, u.job, out)
+        totals["tables"] += len(out.tables)
+        totals["traces"] += len(out.traces)
+        totals["runs"] += out.solver_runs
+        log.info("unit %d: %d tables, %d traces, %.1f s in DDS (est. %.1f s)", u.index,
+                 len(out.tables), len(out.traces), out.seconds, u.cost)  # fmt: skip
+        solved[0] += len(u.job)
+        report("solve", solved[0], solved[1])
+    return quarantined
+
+
 def analyse(store: Store, options: DDOptions, solve: Solve,
             log: logging.Logger | logging.LoggerAdapter | None = None) -> dict[str, Any]:  # fmt: skip
     """Solve what is missing, tally every pending board, rebuild `player_stats`.
@@ -131,50 +164,44 @@ def analyse(store: Store, options: DDOptions, solve: Solve,
                                "runner": options.runner}  # fmt: skip
     t0 = time.perf_counter()
     report("solve", 0, 0)  # planning: size not known yet
-    plan = plan_dd_work(store, list(options.partitions) if options.partitions else None,
-                        options.table_batch, options.trace_batch, n_workers)  # fmt: skip
-    record_invalid(store, plan)
-    work = plan.units  # the heaviest first, so the last one to finish is a small one
-    total = sum(len(u.job) for u in work)
-    log.info("%d pending boards in %d partitions; %d tables and %d traces to compute in %d "
-             "units for %d workers (est. %.0f CPU-s, largest unit %.1f s)", plan.pending_boards,
-             len(plan.partitions), sum(len(u.job.tables) for u in work),
-             sum(len(u.job.traces) for u in work), len(work), n_workers,
-             sum(u.cost for u in work), max((u.cost for u in work), default=0))  # fmt: skip
-    report("solve", *((0, total) if total else (1, 1)))  # (1, 1): nothing to solve
+    waves, pending = plan_waves(store, list(options.partitions) if options.partitions else None)
+    totals = dict.fromkeys(("pending_boards", "tables", "traces", "runs", "tallied", "par",
+                            "invalid_plays", "invalid_boards"), 0)  # fmt: skip
     quarantined: list[str] = []
-    tables = traces = runs = done = 0
-    t1 = time.perf_counter()
-    if work:
-        # No more workers than units to solve; their cores go to DDS threads instead.
-        n_workers, threads = default_split(min(n_workers, len(work)), options.dds_threads)
-        summary.update(workers=n_workers, dds_threads=threads)
-        for u, out in solve(work, n_workers, threads):
-            quarantined += store_solution(store, u.job, out)
-            tables += len(out.tables)
-            traces += len(out.traces)
-            runs += out.solver_runs
-            log.info("unit %d: %d tables, %d traces, %.1f s in DDS (est. %.1f s)", u.index,
-                     len(out.tables), len(out.traces), out.seconds, u.cost)  # fmt: skip
-            done += len(u.job)
-            report("solve", done, total)
-    t2 = time.perf_counter()
-    par_rows = compute_par(store)
-    tallied = 0
-    for pid in plan.partitions:
-        tallied += tally_partition(store, pid)
-        report("tally", tallied, plan.pending_boards)
-    if not plan.pending_boards:
+    seconds = {"plan": 0.0, "solve": 0.0, "tally": 0.0}
+    solved = [0, 0]  # jobs done, jobs known so far (a wave's are known when it is planned)
+    for wave in waves or [[]]:  # no wave: nothing to solve, but par may still be missing
+        plan = plan_dd_work(store, wave, options.table_batch, options.trace_batch,
+                            n_workers) if wave else DDPlan()  # fmt: skip
+        record_invalid(store, plan)
+        t1 = time.perf_counter()
+        seconds["plan"] += t1 - t0
+        quarantined += _solve_wave(store, plan, options, solve, n_workers, summary, totals,
+                                   solved, log)  # fmt: skip
+        t2 = time.perf_counter()
+        seconds["solve"] += t2 - t1
+        totals["par"] += compute_par(store)
+        for pid in plan.partitions:  # this wave's boards, tallied before the next is planned
+            totals["tallied"] += tally_partition(store, pid)
+            report("tally", totals["tallied"], pending)
+        totals["pending_boards"] += plan.pending_boards
+        totals["invalid_plays"] += len(plan.invalid_plays)
+        totals["invalid_boards"] += len(plan.invalid_boards)
+        t0 = time.perf_counter()
+        seconds["tally"] += t0 - t2
+    if not totals["pending_boards"]:
         report("tally", 1, 1)  # nothing to tally: finished
-    players = build_player_stats(store)
     t3 = time.perf_counter()
+    players = build_player_stats(store)
+    seconds["tally"] += time.perf_counter() - t3
     if quarantined:
         log.warning("quarantined %d boards as solver_crash: %s", len(quarantined), quarantined)
     summary.update(
-        pending_boards=plan.pending_boards, boards_tallied=tallied, tables_computed=tables,
-        traces_computed=traces, solver_runs=runs, quarantined=quarantined,
-        invalid_plays=len(plan.invalid_plays), invalid_boards=len(plan.invalid_boards),
-        players=players, par_computed=par_rows, seconds_plan=round(t1 - t0, 3),
-        seconds_solve=round(t2 - t1, 3), seconds_tally=round(t3 - t2, 3),
+        pending_boards=totals["pending_boards"], boards_tallied=totals["tallied"],
+        tables_computed=totals["tables"], traces_computed=totals["traces"],
+        solver_runs=totals["runs"], quarantined=quarantined,
+        invalid_plays=totals["invalid_plays"], invalid_boards=totals["invalid_boards"],
+        players=players, par_computed=totals["par"], seconds_plan=round(seconds["plan"], 3),
+        seconds_solve=round(seconds["solve"], 3), seconds_tally=round(seconds["tally"], 3),
     )  # fmt: skip
     return summary

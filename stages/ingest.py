@@ -16,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from ddrank.events import group_unnamed
+from ddrank.events import group_unnamed, named_by_path
 from ddrank.limits import DEFAULT_LIMITS, LimitExceeded, Limits
 from ddrank.parsers.values import check_lengths
 from ddrank.processes import detach_worker
@@ -105,16 +105,19 @@ def _size(path: Path) -> int:
         return 0  # read (and reported) by the reader
 
 
-def grouped(files: Iterable[tuple[Path, tuple[ParsedFile, list[str]]]], summary: IngestSummary
-            ) -> Iterator[tuple[Path, tuple[ParsedFile, list[str]]]]:  # fmt: skip
+def grouped(files: Iterable[tuple[Path, tuple[ParsedFile, list[str]]]], summary: IngestSummary,
+            store: Store) -> Iterator[tuple[Path, tuple[ParsedFile, list[str]]]]:  # fmt: skip
     """The files as read, those whose content names no event held back until their folder's
     files are all read (`expand_paths` gives a folder's files together), then grouped into their
-    events (`ddrank.events.group_unnamed`, one warning per group) with their ids computed again."""
+    events (`ddrank.events.group_unnamed`, one warning per group) with their ids computed again:
+    with the folder's files stored by an earlier run, so a file added to a folder joins the
+    event already read."""
     held: dict[Path, list[tuple[Path, tuple[ParsedFile, list[str]]]]] = {}
 
     def release(folder: Path) -> Iterator[tuple[Path, tuple[ParsedFile, list[str]]]]:
         files = held.pop(folder)
-        for first, why in group_unnamed([(str(p), parsed.records) for p, (parsed, _) in files]):
+        new = [(str(p), parsed.records) for p, (parsed, _) in files]
+        for first, why in group_unnamed(new, stored_files(store, folder, {p for p, _ in new})):
             summary.warnings.append({"file": first, "line": 1, "warning": why})
         for path, (parsed, _) in files:
             yield path, (parsed, [r.record_id for r in parsed.records])
@@ -128,6 +131,18 @@ def grouped(files: Iterable[tuple[Path, tuple[ParsedFile, list[str]]]], summary:
             yield path, (parsed, ids)
     for folder in list(held):
         yield from release(folder)
+
+
+def stored_files(store: Store, folder: Path, reading: set[str]
+                 ) -> list[tuple[str, list[RawRecord]]]:  # fmt: skip
+    """The files of `folder` (not its subfolders) an earlier run stored whose events their paths
+    gave (`ddrank.events.named_by_path`), with their records as stored; not those read now."""
+    by_file: dict[str, list[RawRecord]] = {}
+    for row in store.rows("folder_records", prefix=str(folder) + os.sep):
+        path = row["source_file"]
+        if path not in reading and Path(path).parent == folder:
+            by_file.setdefault(path, []).append(RawRecord(**row))
+    return named_by_path(list(by_file.items()))
 
 
 @dataclass
@@ -182,7 +197,7 @@ def ingest_paths(
         small = [p for p in todo if p not in large]
         pending = _Pending()
         for path, (parsed, ids) in grouped(zip(small, _parsed(small, workers, limits),
-                                               strict=True), summary):  # fmt: skip
+                                               strict=True), summary, store):  # fmt: skip
             done += 1
             if done % REPORT_EVERY == 0:
                 report("ingest", done, len(files))

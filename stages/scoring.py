@@ -40,7 +40,8 @@ Row = dict[str, Any]
 #: 5: IMP pairs rules as the scorer declared/published them, individual events (player_results).
 #: 6: ACBLscore's arithmetic (method acbl), pair inputs, strat places.
 #: 7: values compared at their printed precision, producers' matchpoint arithmetic (mp_rule).
-MODEL_VERSION = "7"
+#: 8: rulebooks; each ranking line kept as its scorer prints it (rankings.place_text, ...).
+MODEL_VERSION = "8"
 
 
 @dataclass
@@ -320,7 +321,7 @@ def save_scores(store: Store, scores: Mapping[str, ScoredEvent], hashes: Mapping
                  "delete_scored_events", "delete_player_results"):  # fmt: skip
         store.run(name, events=events)
     res = [{**r, "content_hash": hashes[r["event"]]} for r in publish.results_rows(scores)]
-    rank = publish.ranking_rows(scores) + publish.butler_rows(scores)
+    rank = publish.ranking_rows(scores, standings) + publish.butler_rows(scores)
     published = {id(line): st for st, line in match_standings(scores, standings) if line}
     lines = [x for sc in scores.values() for x in sc.rankings]
     for r, line in zip(rank, lines + [None] * (len(rank) - len(lines)), strict=True):
@@ -372,7 +373,7 @@ def score_files(
     checks = compare_published(scores, loaded.standings, prove=True)
     summary = publish.write_outputs(out_dir, loaded.source, loaded.errors, scores, checks,
                                     fouled_in(s.result for sc in scores.values()
-                                              for s in sc.results))  # fmt: skip
+                                              for s in sc.results), loaded.standings)  # fmt: skip
     summary["top"] = top_lines(scores)
     summary["methods"] = method_rows(scores)
     summary["records_read"] = len(loaded.results) + summary["errors"]

@@ -175,6 +175,7 @@ def load_site_data(store: Store, out_dir: Path, audit: dict[str, Any]) -> SiteDa
             if "mistake_costs" in tables
             else []
         ),
+        table_costs=store.rows("site_table_costs") if "mistake_costs" in tables else [],
     )
     data.seconds_read = time.perf_counter() - t0
     return data

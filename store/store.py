@@ -197,6 +197,21 @@ class Store:
         cols = [d[0] for d in cur.description or []]
         return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
 
+    def batches(self, name: str | None = None, /, size: int = 5_000, sql: str | None = None,
+                **params: Any) -> Iterator[list[Row]]:  # fmt: skip
+        """A query's rows as dicts, `size` at a time: memory holds one batch, not the result.
+        The query runs on its own cursor, so the caller may run other queries between batches."""
+        text = sql if sql is not None else self.sql(name or "")
+        self.counts[name or "<inline>"] += 1
+        cur = self.con.cursor()
+        try:
+            cur.execute(text, params or None)
+            cols = [d[0] for d in cur.description or []]
+            while batch := cur.fetchmany(size):
+                yield [dict(zip(cols, r, strict=True)) for r in batch]
+        finally:
+            cur.close()
+
     def tuples(
         self, name: str | None = None, /, sql: str | None = None, **params: Any
     ) -> list[tuple]:

@@ -69,3 +69,69 @@ def shot(page, name: str, element=None) -> Path | None:
     else:
         page.screenshot(path=str(path), full_page=True)
     return path
+
+
+#: OVERFLOW_JS over many pages in one go: each page loads in a `width`-px iframe of the host
+#: page (same origin: the site is served over http), `batch` at a time, and the pages where
+#: something is wider than the frame come back with what it is. One browser page for thousands
+#: of site pages: about 50 ms a page on a busy 2-core machine, against 80-140 ms a navigation.
+FRAMES_JS = """async ([urls, width, batch]) => {
+  const check = (doc) => {
+    const w = doc.documentElement.clientWidth;
+    const out = [];
+    if (doc.documentElement.scrollWidth > w) out.push('page ' + doc.documentElement.scrollWidth);
+    for (const e of doc.querySelectorAll('main *')) {
+      const r = e.getBoundingClientRect();
+      if (r.width && r.right > w + 0.5) out.push(e.tagName + '.' + e.className + ' ' + Math.round(r.right));
+      if (e.scrollWidth > e.clientWidth + 1 && doc.defaultView.getComputedStyle(e).overflowX !== 'visible')
+        out.push('scrolls: ' + e.tagName + '.' + e.className);
+      if (out.length >= 5) break;
+    }
+    return out;
+  };
+  const bad = {};
+  const one = (url) => new Promise((resolve) => {
+    const f = document.createElement('iframe');
+    f.style.width = width + 'px'; f.style.height = '844px'; f.style.border = '0';
+    f.onload = () => {
+      const out = f.contentDocument ? check(f.contentDocument) : ['not loaded'];
+      if (out.length) bad[url] = out;
+      f.remove(); resolve();
+    };
+    f.src = url; document.body.appendChild(f);
+  });
+  for (let i = 0; i < urls.length; i += batch) await Promise.all(urls.slice(i, i + batch).map(one));
+  return bad;
+}"""
+
+
+def sideways_pages(browser, site: Path, width: int = PHONE, batch: int = 8) -> dict[str, list[str]]:
+    """Every page of the static site at `site` opened `width` px wide: page -> what scrolls
+    sideways on it (an empty dict when nothing does on any page)."""
+    import contextlib
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:  # the test's output stays the test's
+            pass
+
+        def handle(self) -> None:  # a frame removed mid-request is not an error
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                super().handle()
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))  # fmt: skip
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    try:
+        host = browser.new_page(viewport={"width": 1280, "height": 900})
+        host.goto(base + pages[0])
+        host.evaluate("() => { document.body.innerHTML = ''; }")
+        bad = host.evaluate(FRAMES_JS, [[base + p for p in pages], width, batch])
+        host.close()
+    finally:
+        server.shutdown()
+    return {url.removeprefix(base): out for url, out in bad.items()}

@@ -154,7 +154,7 @@ def test_report_never_says_ours_none(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     report = (tmp_path / "report.md").read_text()
     assert "None" not in report
-    line = next(ln for ln in report.splitlines() if "SWITZERLAND v TURKEY board 20" in ln)
+    line = next(ln for ln in report.splitlines() if "SWITZERLAND v TURKEY, board 20, NS" in ln)
     assert line.endswith("ours none (no other result on the board to compare it with), "
                          "published -1 (the file holds no other table of this board)")  # fmt: skip
 

@@ -75,3 +75,22 @@ def test_small_work_is_not_cut_below_the_minimum() -> None:
     many = plan_units(tables * 10, traces * 10, workers=2)
     assert len(many) == 8  # 4 per worker
     assert max(u.cost for u in many) - min(u.cost for u in many) <= TABLE_SECONDS + 1e-9
+
+
+def test_waves_bound_what_one_plan_holds(worldclass: Path) -> None:
+    """The DD stage plans, solves and tallies a wave of partitions at a time (memory holds one
+    wave, not the store): waves of at most 2,000 boards over the 2012 file's 16 partitions cover
+    each partition once, in order, and their plans together hold every pending board."""
+    from stages.dd import plan_waves
+
+    with Store(worldclass, read_only=True) as store:
+        waves, pending = plan_waves(store, size=2000)
+        plans = [plan_dd_work(store, wave, workers=2) for wave in waves]
+        boards = store.table_count("boards")
+        whole, _ = plan_waves(store)
+    assert pending == boards and whole == [list(range(min(whole[0]), min(whole[0]) + 16))]
+    assert [p for w in waves for p in w] == whole[0]
+    assert len(waves) >= 4
+    assert all(p.pending_boards <= 2000 for p in plans)
+    assert sum(p.pending_boards for p in plans) == boards
+    assert [p.partitions for p in plans] == waves

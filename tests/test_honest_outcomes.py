@@ -65,6 +65,16 @@ def test_score_of_hand_records_only_is_no_failure(tmp_path: Path) -> None:
     assert "hand records only (36 deals" in " ".join(done.stdout.split())
 
 
+def test_results_of_hand_records_only_say_what_the_site_holds(tmp_path: Path) -> None:
+    """LBC's hand record (36 deals, each with its DoubleDummyTricks): no ranking and no blank
+    line, but what the site shows."""
+    done = ddrank("results", str(HAND_RECORD), "--out", str(tmp_path / "r"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = [ln for ln in done.stdout.splitlines() if not ln[:2].isdigit()]  # no progress lines
+    assert lines == ["hand records only: 36 deals, DD from the file; no table result to score",
+                     f"site: {tmp_path / 'r' / 'site' / 'index.html'} (open it in a browser)"]
+
+
 def test_a_csv_of_travellers_is_refused_by_name(tmp_path: Path) -> None:
     """Welwyn's first board as a CSV of travellers (board, pairs, contract, score, MPs): a format
     ddrank does not read, so one line naming the file and exit 2, and no empty site."""

@@ -159,3 +159,27 @@ def test_a_pbn_file_cut_at_40_percent_is_refused_and_never_published(tmp_path: P
     ]
     with (out / "results.csv").open(newline="") as fh:
         assert list(csv.DictReader(fh)) == []
+
+
+@needs_bbo
+def test_a_file_added_to_the_folder_later_joins_the_event_already_read(tmp_path: Path) -> None:
+    """43 of the 44 files read first; the 44th dropped into the folder afterwards joins event
+    `tourney` (it shares board 11's deal with three of them), not an event of its own."""
+    from stages.ingest import ingest_paths
+    from store import Store
+
+    folder = tmp_path / "tourney"
+    folder.mkdir()
+    files = sorted((BBO / "skyclub-2013-08-10").glob("*.lin"))
+    for f in files[:-1]:
+        shutil.copy(f, folder / f.name)
+    with Store(tmp_path / "s.duckdb") as store:
+        assert ingest_paths(store, [folder]).new == 43
+        shutil.copy(files[-1], folder / files[-1].name)
+        later = ingest_paths(store, [folder])
+        assert (later.new, later.duplicate) == (1, 43)
+        assert [w["warning"][:70] for w in later.warnings] == [
+            "44 files of this folder name no event: read as one event 'tourney' (44"
+        ]
+        events = store.rows(sql="select event, date, count(*) n from raw_records group by all")
+    assert events == [{"event": "tourney", "date": "", "n": 44}]

@@ -66,13 +66,15 @@ def test_welwyn_event_page_has_one_ranking_and_no_research(welwyn: dict) -> None
     for research in ("computed here", "Model", "regression", "Rating table", "Source:",
                      "/work/", "Bid / play", "Butler", "Cammarata", "DD mistakes"):  # fmt: skip
         assert research not in page, research
-    stored = query(welwyn["db"], "SELECT pair, score, pct FROM rankings ORDER BY rank")
+    stored = query(welwyn["db"], "SELECT pair, score_text, pct_text FROM rankings ORDER BY rank")
     rows = re.findall(r'<td class="n place">(?:<a [^>]*>)?([^<]*)(?:</a>)?</td>'
                       r'<td class="pair">(?:<a [^>]*>)?([^<]*)(?:</a>)?</td>.*?'
                       r'<td class="n score">([^<]*)</td><td class="n pct">([^<]*)</td>', page)  # fmt: skip
     assert len(rows) == len(stored) == 13
     for (_place, pair, score, pct), (s_pair, s_score, s_pct) in zip(rows, stored, strict=True):
-        assert (pair, score, pct) == (s_pair, f"{s_score:.2f}", f"{s_pct:.2f}")
+        assert (pair, score, pct) == (s_pair, s_score, s_pct)  # as kept, never reformatted
+    # as BriAn printed them: <PERCENTAGE>62.01923</PERCENTAGE> of the winners, 53.846153 of 3rd
+    assert rows[0][3] == "62.01923" and rows[2][3] == "53.846153"
     # ties share a place: a place is "k=" exactly when another line has the same percentage
     pcts = [p for *_, p in rows]
     assert [pl.endswith("=") for pl, *_ in rows] == [pcts.count(p) > 1 for p in pcts]
@@ -231,8 +233,8 @@ def test_a_par_score_published_without_its_contract_renders() -> None:
 
 @pytest.mark.parametrize(
     ("name", "kind", "total", "boards", "first"),
-    [("multiple-teams.usebio.xml", "Teams: IMPs and VPs", "VPs", 30, ("10", "119.00")),
-     ("point-a-board.usebio.xml", "Point-a-board", "Board points", 42, ("5", "55.00"))],
+    [("multiple-teams.usebio.xml", "Teams: IMPs and VPs", "VPs", 30, ("10", "119")),
+     ("point-a-board.usebio.xml", "Point-a-board", "Board points", 42, ("5", "55"))],
 )  # fmt: skip
 def test_a_teams_event_page_puts_the_ranking_first_in_its_own_units(
     tmp_path, name: str, kind: str, total: str, boards: int, first: tuple[str, str]
@@ -254,7 +256,7 @@ def test_a_teams_event_page_puts_the_ranking_first_in_its_own_units(
     teams = page[page.index(heading) : page.index('<h2 class="ranking-heading">Pairs')]
     assert f"<th>{total}</th>" in teams.replace(' class="n"', "")
     cells = [text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", teams, re.S)]
-    assert (cells[1], cells[3]) == first  # place 1: the team and its published total
+    assert (cells[1], cells[3]) == first  # place 1: the team and its TOTAL_SCORE as printed
     matches = page[page.index('id="matches"') :]
     teams_in_order = [text(c) for c in re.findall(r"<tr><td>(.*?)</td>", matches, re.S)]
     numbers = [int(t) for t in teams_in_order]

@@ -132,7 +132,7 @@ def test_acblscore_strat_places_and_masterpoints_as_the_files_hold_them(acbl_sit
     shown_places: Counter[str] = Counter()
     for page in sorted((acbl_site / "events").glob("*.html")):
         html = page.read_text(encoding="utf-8")
-        for colour, amount in re.findall(r'<span class="mp mp-(\w+)"[^>]*>([\d.]+) \w+</span>',
+        for colour, amount in re.findall(r'<span class="mp mp-(\w+)"[^>]*>([\d.]+) <span class="long">',
                                          html):  # fmt: skip
             shown_awards[f"{amount} {colour.lower()}"] += 1
         for cell in re.findall(r'<td class="strats">([^<]*)</td>', html):
@@ -143,3 +143,53 @@ def test_acblscore_strat_places_and_masterpoints_as_the_files_hold_them(acbl_sit
     assert sum(awards.values()) > 500
     assert shown_awards == expected_awards
     assert shown_places == places
+
+
+def test_one_count_of_results_and_boards_in_every_output(site: dict) -> None:
+    """LBC-2026-01-26.bws: 270 lines read, 6 of them a round not played. `ddrank event`, the
+    event page and the About page say the same: 264 results on 27 boards, 6 not played."""
+    import os
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("ddrank")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "cli.main"]
+    out = subprocess.run([*cmd, "event", "--db", str(site["db"]), "Bridge game", "--top", "1"],
+                         capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"},
+                         cwd=REPO, check=True).stdout  # fmt: skip
+    assert out.splitlines()[0] == "Bridge game, 2026-01-26: 264 results on 27 boards, 40 players"
+    html = event_page(site, "Bridge game").read_text(encoding="utf-8")
+    assert '<span id="event-boards">27</span> boards' in html
+    assert '<span id="event-results">264</span> results' in html
+    assert '<span id="event-not-played">6</span> not played' in html
+    boards = sorted(event_page(site, "Bridge game").with_suffix("").glob("board-*.html"))
+    assert len(boards) == 27
+    # each traveller says which of its lines were not played
+    assert sum(b.read_text(encoding="utf-8").count('class="line not-played"') for b in boards) == 6
+    # the About page counts the whole site (every file here) the same way
+    from site_store import query
+
+    kept = query(site["db"], "SELECT count(*) FROM boards")[0][0]
+    about = (site["site"] / "about.html").read_text(encoding="utf-8")
+    assert (f'<b id="kept-boards">{kept:,}</b> kept (<b id="played-results">{kept - 6:,}</b> '
+            'results and <b id="not-played">6</b> lines not played)') in about  # fmt: skip
+
+
+def test_butler_split_names_are_the_players_shown_everywhere(tmp_path: Path) -> None:
+    """The bundled USBF vugraph (IMPs): each pair in the bid/play split table links both its
+    players to their pages, by the names those pages (and the ranking) show."""
+    lin = REPO / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+    build(tmp_path / "store.duckdb", tmp_path / "out", [lin], dd=False)
+    site = tmp_path / "out" / "site"
+    page = next((site / "events").glob("*.html"))
+    html = page.read_text(encoding="utf-8")
+    table = html[html.index('id="split-table"') :]
+    table = table[: table.index("</table>")]
+    cells = re.findall(r"<tr><td class=\"n\">\d+</td><td>(.*?)</td>", table)
+    assert len(cells) == 4  # two pairs a side in a 4-player-a-team vugraph
+    for cell in cells:
+        links = re.findall(r'<a href="\.\./(players/[^"]+)">([^<]+)</a>', cell)
+        assert len(links) == 2, cell
+        for href, name in links:
+            shown = (site / href).read_text(encoding="utf-8")
+            assert f'<h1 id="player-name">{name}</h1>' in shown

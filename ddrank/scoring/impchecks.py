@@ -14,6 +14,14 @@ from typing import Any
 from ddrank.scoring.model import PairLine
 from ddrank.scoring.precision import agrees_printed, decimals
 
+
+def place_words(ev: str, *parts: tuple[str, Any]) -> str:
+    """'EVENT session 2, section A, board 1, NS 3': a checked value's place, each part only when
+    the file gives it (never 's-' or a 'NS' without a pair)."""
+    said = [f"{label} {value}".strip() for label, value in parts if value not in (None, "")]
+    return f"{ev} {', '.join(said)}" if said else ev
+
+
 Row = dict[str, Any]
 
 
@@ -44,7 +52,8 @@ def imp_checks(scores: Mapping[str, Any], pairs: Sequence[tuple[Row, PairLine | 
                 continue
             seen.add(key)
             add("Butler datum", abs(s.datum - r.published_datum) < 1e-6,
-                f"{ev} s{r.session or '-'} board {r.board}: ours {s.datum:g}, published "
+                f"{place_words(ev, ('session', r.session), ('board', r.board))}: ours "
+                f"{s.datum:g}, published "
                 f"{r.published_datum:g}")  # fmt: skip
     own = {ev: own_sums(sc.results) for ev, sc in scores.items()
            if sc.info.scoring in ("IMP", "BUTLER")}  # fmt: skip
@@ -110,5 +119,6 @@ def _sitout_checks(ev: str, sc: Any, add: Any) -> None:
         got = played.get((r.session, r.section, pair)) or []
         mean = sum(got) / len(got) if got else None
         add("sit-out IMPs", mean is not None and agrees_printed(mean, number_text(pub)),
-            f"{ev} s{r.session or '-'} board {r.board} pair {pair} sits out: ours "
+            f"{place_words(ev, ('session', r.session), ('board', r.board), ('pair', pair))} "
+            "sits out: ours "
             f"{'none' if mean is None else round(mean, 4)}, published {pub:g}")  # fmt: skip

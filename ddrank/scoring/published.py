@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ddrank.scoring.events import PairLine, ScoredEvent
-from ddrank.scoring.impchecks import imp_checks
+from ddrank.scoring.impchecks import imp_checks, place_words
 from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.scoring.precision import agrees, agrees_printed, column_decimals, decimals, shown
 from ddrank.scoring.proofs import line_diffs, line_proofs, pct_proofs, total_proof
@@ -99,7 +99,8 @@ def compare_published(scores: Mapping[str, ScoredEvent], standings: Sequence[Row
         k_imp = column_decimals(r.published_imps for r in rs)
         for s in sc.results:
             r = s.result
-            where = f"{ev} s{r.session or '-'} {r.section} board {r.board} NS {r.ns_pair or r.ns_players}"
+            where = place_words(ev, ("session", r.session), ("section", r.section),
+                                ("board", r.board), ("NS", r.ns_pair or r.ns_players))  # fmt: skip
             if r.published_ns_mp is not None:
                 ns, ew = s.printed or (s.ns_mp, s.ew_mp)  # as the producer prints the line
                 ok = agrees(ns, r.published_ns_mp, k_mp) and (
@@ -145,7 +146,9 @@ def compare_published(scores: Mapping[str, ScoredEvent], standings: Sequence[Row
             total.add(line is not None and agrees_printed(line.mp, pub_text),  # VPs, PAB points
                       f"{ev} team {st.get('pair')}: ours {_ours(line, 'mp', pub_text)}, "
                       f"published {pub_text}")  # fmt: skip
-        who = f"{ev} {st.get('section') or ''} {direction} pair {st.get('pair')} ({st.get('players', '')})"
+        players = f" ({st['players']})" if st.get("players") else ""
+        who = place_words(ev, ("section", st.get("section")),
+                          (f"{direction} pair".strip(), f"{st.get('pair')}{players}"))  # fmt: skip
         pub_mp, pub_pct = st.get("published_mp"), st.get("published_pct")
         absent = _absent(sc, st) if line is None and sc is not None and prove else ""
         why_total = why_pct = absent
@@ -251,8 +254,11 @@ def match_checks(scores: Mapping[str, ScoredEvent], standings: Sequence[Row]) ->
         for m in sc.matches:
             pub = published_vp(table, m)
             if pub is not None:
-                (points if pab else vps).add(agrees(m.vp, pub, k), f"{ev} s{m.session or '-'} team "
-                                             f"{m.team} v {m.opponent}: ours {shown(m.vp, k)}, published {pub:g}")  # fmt: skip
+                where = place_words(
+                    ev, ("session", m.session), ("team", f"{m.team} v {m.opponent}")
+                )
+                (points if pab else vps).add(agrees(m.vp, pub, k), f"{where}: ours "
+                                             f"{shown(m.vp, k)}, published {pub:g}")  # fmt: skip
     return [vps, points]
 
 

@@ -101,3 +101,21 @@ def _by_dd_points(found: Iterable[tuple[Event, Any, Row, Mark | None]]) -> dict[
                              kind=m.kind, seat=SEATS[seat], points=m.points)  # fmt: skip
                 out[p].append(entry)
     return {p: sorted(v, key=lambda e: -e["points"])[:TOP] for p, v in out.items()}
+
+
+def table_costs(costs: Iterable[Row], board_pages: dict[str, list[Any]]) -> None:
+    """Each table's DD mistakes in the event's unit (`r["costs"]`: side -> (cost, unit), from
+    `site_table_costs`: the real losses at the table): the board page says what its mistakes
+    cost in IMPs or MPs, as `ddrank player` and the player pages do, with the DD points only
+    beside it."""
+    per: dict[str, dict[str, tuple[float, str]]] = defaultdict(dict)
+    for row in costs:
+        per[str(row["record_id"])][str(row.get("side") or "")] = (
+            float(row["cost"]),
+            str(row.get("unit") or ""),
+        )
+    for pages in board_pages.values():
+        for b in pages:
+            for r in b.rows:
+                if str(r["record_id"]) in per:
+                    r["costs"] = per[str(r["record_id"])]

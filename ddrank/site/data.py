@@ -48,6 +48,9 @@ class SiteData:
     hand_deals: list[Row] = field(default_factory=list)
     #: each player's costliest mistakes in their events' units (`ranked_mistakes`, rank order)
     mistake_costs: list[Row] = field(default_factory=list)
+    #: what each table's DD mistakes lost it, per side, in the event's unit (record_id, side,
+    #: unit, cost)
+    table_costs: list[Row] = field(default_factory=list)
 
     def label(self, player: str | None) -> str:
         return self.labels.get(player, player) if player else ""
@@ -93,10 +96,28 @@ class Event:
 
     @property
     def deals(self) -> int:
-        """Distinct deals; a scoring-only result (no hand record) counts by its board number."""
+        """Distinct deals; a scoring-only result (no hand record) counts by its session and board
+        number (sections playing the same boards play one board): the rule `ddrank event` counts
+        by (sql/queries/lookup.sql, lookup_event_counts)."""
         if self.hands:
             return len(self.hands)
-        return len({r.get("deal_id") or f"board-{r.get('board_no') or '?'}" for r in self.results})
+        return len({r.get("deal_id") or f"{r.get('session') or ''}|{r.get('board_no') or '?'}"
+                    for r in self.results})  # fmt: skip
+
+    @property
+    def played(self) -> list[Row]:
+        """The results that count: the scoring stage's (as `ddrank event` counts them) where it
+        ran, else every line with a score; a line not played (a round missed, a sit-out) is
+        no result."""
+        if any(r.get("scored") for r in self.results):
+            return [r for r in self.results if r.get("scored")]
+        return [r for r in self.results if r.get("contract") or r.get("adjusted")
+                or r.get("ns_score") not in (None, "")]  # fmt: skip
+
+    @property
+    def not_played(self) -> int:
+        """Lines read and kept that hold no result (shown on the travellers as not played)."""
+        return len(self.results) - len(self.played)
 
 
 def seat_players(seats: Iterable[Row]) -> tuple[dict[str, list[str | None]], dict]:

@@ -30,6 +30,9 @@ class RankingLine:
     score: float | None
     pct: float | None
     published_pct: float | None = None  # set only where it differs from ours
+    #: the total and percentage as the scorer prints them, kept by scoring (`rankings.*_text`)
+    score_text: str = ""
+    pct_text: str = ""
     published_place: str = ""  # set only where it differs from ours
     #: the file's other places (ACBLscore): "C 5" in a lower strat, "overall 1"
     strat_places: list[str] = field(default_factory=list)
@@ -165,6 +168,7 @@ def rankings_of(
             key=(kind, session, section, direction),
         )
         for r, place in zip(rows, shared_places(by), strict=True):
+            place = _text(r.get("place_text")) or place  # as the scorer prints it, kept
             pair = str(r.get("pair") or "").strip()
             key = _standing_key(session, section, direction, pair, published)
             pub = published.get(key, {})
@@ -177,7 +181,8 @@ def rankings_of(
             pct = number(r.get("pct"))
             line = RankingLine(place, pair, str(r.get("players") or ""),
                                int(number(r.get("boards")) or 0) or None,
-                               number(r.get("score")), pct)  # fmt: skip
+                               number(r.get("score")), pct, score_text=_text(r.get("score_text")),
+                               pct_text=_text(r.get("pct_text")))  # fmt: skip
             if pub_pct is not None and pct is not None:
                 rk.compared_pct += 1
                 if abs(pub_pct - pct) < PCT_TOLERANCE:
@@ -201,6 +206,12 @@ def rankings_of(
             rk.lines.append(line)
         out.append(rk)
     return out
+
+
+def _text(v: Any) -> str:
+    """A kept text ('' for none or NaN)."""
+    t = "" if v is None else str(v).strip()
+    return "" if t.lower() in ("nan", "none") else t
 
 
 def _standing_key(session: str, section: str, direction: str, pair: str,

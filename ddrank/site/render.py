@@ -20,7 +20,7 @@ from jinja2 import BytecodeCache, Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from ddrank.site.board import suited
-from ddrank.site.costly import costly_mistakes
+from ddrank.site.costly import costly_mistakes, table_costs
 from ddrank.site.data import (
     Event,
     Row,
@@ -138,6 +138,7 @@ class Players:
                             self.partners[p][partner] += 1
         #: player -> their costliest mistakes, each linked to its card or call
         self.costly = costly_mistakes(data.mistake_costs, events, self.board_pages)
+        table_costs(data.table_costs, self.board_pages)
         self.ratings = {r["player"]: r for r in data.optional.get("ratings", []) if r.get("player")}
         self.history: dict[str, list[Row]] = defaultdict(list)
         for r in data.optional.get("rating_history", []):
@@ -292,6 +293,8 @@ class SitePages:
             "event_pages": self.event_pages,
             "verdict": self.verdict,
             "ratings": [r for r in self.ranked if r["boards"] >= MIN_BOARDS_LISTED][:10],
+            "rated": len(self.ranked),  # players with a Lehman rating, whatever their boards
+            "min_boards_listed": MIN_BOARDS_LISTED,
         }
 
 

@@ -218,9 +218,14 @@ def mistakes_cell(r: Row) -> str:
         return ""
     if not view.marks:
         return '<span class="muted">no DD mistake</span>'
-    cost = sum(m.points for m in view.marks)
+    points = sum(m.points for m in view.marks)
+    lost = "; ".join(f"{side} lost {cost:.2f}".rstrip("0").rstrip(".") + f" {unit}"
+                     for side, (cost, unit) in sorted((r.get("costs") or {}).items())
+                     if cost > 0)  # fmt: skip
+    # the event's unit first (what `ddrank player` says); DD points only as a labelled aside
+    cost = f"{lost} at the table; {points:,.0f} DD points" if lost else f"{points:,.0f} DD points"
     return (f'<a href="#{escape(view.key)}" class="mistake">{len(view.marks)} DD mistake'
-            f'{"s" if len(view.marks) != 1 else ""} ({cost:.0f} pts)</a>')  # fmt: skip
+            f'{"s" if len(view.marks) != 1 else ""} ({cost})</a>')  # fmt: skip
 
 
 def card_row(c: Any, players: Any, root: str, mp: bool) -> Markup:

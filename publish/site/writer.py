@@ -68,6 +68,8 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
         "charts": charts,
         "verdict": summary["verdict"],
         "ratings": summary["ratings"],
+        "rated": summary["rated"],
+        "min_boards_listed": summary["min_boards_listed"],
         "seconds_render": round(time.perf_counter() - t0, 3),
     }
 

@@ -2,8 +2,10 @@
 -- quarantine, tallying and par. Bulk rows are appended with `Store.insert_frame`.
 
 -- name: dd_pending_boards
--- Boards with a deal and no player counters yet, in every partition or in `$partitions` only.
-SELECT b.* FROM boards b
+-- Boards with a deal and no player counters yet, in every partition or in `$partitions` only,
+-- and whether each one's play trace is already stored.
+SELECT b.*, EXISTS (SELECT 1 FROM play_traces t WHERE t.record_id = b.record_id) AS has_trace
+FROM boards b
 WHERE b.deal IS NOT NULL
   AND NOT EXISTS (SELECT 1 FROM player_board_stats s WHERE s.record_id = b.record_id)
   AND ($partitions IS NULL OR b.partition_id IN (SELECT unnest($partitions)))
@@ -16,12 +18,16 @@ WHERE b.deal IS NOT NULL
   AND NOT EXISTS (SELECT 1 FROM player_board_stats s WHERE s.record_id = b.record_id)
   AND b.partition_id = $partition_id;
 
+-- name: dd_pending_partitions
+-- (partition_id, pending boards) of the partitions `dd_pending_boards` would read from.
+SELECT b.partition_id, count(*) FROM boards b
+WHERE b.deal IS NOT NULL
+  AND NOT EXISTS (SELECT 1 FROM player_board_stats s WHERE s.record_id = b.record_id)
+  AND ($partitions IS NULL OR b.partition_id IN (SELECT unnest($partitions)))
+GROUP BY b.partition_id ORDER BY b.partition_id;
+
 -- name: dd_solved_deal_ids
 SELECT DISTINCT deal_id FROM dd_tables;
-
--- name: dd_traced_record_ids
--- Kept boards that already have a play trace.
-SELECT t.record_id FROM play_traces t JOIN boards b USING (record_id);
 
 -- name: dd_tables_of_deals
 SELECT deal_id, strain, declarer, tricks FROM dd_tables

@@ -100,3 +100,18 @@ on conflict (deal_id) do nothing;
 -- The store's tables (not views), for the row counts the run manifest keeps.
 select table_name from information_schema.tables
 where table_schema = 'main' and table_type = 'BASE TABLE' order by table_name;
+
+-- name: hand_record_dd
+-- Hand-record deals, and how many carry their DD table in the file (`ddrank results` says so).
+select count(*) as deals, count(nullif(dd_tricks, '')) as with_dd from deals;
+
+-- name: folder_records
+-- The table results stored from files whose path starts with `prefix` (a folder and its
+-- separator): files a new file of that folder may join (ddrank.events.group_unnamed).
+select source_file, source_line, source_format, coalesce(parse_error, '') as parse_error,
+       coalesce(event, '') as event, coalesce(date, '') as date,
+       coalesce(board_no, '') as board_no, coalesce(deal, '') as deal,
+       coalesce(northname, '') as northname, coalesce(eastname, '') as eastname,
+       coalesce(southname, '') as southname, coalesce(westname, '') as westname
+from raw_records where starts_with(source_file, $prefix)
+order by source_file, source_line;

@@ -145,3 +145,11 @@ from deals;
 select record_id, player, seat, kind, card_index, call_index, what, instead, tricks, dd_points,
        cost, unit, basis, rank, trick, position
 from ranked_mistakes where rank <= $top order by player, rank;
+
+-- name: site_table_costs
+-- What each table's DD mistakes lost it at the table, per side, in the event's unit (a mistake
+-- charged to both partners counted once): the board pages' "DD mistakes" column.
+select record_id, side, unit, sum(cost) as cost
+from (select distinct record_id, side, kind, card_index, call_index, cost, unit
+      from mistake_costs where basis = 'table' and cost is not null)
+group by record_id, side, unit;

@@ -1,0 +1,187 @@
+"""`ddrank check --site DIR`: what the built pages show, against what each file published.
+
+`ddrank check` compares ddrank's scores with the scorer's; this reads the event pages of a built
+site (the HTML a director puts on the web, not the store or the scorer's frames) and counts, for
+every ranking line the files published, whether the page shows its place, total and percentage
+as the scorer printed them: the same number at the scorer's decimals, the same place (a shared
+place is shown as the scorer prints ties: '4=' or '4/5').
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+from ddrank.scoring.precision import decimals
+from ddrank.scoring.published import Check, as_float, standing_kind
+from ddrank.site.ranking import heading
+
+Row = Mapping[str, Any]
+#: The kinds of value the site column counts, and the check kinds they stand beside.
+SHOWN = {"place": ("place",), "total": ("total matchpoints", "team total", "total IMPs"),
+         "percentage": ("final percentage",)}  # fmt: skip
+
+
+@dataclass
+class ShownLine:
+    """One line of a ranking table as the page shows it."""
+
+    heading: str
+    cells: dict[str, str] = field(default_factory=dict)  # class -> text: place, pair, score, pct
+
+
+class _Rankings(HTMLParser):
+    """The ranking tables of a page (`table.ranking`, its `data-heading`), cell by cell."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[ShownLine] = []
+        self._heading: str | None = None
+        self._cell: str | None = None
+        self._line: ShownLine | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        classes = (a.get("class") or "").split()
+        if tag == "table" and "ranking" in classes:
+            self._heading = a.get("data-heading") or ""
+        elif tag == "tr" and self._heading is not None:
+            self._line = ShownLine(self._heading)
+        elif tag == "td" and self._line is not None:
+            names = [c for c in classes if c in ("place", "pair", "score", "pct")]
+            self._cell = names[0] if names else None
+            if self._cell:
+                self._line.cells[self._cell] = ""
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td":
+            self._cell = None
+        elif tag == "tr" and self._line is not None:
+            if self._line.cells:
+                self.lines.append(self._line)
+            self._line = None
+        elif tag == "table":
+            self._heading = None
+
+    def handle_data(self, data: str) -> None:
+        if self._line is not None and self._cell:
+            self._line.cells[self._cell] += data.strip()
+
+
+def shown_lines(site: Path) -> list[ShownLine]:
+    """Every ranking line the event pages of the site at `site` show."""
+    out: list[ShownLine] = []
+    for page in sorted((site / "events").glob("*.html")):
+        p = _Rankings()
+        p.feed(page.read_text(encoding="utf-8"))
+        out += p.lines
+    return out
+
+
+def _first_place(text: str) -> int | None:
+    head = text.strip().rstrip("=").split("/")[0].strip()
+    return int(head) if head.isdigit() else None
+
+
+def same_number(shown: str, published: Any) -> bool:
+    """The page's text is the published number as printed: the same value, to the decimals the
+    scorer printed it with (a value read as a number is compared at its own decimals)."""
+    ours, theirs = as_float(shown), as_float(published)
+    if ours is None or theirs is None:
+        return False
+    k = decimals(published)
+    return abs(ours - theirs) < 1e-9 and (k is None or decimals(shown) == k
+                                          or isinstance(published, float))  # fmt: skip
+
+
+def _pair(p: Any) -> str:
+    t = str(p or "").strip()
+    return t.lstrip("0") or t
+
+
+def site_checks(lines: Sequence[ShownLine], standings: Iterable[Row]) -> list[Check]:
+    """Each published place, total and percentage against the page line of its pair."""
+    index: dict[tuple[str, str], list[ShownLine]] = {}
+    by_pair: dict[str, list[ShownLine]] = {}
+    for ln in lines:
+        pair = _pair(ln.cells.get("pair"))
+        index.setdefault((ln.heading, pair), []).append(ln)
+        by_pair.setdefault(pair, []).append(ln)
+    checks = {k: Check(f"{k} shown") for k in SHOWN}
+    for st in standings:
+        if st.get("phantom") or st.get("opponent") or standing_kind(st) != "place":
+            continue
+        kind = "teams" if st.get("published_vp") not in (None, "") else "pairs"
+        pair = _pair(st.get("pair"))
+        want = heading(kind, st.get("session") or "", st.get("section") or "",
+                       st.get("direction") or "")  # fmt: skip
+        labelled = _pair(f"{st.get('section') or ''}{st.get('pair') or ''}")  # 'A11' of A+B
+        found = (index.get((want, pair)) or _unique(by_pair.get(pair, []), st)
+                 or _unique(by_pair.get(labelled, []), st))  # fmt: skip
+        ln = found[0] if found else None
+        who = f"{st.get('event') or ''} {want} pair {st.get('pair')}"
+        place = _first_place(str(st.get("published_place") or ""))
+        if place is not None:
+            text = ln.cells.get("place", "") if ln else ""
+            checks["place"].add(_first_place(text) == place,
+                                f"{who}: shown {text or 'nothing'}, published "
+                                f"{st.get('published_place')}")  # fmt: skip
+        total = st.get("published_vp") or st.get("published_mp") or st.get("published_imps")
+        if as_float(total) is not None:
+            text = ln.cells.get("score", "") if ln else ""
+            checks["total"].add(
+                same_number(text, total), f"{who}: shown {text or 'nothing'}, published {total}"
+            )
+        pct = st.get("published_pct")
+        if as_float(pct) is not None:
+            text = ln.cells.get("pct", "") if ln else ""
+            checks["percentage"].add(
+                same_number(text, pct), f"{who}: shown {text or 'nothing'}, published {pct}"
+            )
+    return [c for c in checks.values() if c.compared]
+
+
+def _unique(found: list[ShownLine], st: Row) -> list[ShownLine]:
+    """A line found by its pair alone when the page's headings name the ranking otherwise (one
+    table with the pair, or the one whose heading names the standing's session)."""
+    if len(found) <= 1:
+        return found
+    session = str(st.get("session") or "")
+    named = [x for x in found if session and f"Session {session}" in x.heading]
+    return named[:1]
+
+
+def check_site(site: Path, files: Sequence[Path]) -> list[Check]:
+    """`ddrank check --site DIR FILES`: the built site at `site` against what `files` published."""
+    from stages.scoring import load_files
+
+    return site_checks(shown_lines(site), load_files(files).standings)
+
+
+def build_site_of(files: Sequence[Path], work: Path) -> Path:
+    """A store and its site for `files` in `work` (read, cleaned, scored; no DD): the site a
+    director publishing these files gets, for the harness to read."""
+    from stages import scoring
+    from stages.clean import clean_pending
+    from stages.ingest import ingest_paths
+    from stages.site import build_site
+    from store import Store
+
+    db = work / "site.duckdb"
+    with Store(db) as store:
+        ingest_paths(store, [str(f) for f in files], workers=1)
+        clean_pending(store, workers=1)
+        scoring.score_and_save(store, scoring.load_store(store))
+    build_site(db, work)
+    return work / "site"
+
+
+def site_file_check(path: Path) -> list[Check]:
+    """One file's site built in a scratch folder and read back (the harness's site column)."""
+    with tempfile.TemporaryDirectory(prefix="ddrank-site-check-") as tmp:
+        site = build_site_of([path], Path(tmp))
+        return check_site(site, [path])
