@@ -354,7 +354,7 @@ class _Reader:
                     or line.value("NS_IMPS")
                     or line.value("NS_BUTLER_POINTS")
                 ),
-                lead_card=line.value("LEAD"),
+                lead_card=suit_first(line.value("LEAD")),
                 published_datum=node.value("BOARD_AVERAGE"),
             )
             score = line.value("SCORE")
@@ -527,3 +527,13 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None,
         errors.append(RawRecord(source, 1, "usebio",
                                 parse_error="no USEBIO traveller line or participant"))  # fmt: skip
     return reader.finish(hands_pbn, errors)
+
+
+_RANK_FIRST = re.compile(r"^\s*(10|[2-9TJQKA])\s*([CDHS])\s*$", re.IGNORECASE)
+
+
+def suit_first(card: str) -> str:
+    """A lead card as the store writes cards, suit first: Compscore's USEBIO writes the rank
+    first (`<LEAD>2D`, `<LEAD>10H`); a card already suit first, or anything else, is kept."""
+    m = _RANK_FIRST.match(card or "")
+    return f"{m.group(2)}{m.group(1)}".upper() if m else card
