@@ -21,12 +21,13 @@ BWS = [REPO / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.bws",
        REPO / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.pbn"]  # fmt: skip
 ACBL = EVENTS / "acblscore-game" / "750-club__170724.ACM"
 BUTLER = EVENTS / "compscore-usebio" / "butler_howell.xml"
+RUTER_BUTLER = EVENTS / "ruter-pbn" / "butler.pbn"
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> dict:
     tmp = tmp_path_factory.mktemp("publication")
-    files = BWS + [f for f in (ACBL, BUTLER) if f.is_file()]
+    files = BWS + [f for f in (ACBL, BUTLER, RUTER_BUTLER) if f.is_file()]
     build(tmp / "store.duckdb", tmp / "out", files, dd=False)
     site = tmp / "out" / "site"
     index = (site / "index.html").read_text(encoding="utf-8")
@@ -166,13 +167,20 @@ def test_one_count_of_results_and_boards_in_every_output(site: dict) -> None:
     assert len(boards) == 27
     # each traveller says which of its lines were not played
     assert sum(b.read_text(encoding="utf-8").count('class="line not-played"') for b in boards) == 6
-    # the About page counts the whole site (every file here) the same way
+    # the About page counts the whole site (every file here) as the event pages do
     from site_store import query
 
     kept = query(site["db"], "SELECT count(*) FROM boards")[0][0]
+    results = missed = 0
+    for page in site["events"].values():
+        html = page.read_text(encoding="utf-8")
+        results += int(re.search(r'<span id="event-results">(\d+)</span>', html).group(1))
+        m = re.search(r'<span id="event-not-played">(\d+)</span>', html)
+        missed += int(m.group(1)) if m else 0
+    assert results + missed == kept
     about = (site["site"] / "about.html").read_text(encoding="utf-8")
-    assert (f'<b id="kept-boards">{kept:,}</b> kept (<b id="played-results">{kept - 6:,}</b> '
-            'results and <b id="not-played">6</b> lines not played)') in about  # fmt: skip
+    assert (f'<b id="kept-boards">{kept:,}</b> kept (<b id="played-results">{results:,}</b> '
+            f'results and <b id="not-played">{missed:,}</b> lines not played)') in about  # fmt: skip
 
 
 def test_butler_split_names_are_the_players_shown_everywhere(tmp_path: Path) -> None:
@@ -193,3 +201,39 @@ def test_butler_split_names_are_the_players_shown_everywhere(tmp_path: Path) -> 
         for href, name in links:
             shown = (site / href).read_text(encoding="utf-8")
             assert f'<h1 id="player-name">{name}</h1>' in shown
+
+
+def test_compscore_lead_cards_and_butler_datums_as_the_file_gives_them(site: dict) -> None:
+    """Compscore's USEBIO gives each line's lead card rank first (`<LEAD>KD`) and each board's
+    Butler datum (`BOARD_AVERAGE`): every traveller shows the card led and the datum."""
+    event = event_page(site, "Monday Afternoon - Butler")
+    xml = BUTLER.read_text(encoding="latin-1")
+    suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    blocks = re.findall(r"<BOARD_NUMBER>(\d+)</BOARD_NUMBER>\s*<BOARD_AVERAGE>(-?\d+)"
+                        r"</BOARD_AVERAGE>(.*?)</BOARD>", xml, re.S)  # fmt: skip
+    assert len(blocks) == 35
+    for number_text, datum, block in blocks:
+        number = int(number_text)
+        leads = sorted(re.findall(r"<LEAD>(\w+)</LEAD>", block))
+        html = (event.with_suffix("") / f"board-{number}.html").read_text(encoding="utf-8")
+        assert f'<b id="butler-datum">NS {datum}</b>' in html
+        shown = sorted(f"{rank}{suit}" for suit, rank in re.findall(
+            r'<td><span class="(?:red|black)">([♠♥♦♣])</span>(10|[2-9TJQKA])</td>', html))  # fmt: skip
+        expected = sorted(f"{lead[:-1].replace('T', '10')}{suits[lead[-1]]}" for lead in leads)
+        assert shown == expected, number
+
+
+def test_ruter_datum_and_site_from_the_file(site: dict) -> None:
+    """A Ruter Butler file: the event page names the site its PBN gives (`[Site]`), each board
+    page the `ButlerDatum` of its ScoreTable."""
+    event = event_page(site, "H6 20.8.2013")
+    html = event.read_text(encoding="utf-8")
+    pbn = RUTER_BUTLER.read_text(encoding="latin-1")
+    site_tag = re.search(r'\[Site "([^"]+)"\]', pbn).group(1)
+    assert site_tag == "SBL 0301 H6, Turku"
+    assert re.search(r'<p class="facts">[^<]*· SBL 0301 H6, Turku ·', html)
+    board1 = (event.with_suffix("") / "board-1.html").read_text(encoding="utf-8")
+    table = pbn[pbn.index('[Board "1"]') :]
+    table = table[table.index("[ScoreTable") :]
+    first_row = table.splitlines()[1].split()
+    assert f'<b id="butler-datum">NS {first_row[-1]}</b>' in board1

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +75,7 @@ class Event:
     kind: str = ""  # the source's own word: MP, IMP, TEAMS, BAM (point-a-board), ...
     date: str = ""
     organiser: str = ""
+    site: str = ""  # where it was played, as the file names it, when not the organiser
     sources: set[str] = field(default_factory=set)
     #: the event model's ids of its results (`events`, `published_standings` use them)
     model_ids: set[str] = field(default_factory=set)
@@ -164,6 +165,13 @@ def build_events(data: SiteData) -> list[Event]:
             ev.model_ids.add(str(r["model_event_id"]))
         ev.results.append(r)
     for ev in events.values():
+        # where it was played, as its file says (PBN [Site], BridgeComposer %HRTitleSite,
+        # USEBIO's club, ACBLscore's club): the most common, when the organiser is not it
+        sites = Counter(str(r.get("site") or "").strip() for r in ev.results)
+        sites.pop("", None)
+        if sites:
+            site = sites.most_common(1)[0][0]
+            ev.site = "" if site.casefold() == ev.organiser.strip().casefold() else site
         scored = [r["scored"] for r in ev.results if r.get("scored")]
         if scored and ev.kind not in TEAM_SCORINGS:  # matchpoints where scoring gave them
             ev.scoring = "MP" if any(s.get("ns_mp") is not None for s in scored) else "IMP"
