@@ -17,10 +17,14 @@ and with names and the regression off (they need DD or a ranking list). For each
 prints the wall time, table results per second and the peak resident memory of the run's
 process tree (the run's process and its pool workers, sampled every 0.1 s) and of the run's own
 process (its VmHWM, reset before each stage), and its CPU time (the process and its reaped pool
-workers: steadier than wall time on a shared machine). Then how each stage's time grew.
+workers: steadier than wall time on a shared machine), the peak of the process tree over the
+whole run, and the site's full-build rate. Then, with the site built (sizes up to `--site-max`),
+one more generated event of 300 results is added to the inbox and the stage list runs again on
+the same store: the time to add one event, per stage, and how many site pages it wrote new or
+rewrote. Last, how each stage's time grew from one size to the next.
 
-    nice -n 10 .venv/bin/python bench/bench_scale.py --results 100000,300000 [--workers 2]
-        [--players-per-result 0.05] [--keep /tmp/scale/archive] [--json out.json]
+    .venv/bin/python bench/bench_scale.py --results 100000,300000,1000000 --json scale.json
+        [--workers 2] [--players-per-result 0.05] [--site-max N] [--keep /tmp/scale/archive]
 
 Everything goes to a temporary folder (or `--keep`); nothing goes into the repository.
 """
@@ -63,14 +67,14 @@ def source_events() -> list[tuple[str, list[str]]]:
     return events
 
 
-def generate(results: int, players: int, folder: Path, seed: int = 2026) -> dict[str, int]:
+def generate(results: int, players: int, folder: Path, seed: int = 2026, prefix: str = "GEN",
+             start: date = date(2023, 1, 2)) -> dict[str, int]:  # fmt: skip
     """Write about `results` generated table results as one PBN file per generated event."""
     rng = random.Random(seed)
     events = source_events()
     names = sorted({v for _, games in events for g in games
                     for k, v in TAG.findall(g) if k in SEATS})  # fmt: skip
     players = max(players, len(names))
-    start = date(2023, 1, 2)
     written = copies = files = 0
     while written < results:
         pool = rng.sample(range(players), len(names))  # this copy's players
@@ -79,7 +83,7 @@ def generate(results: int, players: int, folder: Path, seed: int = 2026) -> dict
             if written >= results:
                 break
             day = start + timedelta(days=(copies * len(events) + e) % 1095)
-            label = f"GEN {copies:04d} {event}"
+            label = f"{prefix} {copies:04d} {event}"
 
             def rekey(m: re.Match[str], label: str = label, day: date = day,
                       who: dict[str, str] = who, copy: int = copies) -> str:  # fmt: skip
@@ -100,7 +104,7 @@ def generate(results: int, players: int, folder: Path, seed: int = 2026) -> dict
                     break
                 out.append(TAG.sub(rekey, g))
                 written += g.count("[Contract ")
-            path = folder / f"gen-{copies:04d}-{e:02d}.pbn"
+            path = folder / f"{prefix.lower()}-{copies:04d}-{e:02d}.pbn"
             path.write_text("% GENERATED for scale tests only (bench/bench_scale.py)\n"
                             + "\n\n".join(out) + "\n", encoding="latin-1")  # fmt: skip
             files += 1
@@ -153,35 +157,63 @@ def cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def child(inbox: str, db: str, out: str, workers: int, site: bool) -> None:
+def child(inbox: str, db: str, out: str, workers: int, site: bool, players: int) -> None:
     """In a fresh process: the stage list on a new store, each stage timed and measured (the
-    site stage left out unless `site`)."""
+    site stage left out unless `site`). Then one generated 300-result event is added to the
+    inbox and the stage list runs again: the time to add one event, and the site pages it
+    touched (written new or rewritten)."""
     sys.path.insert(0, str(ROOT))
     from stages.pipeline import open_run, run_stages
     from stages.settings import load_settings
 
     settings = load_settings(inputs=[inbox], db=db, out=out, workers=workers, double_dummy=False,
                              regression=False, names_scope="none", ratings=True)  # fmt: skip
-    measured: dict[str, dict[str, Any]] = {}
 
-    def call(stage: Any, run: Any) -> Any:
-        if stage.name == "site" and not site:
-            return {"skipped": "above --site-max"}
-        began, cpu = time.perf_counter(), cpu_seconds()
-        with Peak() as peak:
-            result = stage.run(run)
-        measured[stage.name] = {"seconds": time.perf_counter() - began, "cpu": cpu_seconds() - cpu,
-                                "tree_rss": peak.tree, "own_rss": Peak.hwm()}  # fmt: skip
-        return result
+    def measured_run() -> tuple[dict[str, dict[str, Any]], dict, float, dict]:
+        measured: dict[str, dict[str, Any]] = {}
 
-    began = time.perf_counter()
-    with open_run(settings) as run:
-        summary = run_stages(run, call)
-        counts = {t: run.store.table_count(t) for t in
-                  ("raw_records", "boards", "exclusions", "scored_results")}  # fmt: skip
-    print(json.dumps({"stages": measured, "counts": counts, "total": time.perf_counter() - began,
-                      "failed": {k: v["failed"] for k, v in summary.items()
-                                 if isinstance(v, dict) and "failed" in v}}))  # fmt: skip
+        def call(stage: Any, run: Any) -> Any:
+            if stage.name == "site" and not site:
+                return {"skipped": "above --site-max"}
+            began, cpu = time.perf_counter(), cpu_seconds()
+            with Peak() as peak:
+                result = stage.run(run)
+            measured[stage.name] = {"seconds": time.perf_counter() - began,
+                                    "cpu": cpu_seconds() - cpu, "tree_rss": peak.tree,
+                                    "own_rss": Peak.hwm()}  # fmt: skip
+            return result
+
+        began = time.perf_counter()
+        with open_run(settings) as run:
+            summary = run_stages(run, call)
+            counts = {t: run.store.table_count(t) for t in
+                      ("raw_records", "boards", "exclusions", "scored_results")}  # fmt: skip
+        return measured, counts, time.perf_counter() - began, summary
+
+    measured, counts, total, summary = measured_run()
+    result: dict[str, Any] = {"stages": measured, "counts": counts, "total": total,
+                              "failed": {k: v["failed"] for k, v in summary.items()
+                                         if isinstance(v, dict) and "failed" in v}}  # fmt: skip
+    if site:  # one more event, as a federation adds one a week
+        before = _pages(Path(out))
+        added = generate(300, players, Path(inbox), seed=7, prefix="ADDED",
+                         start=date(2026, 6, 1))  # fmt: skip
+        measured2, counts2, total2, _ = measured_run()
+        after = _pages(Path(out))
+        touched = sum(1 for p, stamp in after.items() if before.get(p) != stamp)
+        result["added"] = {"results": added["results"], "stages": measured2, "total": total2,
+                           "pages_touched": touched, "pages": len(after),
+                           "pages_before": len(before), "counts": counts2}  # fmt: skip
+    print(json.dumps(result))
+
+
+def _pages(out: Path) -> dict[str, tuple[int, int]]:
+    """Every file of the built site with its (mtime_ns, size): what a rebuild touched."""
+    site = out / "site"
+    if not site.is_dir():
+        return {}
+    return {str(p.relative_to(site)): (p.stat().st_mtime_ns, p.stat().st_size)
+            for p in site.rglob("*") if p.is_file()}  # fmt: skip
 
 
 def run_size(results: int, players_per_result: float, workers: int, keep: Path | None,
@@ -197,7 +229,8 @@ def run_size(results: int, players_per_result: float, workers: int, keep: Path |
         print(f"generated {made['results']:,} table results ({made['players']:,} players, "
               f"{made['files']:,} files, {size / 2**20:,.0f} MB) in {gen_s:.1f} s", flush=True)  # fmt: skip
         done = subprocess.run([sys.executable, __file__, "--child", str(inbox), str(base / "s.duckdb"),
-                               str(base / "out"), str(workers), str(int(site))],
+                               str(base / "out"), str(workers), str(int(site)),
+                               str(int(results * players_per_result))],
                               capture_output=True, text=True)  # fmt: skip
         if done.returncode != 0:
             sys.exit(f"the run of {results:,} failed:\n{done.stderr[-4000:]}")
@@ -217,8 +250,23 @@ def report_size(r: dict) -> None:
         rate = n / m["seconds"] if m["seconds"] else float("inf")
         print(f"{name:<16}{m['seconds']:>9.1f}{m.get('cpu', 0):>9.1f}{rate:>12,.0f}"
               f"{m['tree_rss'] / 2**20:>18,.0f}{m['own_rss'] / 2**20:>9,.0f}")  # fmt: skip
+    peak = max((m["tree_rss"] for m in r["stages"].values()), default=0)
+    print(f"peak RSS of the process tree over the whole run: {peak / 2**20:,.0f} MB")
+    if "site" in r["stages"]:
+        m = r["stages"]["site"]
+        print(f"site full build: {n / m['seconds']:,.0f} results/s ({m['seconds']:.1f} s)")
     if r["failed"]:
         print(f"failed (optional stages): {r['failed']}")
+    added = r.get("added")
+    if added:
+        site = added["stages"].get("site", {}).get("seconds", 0)
+        print(
+            f"adding one generated event of {added['results']} results: whole run "
+            f"{added['total']:.1f} s (site {site:.1f} s); site pages touched "
+            f"{added['pages_touched']:,} of {added['pages']:,} (were {added['pages_before']:,})"
+        )
+        for name, m in added["stages"].items():
+            print(f"  {name:<16}{m['seconds']:>9.1f} s")
     sys.stdout.flush()
 
 
@@ -236,15 +284,20 @@ def report_growth(runs: list[dict]) -> None:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        child(*sys.argv[2:5], int(sys.argv[5]), sys.argv[6] == "1")
+        child(*sys.argv[2:5], int(sys.argv[5]), sys.argv[6] == "1", int(sys.argv[7]))
         return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=__doc__.split("\n\n", 1)[1])  # fmt: skip
-    ap.add_argument("--results", default="100000,300000", help="sizes, comma-separated")
+    ap.add_argument("--results", default="100000,300000,1000000", help="sizes, comma-separated")
     ap.add_argument("--players-per-result", type=float, default=0.05)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--site-max", type=int, default=30_000, help="build the site only up to this")
+    ap.add_argument(
+        "--site-max",
+        type=int,
+        default=100_000,
+        help="build the site (and add one event to it) only up to this size",
+    )
     ap.add_argument("--keep", type=Path, help="write archives and stores here (kept)")
     ap.add_argument("--json", type=Path, help="also write the measurements here")
     args = ap.parse_args()

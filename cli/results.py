@@ -183,8 +183,8 @@ def print_warnings(warnings: list[dict[str, Any]]) -> None:
         console.print(f"warning {w['file']}:{w['line']}: {w['warning']}", markup=False,
                       highlight=False, soft_wrap=True)  # fmt: skip
     if len(warnings) > SHOWN_WARNINGS:
-        console.print(f"... and {len(warnings) - SHOWN_WARNINGS} more warning(s) (records kept; "
-                      "`ddrank ingest --json FILES` lists them all)", markup=False)  # fmt: skip
+        console.print(f"... and {len(warnings) - SHOWN_WARNINGS} more warning(s) (records kept)",
+                      markup=False)  # fmt: skip
 
 
 @contextmanager

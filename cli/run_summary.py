@@ -100,8 +100,10 @@ def ratings_line(site: dict[str, Any]) -> str:
                         for r in site["ratings"][:5])  # fmt: skip
         return f"top Lehman ratings (at least {least} boards): {top}"
     if site.get("rated"):
-        return (f"ratings: {site['rated']:,} players have a Lehman rating (on the Ratings page "
-                f"and `ddrank player`); none has the {least} boards the top list needs yet")
+        return (
+            f"ratings: {site['rated']:,} players have a Lehman rating (on the Ratings page "
+            f"and `ddrank player`); none has the {least} boards the top list needs yet"
+        )
     return "ratings: none yet (no scored event rates its players)"
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ddrank.dd import SolveJob, SolveOutput, solve_with_bisection
-from ddrank.dd.sandbox import THREADS_ENV, run_isolated, solve_job
+from ddrank.dd.sandbox import THREADS_ENV, run_persistent, solve_job
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH
 from ddrank.processes import kill_workers
 from stages.dd import (
@@ -67,15 +67,16 @@ def default_split(workers: int | None, dds_threads: int | None) -> tuple[int, in
 
 
 def solve_unit(job: SolveJob, isolate: bool = True) -> SolveOutput:
-    """Solve one job in a worker (no database here). With `isolate` DDS runs in a child process
-    and a crash is bisected down to the deal or play that caused it; the rest is still solved."""
+    """Solve one job in a worker (no database here). With `isolate` DDS runs in the worker's
+    long-lived solver child (started once, it solves unit after unit) and a crash is bisected
+    down to the deal or play that caused it; the rest is still solved."""
     if not isolate:
         out = solve_job(job)
         out.solver_runs = 1 if len(job) else 0
         return out
     threads = os.environ.get(THREADS_ENV)
     return solve_with_bisection(
-        job, lambda j: run_isolated(j, threads=int(threads) if threads else None)
+        job, lambda j: run_persistent(j, threads=int(threads) if threads else None)
     )
 
 

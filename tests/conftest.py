@@ -76,3 +76,31 @@ def browser():
                               args=["--no-sandbox", "--disable-gpu"])  # fmt: skip
         yield b
         b.close()
+
+
+def _skip_reason(report) -> str:  # noqa: ANN001 - a pytest TestReport
+    """A skip's reason, with the many ways of saying "../shared is absent" said as one."""
+    longrepr = report.longrepr
+    reason = str(longrepr[2] if isinstance(longrepr, tuple) else longrepr).removeprefix("Skipped: ")
+    if "shared" in reason and any(w in reason for w in ("absent", "missing", "not found",
+                                                        "without", "is in ../shared",
+                                                        "may not be bundled")):  # fmt: skip
+        return (
+            "../shared is absent (the real data that may not be bundled: SOURCES.md); "
+            "with it beside the checkout these tests run"
+        )
+    return reason
+
+
+def pytest_terminal_summary(terminalreporter) -> None:  # noqa: ANN001 - pytest's reporter
+    """Why tests were skipped, once, at the end: one line per reason with its count (most skips
+    of a fresh clone are one reason: ../shared is absent)."""
+    from collections import Counter
+
+    skipped = terminalreporter.stats.get("skipped", [])
+    if not skipped:
+        return
+    reasons = Counter(_skip_reason(r) for r in skipped)
+    terminalreporter.write_line(f"{len(skipped)} skipped, why:")
+    for reason, n in reasons.most_common():
+        terminalreporter.write_line(f"  {n:4d}  {reason}")

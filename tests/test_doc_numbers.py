@@ -1,8 +1,14 @@
-"""Numbers that docs/methodology.md states about the bundled data, recomputed from that data."""
+"""Numbers the docs state about the bundled data, recomputed from that data: a stale count (of
+records, boards, deals, or the README's count of tests) fails here."""
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from stages.clean import clean_pending
 from stages.ingest import ingest_paths
@@ -26,3 +32,64 @@ def test_trick_winner_repair_count(tmp_path: Path) -> None:
     finally:
         con.close()
     assert (rows, deals, with_play) == (3589, 1633, 3589)
+
+
+# -- counts the docs quote: a stale one fails -------------------------------------------------
+
+SAMPLE = ROOT / "ddrank" / "data" / "sample"
+#: (file, pattern, the counts its groups quote, in order). Each pattern must be found at least
+#: once, and every place it is found must quote today's counts of the bundled sample.
+QUOTED = [
+    ("README.md", r"raw records ([\d,]+) = clean boards ([\d,]+) \+ excluded ([\d,]+)",
+     ("records", "boards", "excluded")),
+    ("README.md", r"bundled sample \(([\d,]+) records, ([\d,]+) distinct deals\)",
+     ("records", "deals")),
+    ("README.md", r"On the bundled sample \(([\d,]+) boards\)", ("boards",)),
+    ("README.md", r"double-dummy analysis of ([\d,]+) deals", ("deals",)),
+    ("docs/performance.md", r"DD plan over\s+([\d,]+) boards", ("boards",)),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def sample_counts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, int]:
+    """The bundled sample read and cleaned (seconds): its records, boards, exclusions, deals."""
+    con = connect(tmp_path_factory.mktemp("sample") / "s.duckdb")
+    try:
+        ingest_paths(con, sorted(p for p in SAMPLE.rglob("*") if p.is_file()))
+        clean_pending(con, 1)
+        ((records, boards, excluded, deals),) = con.execute(
+            "SELECT (SELECT count(*) FROM raw_records), (SELECT count(*) FROM boards), "
+            "(SELECT count(*) FROM exclusions), (SELECT count(DISTINCT deal_id) FROM boards)"
+        ).fetchall()
+    finally:
+        con.close()
+    return {"records": records, "boards": boards, "excluded": excluded, "deals": deals}
+
+
+@pytest.mark.parametrize(("doc", "pattern", "names"), QUOTED, ids=[q[1][:40] for q in QUOTED])
+def test_quoted_counts_of_the_bundled_sample_are_today_s(
+    doc: str, pattern: str, names: tuple[str, ...], sample_counts: dict[str, int]
+) -> None:
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    found = list(re.finditer(pattern, text))
+    assert found, f"{doc}: no longer quotes {pattern!r}: update QUOTED here"
+    for m in found:
+        quoted = {n: int(g.replace(",", "")) for n, g in zip(names, m.groups(), strict=True)}
+        line = text.count("\n", 0, m.start()) + 1
+        assert quoted == {n: sample_counts[n] for n in names}, f"{doc}:{line}: stale count"
+
+
+def test_the_readme_count_of_tests_is_what_pytest_collects() -> None:
+    """README command 2 says how many tests it runs; more than 5% off (tests land every day,
+    the figure is rounded only by that much) is stale."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    (quoted,) = {int(n.replace(",", "")) for n in re.findall(r"runs ([\d,]+) tests", text)}
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0",
+                           "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)  # fmt: skip
+    per_file = re.findall(r"^tests/\S+: (\d+)$", done.stdout, re.M)
+    collected = sum(map(int, per_file))
+    assert per_file and collected, done.stdout[-2000:] + done.stderr[-2000:]
+    assert abs(quoted - collected) <= 0.05 * collected, (
+        f"README says {quoted:,} tests, pytest collects {collected:,}: update README command 2"
+    )

@@ -73,6 +73,19 @@ def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=600)  # fmt: skip
 
 
+def _refused(tmp_path: Path, cut: Path) -> list[str]:
+    """`ddrank results` on a file it must refuse: exit 2, no ranking printed, no result or
+    ranking line written; the error lines it printed."""
+    out = tmp_path / "out"
+    done = _run(tmp_path, "results", str(cut), "--out", str(out))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "%" not in done.stdout and "IMPs" not in done.stdout  # no ranking printed
+    for name in ("results.csv", "ranking.csv"):
+        with (out / name).open(newline="") as fh:
+            assert list(csv.DictReader(fh)) == [], name
+    return [x for x in done.stderr.splitlines() if x.startswith("error:")]
+
+
 @needs_compscore
 def test_a_usebio_file_cut_at_40_percent_is_refused_and_never_published(tmp_path: Path) -> None:
     """Compscore's Butler pairs session cut at 40% of its bytes: exit 2, one line naming the
@@ -82,18 +95,10 @@ def test_a_usebio_file_cut_at_40_percent_is_refused_and_never_published(tmp_path
     cut = tmp_path / "butler_howell.xml"
     cut.write_bytes(data[: len(data) * 40 // 100])
     line = cut.read_bytes().count(b"\n") + 1  # the cut is on the file's last line
-    out = tmp_path / "out"
-    done = _run(tmp_path, "results", str(cut), "--out", str(out))
-    assert done.returncode == 2, done.stdout + done.stderr
-    errors = [x for x in done.stderr.splitlines() if x.startswith("error:")]
-    assert errors == [
+    assert _refused(tmp_path, cut) == [
         f"error: {cut}: refused: line {line}: not well-formed XML (no element found, column 2): "
         "the file is cut short or damaged, so none of it is read"
     ]
-    assert "%" not in done.stdout  # no ranking printed
-    for name in ("results.csv", "ranking.csv"):
-        with (out / name).open(newline="") as fh:
-            assert list(csv.DictReader(fh)) == [], name
     checked = _run(tmp_path, "check", str(cut))
     assert checked.returncode == 2
     assert f"line {line}: not well-formed XML" in checked.stdout
@@ -149,16 +154,10 @@ def test_a_pbn_file_cut_at_40_percent_is_refused_and_never_published(tmp_path: P
     text = cut.read_text(encoding="latin-1")
     line, tail = text.count("\n") + 1, text[text.rfind("\n") + 1 :]
     assert tail.startswith("[") and "]" not in tail  # the cut falls inside a tag
-    out = tmp_path / "out"
-    done = _run(tmp_path, "results", str(cut), "--out", str(out))
-    assert done.returncode == 2, done.stdout + done.stderr
-    errors = [x for x in done.stderr.splitlines() if x.startswith("error:")]
-    assert errors == [
+    assert _refused(tmp_path, cut) == [
         f"error: {cut}: refused: line {line}: the file ends inside a tag ({tail.strip()[:40]!r}): "
         "it is cut short, so none of it is read"
     ]
-    with (out / "results.csv").open(newline="") as fh:
-        assert list(csv.DictReader(fh)) == []
 
 
 @needs_bbo

@@ -21,12 +21,14 @@ BWS = [REPO / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.bws",
        REPO / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.pbn"]  # fmt: skip
 ACBL = EVENTS / "acblscore-game" / "750-club__170724.ACM"
 BUTLER = EVENTS / "compscore-usebio" / "butler_howell.xml"
+RUTER_BUTLER = EVENTS / "ruter-pbn" / "butler.pbn"
+FFB = EVENTS / "magic-contest-pbn" / "ffb-national-pairs-final-session5.pbn"
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> dict:
     tmp = tmp_path_factory.mktemp("publication")
-    files = BWS + [f for f in (ACBL, BUTLER) if f.is_file()]
+    files = BWS + [f for f in (ACBL, BUTLER, RUTER_BUTLER, FFB) if f.is_file()]
     build(tmp / "store.duckdb", tmp / "out", files, dd=False)
     site = tmp / "out" / "site"
     index = (site / "index.html").read_text(encoding="utf-8")
@@ -143,3 +145,124 @@ def test_acblscore_strat_places_and_masterpoints_as_the_files_hold_them(acbl_sit
     assert sum(awards.values()) > 500
     assert shown_awards == expected_awards
     assert shown_places == places
+
+
+def test_one_count_of_results_and_boards_in_every_output(site: dict) -> None:
+    """LBC-2026-01-26.bws: 270 lines read, 6 of them a round not played. `ddrank event`, the
+    event page and the About page say the same: 264 results on 27 boards, 6 not played."""
+    import os
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).with_name("ddrank")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "cli.main"]
+    out = subprocess.run([*cmd, "event", "--db", str(site["db"]), "Bridge game", "--top", "1"],
+                         capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"},
+                         cwd=REPO, check=True).stdout  # fmt: skip
+    assert out.splitlines()[0] == "Bridge game, 2026-01-26: 264 results on 27 boards, 40 players"
+    html = event_page(site, "Bridge game").read_text(encoding="utf-8")
+    assert '<span id="event-boards">27</span> boards' in html
+    assert '<span id="event-results">264</span> results' in html
+    assert '<span id="event-not-played">6</span> not played' in html
+    boards = sorted(event_page(site, "Bridge game").with_suffix("").glob("board-*.html"))
+    assert len(boards) == 27
+    # each traveller says which of its lines were not played
+    assert sum(b.read_text(encoding="utf-8").count('class="line not-played"') for b in boards) == 6
+    # the About page counts the whole site (every file here) as the event pages do
+    from site_store import query
+
+    kept = query(site["db"], "SELECT count(*) FROM boards")[0][0]
+    results = missed = 0
+    for page in site["events"].values():
+        html = page.read_text(encoding="utf-8")
+        results += int(re.search(r'<span id="event-results">(\d+)</span>', html).group(1))
+        m = re.search(r'<span id="event-not-played">(\d+)</span>', html)
+        missed += int(m.group(1)) if m else 0
+    assert results + missed == kept
+    about = (site["site"] / "about.html").read_text(encoding="utf-8")
+    assert (f'<b id="kept-boards">{kept:,}</b> kept (<b id="played-results">{results:,}</b> '
+            f'results and <b id="not-played">{missed:,}</b> lines not played)') in about  # fmt: skip
+
+
+def test_butler_split_names_are_the_players_shown_everywhere(tmp_path: Path) -> None:
+    """The bundled USBF vugraph (IMPs): each pair in the bid/play split table links both its
+    players to their pages, by the names those pages (and the ranking) show."""
+    lin = REPO / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
+    build(tmp_path / "store.duckdb", tmp_path / "out", [lin], dd=False)
+    site = tmp_path / "out" / "site"
+    page = next((site / "events").glob("*.html"))
+    html = page.read_text(encoding="utf-8")
+    table = html[html.index('id="split-table"') :]
+    table = table[: table.index("</table>")]
+    cells = re.findall(r"<tr><td class=\"n\">\d+</td><td>(.*?)</td>", table)
+    assert len(cells) == 4  # two pairs a side in a 4-player-a-team vugraph
+    for cell in cells:
+        links = re.findall(r'<a href="\.\./(players/[^"]+)">([^<]+)</a>', cell)
+        assert len(links) == 2, cell
+        for href, name in links:
+            shown = (site / href).read_text(encoding="utf-8")
+            assert f'<h1 id="player-name">{name}</h1>' in shown
+
+
+def test_compscore_lead_cards_and_butler_datums_as_the_file_gives_them(site: dict) -> None:
+    """Compscore's USEBIO gives each line's lead card rank first (`<LEAD>KD`) and each board's
+    Butler datum (`BOARD_AVERAGE`): every traveller shows the card led and the datum."""
+    event = event_page(site, "Monday Afternoon - Butler")
+    xml = BUTLER.read_text(encoding="latin-1")
+    suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    blocks = re.findall(r"<BOARD_NUMBER>(\d+)</BOARD_NUMBER>\s*<BOARD_AVERAGE>(-?\d+)"
+                        r"</BOARD_AVERAGE>(.*?)</BOARD>", xml, re.S)  # fmt: skip
+    assert len(blocks) == 35
+    for number_text, datum, block in blocks:
+        number = int(number_text)
+        leads = sorted(re.findall(r"<LEAD>(\w+)</LEAD>", block))
+        html = (event.with_suffix("") / f"board-{number}.html").read_text(encoding="utf-8")
+        assert f'<b id="butler-datum">NS {datum}</b>' in html
+        shown = sorted(f"{rank}{suit}" for suit, rank in re.findall(
+            r'<td><span class="(?:red|black)">([♠♥♦♣])</span>(10|[2-9TJQKA])</td>', html))  # fmt: skip
+        expected = sorted(f"{lead[:-1].replace('T', '10')}{suits[lead[-1]]}" for lead in leads)
+        assert shown == expected, number
+
+
+def test_ruter_datum_and_site_from_the_file(site: dict) -> None:
+    """A Ruter Butler file: the event page names the site its PBN gives (`[Site]`), each board
+    page the `ButlerDatum` of its ScoreTable."""
+    event = event_page(site, "H6 20.8.2013")
+    html = event.read_text(encoding="utf-8")
+    pbn = RUTER_BUTLER.read_text(encoding="latin-1")
+    site_tag = re.search(r'\[Site "([^"]+)"\]', pbn).group(1)
+    assert site_tag == "SBL 0301 H6, Turku"
+    assert re.search(r'<p class="facts">[^<]*· SBL 0301 H6, Turku ·', html)
+    board1 = (event.with_suffix("") / "board-1.html").read_text(encoding="utf-8")
+    table = pbn[pbn.index('[Board "1"]') :]
+    table = table[table.index("[ScoreTable") :]
+    first_row = table.splitlines()[1].split()
+    assert f'<b id="butler-datum">NS {first_row[-1]}</b>' in board1
+
+
+def test_ffb_session_file_publishes_the_cumulative_standings(site: dict) -> None:
+    """The FFB's session-5 file ranks every pair over the 144 boards so far (`TotalScoreTable`:
+    Rank, TotalScoreMP, TotalPercentage, NrBoards) beside the session's 28: the event page shows
+    that ranking line for line as printed, with each pair's carry-over (total less session)."""
+    event = event_page(site, "Open /2 DN1")
+    html = event.read_text(encoding="utf-8")
+    assert '<h2 id="cumulative">Standings after this session (144 boards)</h2>' in html
+    pbn = FFB.read_text(encoding="latin-1")
+    table = pbn[pbn.index("[TotalScoreTable") :]
+    rows = []
+    for line in table.splitlines()[1:]:
+        if not line.strip() or line.startswith("["):
+            break
+        f = re.findall(r'"[^"]*"|\S+', line)
+        rows.append((f[0], f[1], f[4], f[5], f[9]))  # Rank, PairId, TotalScoreMP, TotalPct, Session
+    assert len(rows) > 40
+    shown = re.findall(r'<tr><td class="n place">([^<]*)</td><td class="pair">([^<]*) <span'
+                       r'.*?<td class="n carry">([^<]*)</td><td class="n c-session">([^<]*)</td>'
+                       r'<td class="n total">([^<]*)</td><td class="n pct">([^<]*)</td>', html)  # fmt: skip
+    assert len(shown) == len(rows)
+    for (place, pair, total, pct, session), (p, q, carry, sess, t, c) in zip(
+        rows, shown, strict=True
+    ):
+        assert (p, q, t, c, sess) == (place, pair, total, pct, session)
+        decimals = len(total.split(".")[1]) if "." in total else 0
+        assert carry == f"{float(total) - float(session):.{decimals}f}"

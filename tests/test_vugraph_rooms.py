@@ -32,17 +32,23 @@ CLOSED_ROOM = ("Stansby", "Hamman", "Martel", "Mahmood")
 OPEN_ROOM_FULL = "Jeff Meckstroth,Bobby Levin,Eric Rodwell,Steve Weinstein"
 
 
-def _closed_rooms_repeat(names: str, text: str | None = None) -> str:
-    """The bundled file with every closed-room table naming `names` in its own `pn|`."""
+def _closed_rooms_repeat(names: str, text: str | None = None, before: bool = False) -> str:
+    """The bundled file with every closed-room table naming `names` in its own `pn|`, after its
+    `qx|c46|` (or, `before`, just ahead of it)."""
     text = LIN.read_text() if text is None else text
-    out, n = re.subn(r"(qx\|c\d+\|)", rf"\1pn|{names}|", text)
+    table = r"\1pn|{names}|" if not before else r"pn|{names}|\1"
+    out, n = re.subn(r"(qx\|c\d+\|)", table.format(names=names), text)
     assert n == 15  # boards 46-60
     return out
 
 
-@pytest.mark.parametrize("names", [OPEN_ROOM, OPEN_ROOM_FULL])
-def test_the_header_seats_the_closed_room_and_one_warning_names_the_conflict(names: str) -> None:
-    parsed = parse_lin_file(_closed_rooms_repeat(names), "final.lin")
+@pytest.mark.parametrize(
+    ("names", "before"), [(OPEN_ROOM, False), (OPEN_ROOM_FULL, False), (OPEN_ROOM_FULL, True)]
+)
+def test_the_header_seats_the_closed_room_and_one_warning_names_the_conflict(
+    names: str, before: bool
+) -> None:
+    parsed = parse_lin_file(_closed_rooms_repeat(names, before=before), "final.lin")
     closed = [r for r in parsed.records if r.room == "Closed"]
     assert len(parsed.records) == 30 and len(closed) == 15
     assert {(r.southname, r.westname, r.northname, r.eastname) for r in closed} == {CLOSED_ROOM}

@@ -1,23 +1,30 @@
 """Run DDS where a crash cannot take the caller down, and find the input that crashed it.
 
 DDS is native code: bad input, a bug or memory exhaustion kills the whole process, and with it a
-process pool and every partition it was working on. So a solve job runs in a short-lived child
-interpreter (`python -m ddrank.dd.sandbox`, which imports only ddrank.dd and endplay). If the child
-dies, the job is split in halves and re-run until the single deal or play that kills DDS is known;
+process pool and every partition it was working on. So a solve job runs in a child interpreter
+(`python -m ddrank.dd.sandbox`, which imports only ddrank.dd and endplay): `run_persistent` keeps
+one per worker that solves job after job, `run_isolated` starts one per job. If the child dies,
+the job is split in halves and re-run until the single deal or play that kills DDS is known;
 everything else is still solved. The caller quarantines the culprits.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import pickle
 import signal
+import struct
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH, TraceRequest, solve_tables, solve_traces
 from ddrank.processes import die_with_parent
@@ -140,6 +147,88 @@ def run_isolated(
     return out
 
 
+class _Server:
+    """A solver child that stays up and solves job after job (`python -m ddrank.dd.sandbox
+    --serve`): its interpreter, endplay and DDS load once per worker, not once per job. Jobs and
+    outputs cross its pipes as length-prefixed pickles; its stderr goes to a file, read only when
+    it dies."""
+
+    def __init__(self, threads: int | None) -> None:
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (_REPO_ROOT, env.get("PYTHONPATH")) if p)
+        if threads is not None:
+            env[THREADS_ENV] = str(threads)
+        self.threads = threads
+        self.errors = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the child
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ddrank.dd.sandbox", "--serve"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, env=env,
+            preexec_fn=die_with_parent,  # a killed worker never leaves its solver running
+        )  # fmt: skip
+
+    def solve(self, job: SolveJob) -> SolveOutput:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        data = pickle.dumps(job, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            self.proc.stdin.write(_HEADER.pack(len(data)) + data)
+            self.proc.stdin.flush()
+            (size,) = _HEADER.unpack(_read_exactly(self.proc.stdout, _HEADER.size))
+            return pickle.loads(_read_exactly(self.proc.stdout, size))
+        except (OSError, EOFError):
+            code = self.proc.wait()
+            self.errors.seek(0)
+            stderr = self.errors.read()[-4000:].decode(errors="replace")
+            self.close()
+            if code in (-signal.SIGINT, -signal.SIGTERM):
+                stop = signal.Signals(-code).name
+                raise KeyboardInterrupt(f"DDS solver stopped by {stop}") from None
+            raise SolverCrash(code, stderr) from None
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            if self.proc.stdin is not None:
+                self.proc.stdin.close()  # end of input: the child returns
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.errors.close()
+
+
+_HEADER = struct.Struct("<Q")
+_servers = threading.local()  # one solver child per thread of a worker (DDS is not re-entrant)
+
+
+def _read_exactly(stream: Any, size: int) -> bytes:
+    data = stream.read(size)
+    if len(data) != size:
+        raise EOFError("the solver process ended")
+    return data
+
+
+def run_persistent(job: SolveJob, threads: int | None = None) -> SolveOutput:
+    """Solve `job` in this thread's long-lived solver child, started on first use; raise
+    SolverCrash if it dies (the next job then starts a fresh child)."""
+    started = time.perf_counter()
+    server: _Server | None = getattr(_servers, "server", None)
+    if server is None or server.threads != threads or server.proc.poll() is not None:
+        if server is not None:
+            server.close()
+        server = _servers.server = _Server(threads)
+        atexit.register(server.close)
+    try:
+        out = server.solve(job)
+    except BaseException as exc:
+        _servers.server = None
+        if isinstance(exc, SolverCrash):
+            exc.seconds = time.perf_counter() - started
+        raise
+    out.solver_runs = 1
+    out.seconds = time.perf_counter() - started
+    return out
+
+
 def solve_with_bisection(
     job: SolveJob,
     run: Callable[[SolveJob], SolveOutput] | None = None,
@@ -168,7 +257,8 @@ def solve_with_bisection(
 
 
 def _child_main() -> None:
-    """Entry point of the sandboxed solver: pickled SolveJob on stdin, SolveOutput on stdout."""
+    """Entry point of the sandboxed solver: pickled SolveJob on stdin, SolveOutput on stdout;
+    with `--serve`, length-prefixed jobs and outputs until stdin ends (`run_persistent`)."""
     # endplay's package __init__ imports its deal generator, which imports matplotlib.pyplot: over
     # a second per child. The solver never uses it, so this purpose-built process skips it.
     import types
@@ -176,7 +266,30 @@ def _child_main() -> None:
     sys.modules.setdefault("endplay.dealer", types.ModuleType("endplay.dealer"))
     result_fd = os.dup(1)
     os.dup2(2, 1)  # anything DDS or endplay prints goes to stderr, not into the result stream
+    threads = os.environ.get(THREADS_ENV)
+    if threads:
+        from ddrank.dd.solver import set_dds_threads
+
+        set_dds_threads(int(threads))
+    if "--serve" in sys.argv[1:]:
+        with os.fdopen(result_fd, "wb") as stream:
+            while head := sys.stdin.buffer.read(_HEADER.size):
+                (size,) = _HEADER.unpack(head)
+                job = pickle.loads(_read_exactly(sys.stdin.buffer, size))
+                _inject_fault(job)
+                data = pickle.dumps(solve_job(job), protocol=pickle.HIGHEST_PROTOCOL)
+                stream.write(_HEADER.pack(len(data)) + data)
+                stream.flush()
+        return
     job: SolveJob = pickle.loads(sys.stdin.buffer.read())
+    _inject_fault(job)
+    out = solve_job(job)
+    with os.fdopen(result_fd, "wb") as stream:
+        pickle.dump(out, stream, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _inject_fault(job: SolveJob) -> None:
+    """Test-only (`FAULT_ENV`): die as DDS does when the job holds one of the listed deals."""
     faulty = {d for d in os.environ.get(FAULT_ENV, "").split(",") if d}
     if faulty and any(deal_id in faulty for deal_id, _ in job.tables):
         os.kill(os.getpid(), signal.SIGSEGV)
@@ -185,14 +298,6 @@ def _child_main() -> None:
 
         if any(Deal.from_pbn(r.deal_pbn).deal_id in faulty for r in job.traces):
             os.kill(os.getpid(), signal.SIGSEGV)
-    threads = os.environ.get(THREADS_ENV)
-    if threads:
-        from ddrank.dd.solver import set_dds_threads
-
-        set_dds_threads(int(threads))
-    out = solve_job(job)
-    with os.fdopen(result_fd, "wb") as stream:
-        pickle.dump(out, stream, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 if __name__ == "__main__":

@@ -270,6 +270,7 @@ def iter_lin(
     names: list[str] = []
     eight: list[str] = []  # the last `pn` naming both rooms (a vugraph header)
     eight_line = 0
+    ahead = False  # the last `pn` (four names) came between tables: the next table's players
     conflicts: list[tuple[int, str, str, list[str], int]] = []  # tables contradicting the header
     results: list[str] = []
     cur: RawRecord | None = None
@@ -314,9 +315,24 @@ def iter_lin(
             seated[(room, legacy)] = seats
         rec.__dict__.update(seats)
 
+    def checked(given: list[str], line: int, room: str, board: str) -> list[str]:
+        """A table's own four players, or the header's eight where they contradict it (the
+        table names players the header seats in the other room: `header_conflict`)."""
+        other = header_conflict(given, eight, room)
+        if not other:
+            return given
+        conflicts.append((line, room, board, other, eight_line))
+        return eight
+
     def start(offset: int, board: str = "", room: str = "") -> RawRecord:
-        nonlocal cur, has_deal, calls, cards, legacy
+        nonlocal cur, has_deal, calls, cards, legacy, names, ahead
         finish()
+        if room and len(eight) >= 8 and len(names) < 8:
+            # a room's table: the four names given just before it, if they agree with the
+            # header; never the last table's own four (the other room's, or another board's)
+            names = checked(names, lineno(offset), room, board) if ahead else eight
+            seated.clear()
+        ahead = False
         # A table opened by `qx|o12|` is read exactly as before hand records were supported (deal
         # in LIN's seat order, IMP scoring, no ids), so that the ids of such records do not change.
         legacy = bool(board or room)
@@ -390,13 +406,11 @@ def iter_lin(
                 names = [n.strip() for n in value.split(",")]
                 if len(names) >= 8:
                     eight, eight_line = names, lineno(at)  # the header's players of both rooms
-                elif cur is not None and cur.room and len(eight) >= 8:
-                    other = header_conflict(names, eight, cur.room)
-                    if other:  # the table names the other room's players: the header's win
-                        conflicts.append(
-                            (cur.source_line, cur.room, cur.board_no, other, eight_line)
-                        )
-                        names = eight
+                elif cur is not None and cur.room and not has_deal and len(eight) >= 8:
+                    # `qx|c1|pn|...`: this table's players, unless they contradict the header
+                    names = checked(names, cur.source_line, cur.room, cur.board_no)
+                elif len(eight) >= 8:
+                    ahead = True  # `pn|...|qx|c1|`: the next table's players
                 seated.clear()
                 if cur is not None and has_deal:
                     finish()  # a hand record's table ended; the next one starts with its players

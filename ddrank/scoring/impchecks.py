@@ -21,6 +21,7 @@ def place_words(ev: str, *parts: tuple[str, Any]) -> str:
     said = [f"{label} {value}".strip() for label, value in parts if value not in (None, "")]
     return f"{ev} {', '.join(said)}" if said else ev
 
+
 Row = dict[str, Any]
 
 

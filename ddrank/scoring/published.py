@@ -254,7 +254,9 @@ def match_checks(scores: Mapping[str, ScoredEvent], standings: Sequence[Row]) ->
         for m in sc.matches:
             pub = published_vp(table, m)
             if pub is not None:
-                where = place_words(ev, ("session", m.session), ("team", f"{m.team} v {m.opponent}"))
+                where = place_words(
+                    ev, ("session", m.session), ("team", f"{m.team} v {m.opponent}")
+                )
                 (points if pab else vps).add(agrees(m.vp, pub, k), f"{where}: ours "
                                              f"{shown(m.vp, k)}, published {pub:g}")  # fmt: skip
     return [vps, points]

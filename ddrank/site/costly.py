@@ -110,8 +110,10 @@ def table_costs(costs: Iterable[Row], board_pages: dict[str, list[Any]]) -> None
     beside it."""
     per: dict[str, dict[str, tuple[float, str]]] = defaultdict(dict)
     for row in costs:
-        per[str(row["record_id"])][str(row.get("side") or "")] = (float(row["cost"]),
-                                                                 str(row.get("unit") or ""))
+        per[str(row["record_id"])][str(row.get("side") or "")] = (
+            float(row["cost"]),
+            str(row.get("unit") or ""),
+        )
     for pages in board_pages.values():
         for b in pages:
             for r in b.rows:

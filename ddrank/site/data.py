@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +75,7 @@ class Event:
     kind: str = ""  # the source's own word: MP, IMP, TEAMS, BAM (point-a-board), ...
     date: str = ""
     organiser: str = ""
+    site: str = ""  # where it was played, as the file names it, when not the organiser
     sources: set[str] = field(default_factory=set)
     #: the event model's ids of its results (`events`, `published_standings` use them)
     model_ids: set[str] = field(default_factory=set)
@@ -96,10 +97,28 @@ class Event:
 
     @property
     def deals(self) -> int:
-        """Distinct deals; a scoring-only result (no hand record) counts by its board number."""
+        """Distinct deals; a scoring-only result (no hand record) counts by its session and board
+        number (sections playing the same boards play one board): the rule `ddrank event` counts
+        by (sql/queries/lookup.sql, lookup_event_counts)."""
         if self.hands:
             return len(self.hands)
-        return len({r.get("deal_id") or f"board-{r.get('board_no') or '?'}" for r in self.results})
+        return len({r.get("deal_id") or f"{r.get('session') or ''}|{r.get('board_no') or '?'}"
+                    for r in self.results})  # fmt: skip
+
+    @property
+    def played(self) -> list[Row]:
+        """The results that count: the scoring stage's (as `ddrank event` counts them) where it
+        ran, else every line with a score; a line not played (a round missed, a sit-out) is
+        no result."""
+        if any(r.get("scored") for r in self.results):
+            return [r for r in self.results if r.get("scored")]
+        return [r for r in self.results if r.get("contract") or r.get("adjusted")
+                or r.get("ns_score") not in (None, "")]  # fmt: skip
+
+    @property
+    def not_played(self) -> int:
+        """Lines read and kept that hold no result (shown on the travellers as not played)."""
+        return len(self.results) - len(self.played)
 
 
 def seat_players(seats: Iterable[Row]) -> tuple[dict[str, list[str | None]], dict]:
@@ -146,6 +165,13 @@ def build_events(data: SiteData) -> list[Event]:
             ev.model_ids.add(str(r["model_event_id"]))
         ev.results.append(r)
     for ev in events.values():
+        # where it was played, as its file says (PBN [Site], BridgeComposer %HRTitleSite,
+        # USEBIO's club, ACBLscore's club): the most common, when the organiser is not it
+        sites = Counter(str(r.get("site") or "").strip() for r in ev.results)
+        sites.pop("", None)
+        if sites:
+            site = sites.most_common(1)[0][0]
+            ev.site = "" if site.casefold() == ev.organiser.strip().casefold() else site
         scored = [r["scored"] for r in ev.results if r.get("scored")]
         if scored and ev.kind not in TEAM_SCORINGS:  # matchpoints where scoring gave them
             ev.scoring = "MP" if any(s.get("ns_mp") is not None for s in scored) else "IMP"

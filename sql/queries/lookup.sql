@@ -10,9 +10,12 @@ from boards b left join events e on e.event_id = b.event_id;
 select player, rating, std_error, boards, last_period from ratings where player = $player;
 
 -- name: lookup_event_counts
--- A scored event's results, boards (session, section, board) and players.
+-- A scored event's results, boards and players. A board is a deal; a result without one counts
+-- by its session and board number (sections playing the same boards play one board), as the
+-- site's event page counts (ddrank.site.data.Event.deals).
 select count(*) as results,
-       count(distinct (session, section, board)) as boards,
+       count(distinct coalesce(deal_id, coalesce(session, '') || '|' || coalesce(board, '')))
+           as boards,
        (select count(distinct p) from (select unnest(string_split(players, '|')) as p
                                        from scored_results where event = $event) where p <> '')
            as players

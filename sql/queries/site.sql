@@ -20,7 +20,7 @@ select b.record_id, b.event_id, b.event, b.year, b.board_no, b.room,
        b.published_ns_pct, b.published_ew_pct, b.published_imps, b.date,
        b.par_score as published_par_score, b.par_contract as published_par_contract,
        t.tricks as dd_tricks, p.par_score, p.par_contract,
-       b.play, b.play_seats, tr.trace, b.lead_card
+       b.play, b.play_seats, tr.trace, b.lead_card, b.published_datum, r.site
 from boards b
 left join raw_records r using (record_id)
 left join dd_tables t on t.deal_id = b.deal_id and t.declarer = b.declarer
