@@ -22,12 +22,13 @@ BWS = [REPO / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.bws",
 ACBL = EVENTS / "acblscore-game" / "750-club__170724.ACM"
 BUTLER = EVENTS / "compscore-usebio" / "butler_howell.xml"
 RUTER_BUTLER = EVENTS / "ruter-pbn" / "butler.pbn"
+FFB = EVENTS / "magic-contest-pbn" / "ffb-national-pairs-final-session5.pbn"
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> dict:
     tmp = tmp_path_factory.mktemp("publication")
-    files = BWS + [f for f in (ACBL, BUTLER, RUTER_BUTLER) if f.is_file()]
+    files = BWS + [f for f in (ACBL, BUTLER, RUTER_BUTLER, FFB) if f.is_file()]
     build(tmp / "store.duckdb", tmp / "out", files, dd=False)
     site = tmp / "out" / "site"
     index = (site / "index.html").read_text(encoding="utf-8")
@@ -237,3 +238,31 @@ def test_ruter_datum_and_site_from_the_file(site: dict) -> None:
     table = table[table.index("[ScoreTable") :]
     first_row = table.splitlines()[1].split()
     assert f'<b id="butler-datum">NS {first_row[-1]}</b>' in board1
+
+
+def test_ffb_session_file_publishes_the_cumulative_standings(site: dict) -> None:
+    """The FFB's session-5 file ranks every pair over the 144 boards so far (`TotalScoreTable`:
+    Rank, TotalScoreMP, TotalPercentage, NrBoards) beside the session's 28: the event page shows
+    that ranking line for line as printed, with each pair's carry-over (total less session)."""
+    event = event_page(site, "Open /2 DN1")
+    html = event.read_text(encoding="utf-8")
+    assert '<h2 id="cumulative">Standings after this session (144 boards)</h2>' in html
+    pbn = FFB.read_text(encoding="latin-1")
+    table = pbn[pbn.index("[TotalScoreTable") :]
+    rows = []
+    for line in table.splitlines()[1:]:
+        if not line.strip() or line.startswith("["):
+            break
+        f = re.findall(r'"[^"]*"|\S+', line)
+        rows.append((f[0], f[1], f[4], f[5], f[9]))  # Rank, PairId, TotalScoreMP, TotalPct, Session
+    assert len(rows) > 40
+    shown = re.findall(r'<tr><td class="n place">([^<]*)</td><td class="pair">([^<]*) <span'
+                       r'.*?<td class="n carry">([^<]*)</td><td class="n c-session">([^<]*)</td>'
+                       r'<td class="n total">([^<]*)</td><td class="n pct">([^<]*)</td>', html)  # fmt: skip
+    assert len(shown) == len(rows)
+    for (place, pair, total, pct, session), (p, q, carry, sess, t, c) in zip(
+        rows, shown, strict=True
+    ):
+        assert (p, q, t, c, sess) == (place, pair, total, pct, session)
+        decimals = len(total.split(".")[1]) if "." in total else 0
+        assert carry == f"{float(total) - float(session):.{decimals}f}"

@@ -119,6 +119,57 @@ def _key(r: Row) -> tuple[str, str, str]:
     return tuple(str(r.get(k) or "") for k in ("session", "section", "direction"))  # type: ignore[return-value]
 
 
+def event_standings(event_id: str, standings: list[Row], model_ids: set[str] | frozenset[str],
+                    name_date: tuple[str, str]) -> list[Row]:  # fmt: skip
+    """The event's published ranking lines (not its matches): by the event model's ids, or by
+    the event's name and date where a standing was read with another event id."""
+    out = []
+    for s in standings:
+        if s.get("opponent"):  # a match's published result, not a ranking line
+            continue
+        same_name = bool(name_date[0]) and str(s.get("event") or "") == name_date[0] and (
+            _digits(s.get("date")) == _digits(name_date[1]))  # fmt: skip
+        if same_name or str(s.get("event_id") or s.get("event") or "") in {event_id, *model_ids}:
+            out.append(s)
+    return out
+
+
+@dataclass
+class CumulativeLine:
+    """A line of the cumulative ranking one session's file publishes, as printed."""
+
+    place: str
+    pair: str
+    direction: str
+    players: str
+    carryover: str  # the total before this session (total minus this session's score)
+    session: str
+    total: str
+    pct: str
+
+
+def cumulative_of(standings: list[Row]) -> tuple[str, list[CumulativeLine]]:
+    """(boards covered, lines in published order) of the cumulative ranking the event's session
+    file publishes beside the session's (Magic Contest, Ruter); ('', []) where it has none. The
+    carry-over is the published total less the session's published score, at the total's
+    decimals."""
+    rows = [s for s in standings if str(s.get("cumulative_place") or "").strip()]
+    if not rows:
+        return "", []
+    out = []
+    for s in rows:
+        total, session = str(s.get("cumulative_mp") or ""), str(s.get("published_mp") or "")
+        carry = ""
+        if number(total) is not None and number(session) is not None:
+            decimals = len(total.split(".")[1]) if "." in total else 0
+            carry = f"{number(total) - number(session):.{decimals}f}"  # type: ignore[operator]
+        out.append(CumulativeLine(str(s["cumulative_place"]).strip(), str(s.get("pair") or ""),
+                                  str(s.get("direction") or ""), str(s.get("players") or ""),
+                                  carry, session, total, str(s.get("cumulative_pct") or "")))  # fmt: skip
+    out.sort(key=lambda ln: (number(ln.place) or math.inf, ln.pair))
+    return str(rows[0].get("cumulative_boards") or ""), out
+
+
 def rankings_of(
     event_id: str,
     rankings: list[Row],
@@ -140,17 +191,12 @@ def rankings_of(
             groups[(str(r.get("kind") or ""), *_key(r))].append(r)
     published: dict[tuple, Row] = {}
     extra: dict[tuple, list[Row]] = defaultdict(list)  # a line's strat and overall places
-    for s in standings:
-        if s.get("opponent"):  # a match's published result, not a ranking line
-            continue
-        same_name = bool(name_date[0]) and str(s.get("event") or "") == name_date[0] and (
-            _digits(s.get("date")) == _digits(name_date[1]))  # fmt: skip
-        if same_name or str(s.get("event_id") or s.get("event") or "") in {event_id, *model_ids}:
-            key = (*_key(s), str(s.get("pair") or "").strip())
-            if s.get("strat") or s.get("overall"):
-                extra[key].append(s)
-            else:
-                published[key] = s
+    for s in event_standings(event_id, standings, model_ids, name_date):
+        key = (*_key(s), str(s.get("pair") or "").strip())
+        if s.get("strat") or s.get("overall"):
+            extra[key].append(s)
+        else:
+            published[key] = s
     order = {"teams": 0, "pairs": 1, "individual": 2, "butler": 3}
     out = []
     for (kind, session, section, direction), rows in sorted(
