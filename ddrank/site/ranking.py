@@ -38,6 +38,9 @@ class RankingLine:
     published_place: str = ""  # set only where it differs from ours
     #: the file's other places (ACBLscore): "C 5" in a lower strat, "overall 1"
     strat_places: list[str] = field(default_factory=list)
+    #: a team's name and roster as its file publishes them (a teams ranking)
+    team_name: str = ""
+    roster: str = ""
     #: the masterpoints the file records for the line: [(amount, colour)]
     award: list[tuple[str, str]] = field(default_factory=list)
 
@@ -250,6 +253,9 @@ def rankings_of(
                 for x in sorted(extra.get(key, []), key=lambda x: (bool(x.get("overall")),
                                                                    str(x.get("strat") or "")))
             ]  # fmt: skip
+            line.team_name = str(pub.get("team_name") or "").strip()
+            if kind == "teams":
+                line.roster = str(pub.get("players") or "")
             line.award = [tuple(a.strip().split(" ", 1)) for a in  # type: ignore[misc]
                           str(pub.get("award") or "").split(";") if a.strip()]  # fmt: skip
             rk.lines.append(line)
@@ -274,9 +280,13 @@ def _standing_key(session: str, section: str, direction: str, pair: str,
     """The published line of a ranking line: the same section and pair, or, in sections ranked
     together ('A+B+C', pair 'B7'), the pair's own section and number."""
     key = (session, section, direction, pair)
-    if key in published or "+" not in section:
+    if key in published:
         return key
-    for letter in section.split("+"):
+    for letter in section.split("+") if "+" in section else ():
         if letter and pair.startswith(letter) and pair[len(letter) :].isdigit():
             return (session, letter, direction, pair[len(letter) :])
+    if not direction:  # a team's line: its file may give it a "direction" (Ruter's home/away)
+        same = [k for k in published if (k[0], k[1], k[3]) == (session, section, pair)]
+        if len(same) == 1:
+            return same[0]
     return key
