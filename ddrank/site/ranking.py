@@ -33,9 +33,14 @@ class RankingLine:
     #: the total and percentage as the scorer prints them, kept by scoring (`rankings.*_text`)
     score_text: str = ""
     pct_text: str = ""
+    #: the decimals the scorer sums each board's value at (None: exact), kept by scoring
+    line_decimals: int | None = None
     published_place: str = ""  # set only where it differs from ours
     #: the file's other places (ACBLscore): "C 5" in a lower strat, "overall 1"
     strat_places: list[str] = field(default_factory=list)
+    #: a team's name and roster as its file publishes them (a teams ranking)
+    team_name: str = ""
+    roster: str = ""
     #: the masterpoints the file records for the line: [(amount, colour)]
     award: list[tuple[str, str]] = field(default_factory=list)
 
@@ -228,7 +233,8 @@ def rankings_of(
             line = RankingLine(place, pair, str(r.get("players") or ""),
                                int(number(r.get("boards")) or 0) or None,
                                number(r.get("score")), pct, score_text=_text(r.get("score_text")),
-                               pct_text=_text(r.get("pct_text")))  # fmt: skip
+                               pct_text=_text(r.get("pct_text")),
+                               line_decimals=_whole(r.get("line_decimals")))  # fmt: skip
             if pub_pct is not None and pct is not None:
                 rk.compared_pct += 1
                 if abs(pub_pct - pct) < PCT_TOLERANCE:
@@ -247,11 +253,20 @@ def rankings_of(
                 for x in sorted(extra.get(key, []), key=lambda x: (bool(x.get("overall")),
                                                                    str(x.get("strat") or "")))
             ]  # fmt: skip
+            line.team_name = str(pub.get("team_name") or "").strip()
+            if kind == "teams":
+                line.roster = str(pub.get("players") or "")
             line.award = [tuple(a.strip().split(" ", 1)) for a in  # type: ignore[misc]
                           str(pub.get("award") or "").split(";") if a.strip()]  # fmt: skip
             rk.lines.append(line)
         out.append(rk)
     return out
+
+
+def _whole(v: Any) -> int | None:
+    """A kept whole number (None for none or NaN)."""
+    x = number(v)
+    return None if x is None else int(x)
 
 
 def _text(v: Any) -> str:
@@ -265,9 +280,13 @@ def _standing_key(session: str, section: str, direction: str, pair: str,
     """The published line of a ranking line: the same section and pair, or, in sections ranked
     together ('A+B+C', pair 'B7'), the pair's own section and number."""
     key = (session, section, direction, pair)
-    if key in published or "+" not in section:
+    if key in published:
         return key
-    for letter in section.split("+"):
+    for letter in section.split("+") if "+" in section else ():
         if letter and pair.startswith(letter) and pair[len(letter) :].isdigit():
             return (session, letter, direction, pair[len(letter) :])
+    if not direction:  # a team's line: its file may give it a "direction" (Ruter's home/away)
+        same = [k for k in published if (k[0], k[1], k[3]) == (session, section, pair)]
+        if len(same) == 1:
+            return same[0]
     return key
