@@ -8,6 +8,11 @@ that agree, per file and kind of value, may never drop below `tests/data/conform
     python bench/conformance.py --update      # write the baseline from this run
     python bench/conformance.py --readme      # rewrite README's agreement table from this run
     python bench/conformance.py               # compare only: drops and gains, exit 1 on a drop
+    python bench/conformance.py --site        # also build each file's site and read its pages
+
+`--site` builds the site of every file that published a ranking (no DD), reads the places,
+totals and percentages its event pages show (stages/site_check.py) and keeps the counts in
+`tests/data/site-conformance.json`: README's column "shown on the site" is made from them.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ ROOTS = {"events": ROOT.parent / "shared" / "data" / "events",
          "sample": ROOT / "ddrank" / "data" / "sample",
          "tests/data": ROOT / "tests" / "data"}  # fmt: skip
 BASELINE = ROOT / "tests" / "data" / "conformance-baseline.json"
+SITE = ROOT / "tests" / "data" / "site-conformance.json"
 README = ROOT / "README.md"
 START, END = "<!-- conformance-table: start -->", "<!-- conformance-table: end -->"
 
@@ -60,12 +66,40 @@ def save_baseline(files: list[FileCheck]) -> None:
     BASELINE.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
+def site_column(files: list[FileCheck]) -> dict[str, dict[str, list[int]]]:
+    """Per file that published a ranking: [agree, compared] of each value its built site shows
+    as the scorer printed it (stages.site_check), beside the same values `check` compares."""
+    from stages.site_check import SHOWN, site_file_check
+
+    out: dict[str, dict[str, list[int]]] = {}
+    for f in files:
+        kinds = {c.what for c in f.checks() if c.compared}
+        if not any(k in kinds for ks in SHOWN.values() for k in ks):
+            continue
+        shown = {c.what: [c.agree, c.compared] for c in site_file_check(Path(f.path))}
+        out[label(f.path)] = shown
+        print(f"site: {label(f.path)}: {shown}", flush=True)
+    return out
+
+
+def load_site() -> dict[str, dict[str, list[int]]]:
+    return json.loads(SITE.read_text())["files"] if SITE.is_file() else {}
+
+
+def save_site(column: dict[str, dict[str, list[int]]]) -> None:
+    data = {"about": "what each file's built site shows as the scorer printed it: "
+                     "`python bench/conformance.py --site` writes it (bench/conformance.py)",
+            "files": column}  # fmt: skip
+    SITE.write_text(json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
+
+
 def readme_block(files: list[FileCheck]) -> str:
     """README's agreement table and the pooled figures, between the markers."""
     from publish.check import readme_table, summary_text
 
     pooled = summary_text(files, 0, label)[:3]  # other files skipped vary with notes added
-    lines = [START, "", *readme_table(files, label), "", *[f"{x}  " for x in pooled], "", END]
+    table = readme_table(files, label, load_site())
+    lines = [START, "", *table, "", *[f"{x}  " for x in pooled], "", END]
     return "\n".join(lines)
 
 
@@ -89,8 +123,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--update", action="store_true", help="write the baseline from this run")
     ap.add_argument("--readme", action="store_true", help="rewrite README's agreement table")
+    ap.add_argument("--site", action="store_true",
+                    help="build each file's site and read what its pages show")  # fmt: skip
     args = ap.parse_args(argv)
     files, skipped, present = run()
+    if args.site:
+        save_site(site_column(files))
+        print(f"wrote {SITE.relative_to(ROOT)}")
     now = baseline_of(files, {f.path: label(f.path) for f in files})
     before = load_baseline() if BASELINE.is_file() else {}
     seen = {label(f.path) for f in files}

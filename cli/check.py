@@ -39,6 +39,15 @@ def check(
     lines: Annotated[
         int, typer.Option(help="Differing lines listed per kind of value (ours beside theirs).")
     ] = 3,
+    site: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also read this built site's event pages (the `site` folder of "
+            "`ddrank run` or `ddrank results`): does each page show every published "
+            "place, total and percentage as the scorer printed them?",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Check ddrank against what each results file published.
 
@@ -46,8 +55,9 @@ def check(
     scoring chosen and why, and for every kind of published value (matchpoints, IMPs and
     percentages per line, totals, final percentages, places, match VPs) how many of ours agree,
     with the first lines that differ, ours beside theirs. Then the pooled agreement. Files no
-    reader takes are listed as unreadable (binary) or skipped (other text). Writes nothing.
-    Exit 2 when no file could be read.
+    reader takes are listed as unreadable (binary) or skipped (other text). With --site, the
+    built pages are read too: each published place, total and percentage as the page shows it.
+    Writes nothing. Exit 2 when no file could be read.
     """
     from ddrank.scoring.conformance import FAILED, UNREADABLE
     from publish.check import as_json as report_json
@@ -63,8 +73,12 @@ def check(
                               highlight=False, soft_wrap=True)  # fmt: skip
 
         files, skipped = check_paths(paths, on_file=show)
+    shown = _site_shown(site, files, lines, as_json) if site is not None else None
     if as_json:
-        emit_json(report_json(files, len(skipped), name))
+        report = report_json(files, len(skipped), name)
+        if shown is not None:
+            report["site"] = {"folder": str(site), "shown": shown}
+        emit_json(report)
     else:
         console.print("\n".join(["", *summary_text(files, len(skipped), name)]), markup=False,
                       highlight=False, soft_wrap=True)  # fmt: skip
@@ -74,6 +88,28 @@ def check(
         err_console.print(f"error: nothing to check: {what} in {', '.join(map(str, paths))}",
                           markup=False, highlight=False, soft_wrap=True)  # fmt: skip
         raise typer.Exit(2)
+
+
+def _site_shown(site: Path, files: list, lines: int, as_json: bool) -> list[dict]:
+    """What the built site at `site` shows of each published place, total and percentage
+    (stages.site_check), printed unless `as_json`; exit 2 when `site` is no built site."""
+    from ddrank.scoring.conformance import FAILED, UNREADABLE
+    from stages.site_check import check_site
+
+    if not (site / "events").is_dir():
+        err_console.print(f"error: {site}: no built site here (no events/ folder)",
+                          markup=False, highlight=False, soft_wrap=True)  # fmt: skip
+        raise typer.Exit(2)
+    shown = check_site(site, [Path(f.path) for f in files if f.status not in (UNREADABLE, FAILED)])
+    if not as_json:
+        console.print(f"\nshown on the site {site}:", markup=False, highlight=False)
+        for c in shown:
+            console.print(f"  {c.what}: {c.agree} of {c.compared} as the scorer printed them",
+                          markup=False, highlight=False)  # fmt: skip
+            for d in c.disagree[:lines]:
+                console.print(f"    {d}", markup=False, highlight=False, soft_wrap=True)
+    return [{"what": c.what, "compared": c.compared, "agree": c.agree,
+             "disagree": c.disagree[:lines]} for c in shown]  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:

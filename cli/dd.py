@@ -53,6 +53,10 @@ def dd_command(
     if not refresh_cache and not partitions and _nothing_left(db):
         typer.echo(f"nothing to analyse: every board of {db} has its DD analysis")
         return
+    from store import Store
+
+    with Store(db):  # a store that cannot be written is one line now, not a flow's traceback
+        pass
     from cli.progress import progress_bars
     from flows.dd_analysis import dd_analysis, prefect_api
     from publish.console import PipeConsole as Console

@@ -123,6 +123,14 @@ def main() -> None:
         app()
     except KeyboardInterrupt:  # a stop that reached here unconverted (before typer's own handling)
         _stopped_exit()
+    except Exception as exc:  # a store that cannot be written or is locked: one line, any command
+        store = sys.modules.get("store.store")  # loaded by whichever command opened a store
+        if store is None or not isinstance(
+            exc, store.StoreNotWritableError | store.StoreLockedError
+        ):
+            raise
+        sys.stderr.write(f"error: {exc}\n")
+        raise SystemExit(2) from None
     except SystemExit as exc:
         from ddrank.extras import MissingExtra
 

@@ -72,6 +72,7 @@ def register(app: typer.Typer) -> None:
         max_rows: LimitOpt = None,
         max_xml_depth: LimitOpt = None,
         max_xml_elements: LimitOpt = None,
+        max_value_chars: LimitOpt = None,
     ) -> None:
         """Read hand records into the store. Re-reading a file adds nothing; new records get new partitions."""  # noqa: E501
         from cli.inputs import check_inputs
@@ -84,7 +85,8 @@ def register(app: typer.Typer) -> None:
         with friendly_errors():  # the input limits: these flags, else DDRANK_* or DDRANK_CONFIG
             limits = limits_of(load_settings(max_file_bytes=max_file_bytes, max_rows=max_rows,
                                              max_xml_depth=max_xml_depth,
-                                             max_xml_elements=max_xml_elements))  # fmt: skip
+                                             max_xml_elements=max_xml_elements,
+                                             max_value_chars=max_value_chars))  # fmt: skip
         _, over = check_inputs(paths, limits)  # none readable: one line each, exit 2
         with friendly_errors():  # the unreadable ones too: each is one record saying why
             files = [f for f in expand_paths(list(paths)) if f not in over]

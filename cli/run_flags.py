@@ -55,6 +55,13 @@ FLAGS = [
         "panel": "Expert: input limits",
     },
     {
+        "name": "max_value_chars",
+        "kind": "int",
+        "help": "Input limit: characters of one value (a tag's value, a text node, an XML start tag "
+        "with its attributes). Default: 65536.",
+        "panel": "Expert: input limits",
+    },
+    {
         "name": "workers",
         "kind": "int",
         "help": "Worker processes (double dummy, cleaning). Default: the number of CPUs.",

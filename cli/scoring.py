@@ -183,9 +183,15 @@ def _show_events(summary: dict[str, Any]) -> None:
                 c, justify="left" if c in ("pair", "players", "direction") else "right"
             )
         for r in ev["lines"]:
-            table.add_row(str(r["rank"]), r["direction"], str(r["pair"]), r["players"],
-                          str(r["boards"]), f"{r['score']:.2f}",
-                          "" if r["pct"] is None else f"{r['pct']:.2f}")  # fmt: skip
+            table.add_row(
+                r["place"],
+                r["direction"],
+                str(r["pair"]),
+                r["players"],
+                str(r["boards"]),
+                r["score_text"],
+                r["pct_text"],
+            )  # as printed, kept
         console.print(table)
     from publish.rankings import method_words
 

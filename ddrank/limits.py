@@ -15,6 +15,10 @@ Who checks what:
   each count it reads from the file before allocating for it (`Limits.check_rows`).
 * `max_xml_depth`, `max_xml_elements`: the USEBIO reader, element by element as expat reports
   them, so neither a deep nor a wide document is ever held.
+* `max_value_chars`: one value (a tag's value, a text node, a start tag with its attributes):
+  the USEBIO reader before parsing (start tags) and as text arrives; every reader's values
+  (records, rankings, events) before a file is stored. A 990,000-character `[Event]` that 1,000
+  games inherit would otherwise be copied per game by the store (gigabytes).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ UNITS = {
     "max_rows": ("rows", "rows per file"),
     "max_xml_depth": ("levels of XML nesting", "levels"),
     "max_xml_elements": ("XML elements", "elements per file"),
+    "max_value_chars": ("characters in one value", "characters per value"),
 }
 
 
@@ -44,6 +49,9 @@ class Limits:
     #: A traveller line is about 15 elements: 1,000,000 is over 60,000 lines in one event (a
     #: large congress has 20,000); a million held elements take about 400 MB.
     max_xml_elements: int = 1_000_000
+    #: 64 KiB. The longest value of a real file is a LIN_DATA or a play of a few KB; a name or
+    #: an event title is under 100 characters.
+    max_value_chars: int = 1 << 16
 
     def check(self, name: str, found: int, what: str = "", exact: bool = True) -> None:
         """Raise `LimitExceeded` when `found` is over the limit `name`; `exact=False` when the

@@ -233,6 +233,13 @@ class RawStanding:
     # The masterpoints the line won, as the scorer recorded them: "1.29 Red; 1.29 Black"
     # (ACBLscore), each amount with its colour.
     award: str = ""
+    # One session of a longer event (Magic Contest, Ruter): the cumulative ranking the same row
+    # publishes, as printed: its place, total, percentage and the boards it covers (carry-over
+    # included); the line's own values are the session's.
+    cumulative_place: str = ""
+    cumulative_mp: str = ""
+    cumulative_pct: str = ""
+    cumulative_boards: str = ""
 
 
 @dataclass

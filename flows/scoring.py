@@ -52,9 +52,9 @@ def _publish(summary: dict[str, Any]) -> None:
                   "| place | direction | pair | players | boards | score | % |",
                   "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
         for r in ev["lines"]:
-            pct = "" if r["pct"] is None else f"{r['pct']:.2f}"
-            lines.append(f"| {r['rank']} | {md(r['direction'])} | {md(r['pair'])} | "
-                         f"{md(r['players'])} | {r['boards']} | {r['score']:.2f} | {pct} |")  # fmt: skip
+            lines.append(f"| {r['place']} | {md(r['direction'])} | {md(r['pair'])} | "
+                         f"{md(r['players'])} | {r['boards']} | {r['score_text']} | "
+                         f"{r['pct_text']} |")  # fmt: skip
         lines.append("")
     if not summary["top"]:
         lines.append("No event changed since the last run.")

@@ -6,7 +6,7 @@ path to how it is shown (relative to the folder given).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ddrank.scoring.conformance import (
@@ -181,17 +181,23 @@ def as_json(files: Sequence[FileCheck], skipped: int = 0, name: Namer = str) -> 
     }
 
 
-def readme_table(files: Sequence[FileCheck], name: Namer = str) -> list[str]:
-    """README's agreement table: one row per file with published values, its producer and kind."""
+def readme_table(files: Sequence[FileCheck], name: Namer = str,
+                 site: Mapping[str, Mapping[str, Sequence[int]]] | None = None) -> list[str]:  # fmt: skip
+    """README's agreement table: one row per file with published values, its producer and kind,
+    and (`site`, by file name) the places, totals and percentages its built site shows as the
+    scorer printed them ("" for a file that publishes no ranking)."""
     out = [
         "| file | producer | event kind | published values that agree (+ differing where "
-        "the file's own numbers prove it wrong) |",
-        "|---|---|---|---|",
+        "the file's own numbers prove it wrong) | shown on the site |",
+        "|---|---|---|---|---|",
     ]
     for f in sorted((f for f in files if f.status == CHECKED), key=lambda f: name(f.path)):
         kinds = "; ".join(dict.fromkeys(e.kind for e in f.events))
         values = ", ".join(f"{c.agree}/{c.compared} {c.what}"
                            + (f" (+{len(c.explained)} proven)" if c.explained else "")
                            for c in f.checks() if c.compared)  # fmt: skip
-        out.append(f"| `{name(f.path)}` | {f.producer or 'not declared'} | {kinds} | {values} |")
+        shown = ", ".join(f"{a}/{n} {what}" for what, (a, n) in
+                          sorted((site or {}).get(name(f.path), {}).items()))  # fmt: skip
+        out.append(f"| `{name(f.path)}` | {f.producer or 'not declared'} | {kinds} | {values} "
+                   f"| {shown} |")  # fmt: skip
     return out

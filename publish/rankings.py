@@ -70,15 +70,25 @@ def _heading(group: Row, teams: bool = False) -> str:
     return " · ".join(p for p in parts if p) or whole
 
 
+def _kept(x: Row, key: str) -> str:
+    """A value as scoring kept it printed (`rankings.*_text`; '' for none)."""
+    t = "" if x.get(key) is None else str(x.get(key)).strip()
+    return "" if t.lower() in ("nan", "none") else t
+
+
 def _line(x: Row) -> str:
+    """One ranking line as its scorer prints it (kept by scoring: place, percentage or total at
+    the scorer's decimals), the published values beside where they differ."""
     pct = x.get("pct")
-    score = f"{pct:6.2f}%" if pct is not None else f"{x.get('score') or 0:7.2f}"
-    place = f"{x.get('rank')}"
+    pct_text = _kept(x, "pct_text") or ("" if pct is None else f"{pct:.2f}")
+    score = (f"{pct_text:>6}%" if pct is not None else
+             f"{_kept(x, 'score_text') or format(x.get('score') or 0, '.2f'):>7}")  # fmt: skip
+    place = _kept(x, "place_text") or f"{x.get('rank')}"
     published = []
     pub_pct, pub_place = x.get("published_pct"), str(x.get("published_place") or "")
-    if pub_pct is not None and pct is not None and abs(pub_pct - pct) > 0.01:
-        published.append(f"{pub_pct:.2f}%")
-    if pub_place and pub_place.rstrip("=") != str(x.get("rank")):
+    if pub_pct is not None and pct is not None and abs(pub_pct - pct) > 0.005 + 1e-9:
+        published.append(f"{pub_pct:g}%")
+    if pub_place and pub_place.rstrip("=") != place.rstrip("=").split("/")[0]:
         published.append(f"place {pub_place}")
     differs = f"   published {', '.join(published)}" if published else ""
     pair, players = str(x.get("pair") or ""), str(x.get("players") or "")

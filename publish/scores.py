@@ -49,7 +49,7 @@ PLAYER_RESULTS_COLUMNS = ["event", "session", "section", "board", "record_id", "
                           "player_number", "player", "score", "pct"]  # fmt: skip
 #: Each line as its scorer prints it (ddrank.scoring.printed), kept with the ranking.
 PRINTED_COLUMNS = ["rulebook", "score_decimals", "pct_decimals", "place_text", "score_text",
-                   "pct_text"]  # fmt: skip
+                   "pct_text", "line_decimals"]  # fmt: skip
 RANKINGS_TABLE_COLUMNS = ["event", "kind", "session", "section", "direction", "pair", "players",
                           "boards", "score", "pct", "rank", "published_pct", "published_place",
                           *PRINTED_COLUMNS]  # fmt: skip
@@ -106,7 +106,7 @@ def ranking_rows(scores: Mapping[str, ScoredEvent], standings: Sequence[Row] = (
                         "rank": x.rank, "rulebook": p.rulebook,
                         "score_decimals": p.score_decimals, "pct_decimals": p.pct_decimals,
                         "place_text": p.place, "score_text": p.score,
-                        "pct_text": p.pct})  # fmt: skip
+                        "pct_text": p.pct, "line_decimals": p.line_decimals})  # fmt: skip
     return out
 
 
@@ -197,7 +197,9 @@ def write_outputs(out_dir: str | Path, source: str, errors: Sequence[RecordError
             write_csv(new / "teams.csv", team_rows(scores), TEAMS_COLUMNS)
             write_csv(new / "butler.csv", butler_rows(scores), BUTLER_COLUMNS)
         write_errors(new, errors)
-        (new / "report.md").write_text(report_markdown(source, scores, checks, errors, fouled))
+        (new / "report.md").write_text(
+            report_markdown(source, scores, checks, errors, fouled, standings=standings)
+        )
         files = [out / f.name for f in _in_order(new)]
     return {
         "events": len(scores),
@@ -291,7 +293,10 @@ def report_markdown(
     errors: Sequence[RecordError],
     fouled: int,
     max_listed: int = 50,
+    standings: Sequence[Row] = (),
 ) -> str:
+    """report.md of `ddrank score FILE`: each final ranking as its scorer prints it."""
+    pairs = match_standings(scores, standings)
     lines = ["# Event scores", "", f"- source: {md(source)}",
              f"- events: {len(scores)}; table results scored: "
              f"{sum(len(s.results) for s in scores.values())}; records left out: "
@@ -309,10 +314,11 @@ def report_markdown(
         unit = units.get(info.scoring, "MP")
         lines += [f"| place | direction | pair | players | boards | {unit} | % |",
                   "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
+        printed = printed_lines(sc, pairs)
         for x in finals[:40]:
-            pct = f"{x.pct:.2f}" if x.pct is not None else ""
-            lines.append(f"| {x.rank} | {md(x.direction)} | {md(x.pair)} | {md(x.players)} | "
-                         f"{x.boards} | {x.mp:.2f} | {pct} |")  # fmt: skip
+            p = printed[id(x)]
+            lines.append(f"| {p.place} | {md(x.direction)} | {md(x.pair)} | {md(x.players)} | "
+                         f"{x.boards} | {p.score} | {p.pct} |")  # fmt: skip
         lines.append("")
     return "\n".join(lines) + "\n"
 
@@ -346,9 +352,10 @@ def _store_report(source: str, results: Sequence[Row], pairs: Sequence[Row],
         finals = [r for r in rows if r["session"] == ""] or rows
         lines += [f"## {md(ev)}", "", "| place | direction | pair | players | boards | score | % |",
                   "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
-        for r in finals[:40]:
-            pct = "" if r["pct"] is None else f"{r['pct']:.2f}"
-            lines.append(f"| {r['rank']} | {md(r['direction'])} | {md(r['pair'])} | "
-                         f"{md(r['players'])} | {r['boards']} | {r['score']:.2f} | {pct} |")  # fmt: skip
+        for r in finals[:40]:  # as scoring kept them printed (rankings.place_text, ...)
+            pct = r.get("pct_text") or ("" if r["pct"] is None else f"{r['pct']:.2f}")
+            lines.append(f"| {r.get('place_text') or r['rank']} | {md(r['direction'])} | "
+                         f"{md(r['pair'])} | {md(r['players'])} | {r['boards']} | "
+                         f"{r.get('score_text') or format(r['score'], '.2f')} | {pct} |")  # fmt: skip
         lines.append("")
     return "\n".join(lines) + "\n"

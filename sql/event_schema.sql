@@ -101,6 +101,12 @@ ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS overall BOOLEAN;
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS boards VARCHAR;
 -- The masterpoints a line won, as the scorer recorded them ("1.29 Red; 1.29 Black", ACBLscore).
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS award VARCHAR;
+-- One session of a longer event: the cumulative ranking the same row publishes (Magic Contest,
+-- Ruter `Rank`, `TotalScoreMP`, `TotalPercentage` over `NrBoards`), as printed.
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS cumulative_place VARCHAR;
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS cumulative_mp VARCHAR;
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS cumulative_pct VARCHAR;
+ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS cumulative_boards VARCHAR;
 
 -- Hand-record deals with no table result (a Bridgemate or USEBIO companion hand record, a PBN
 -- game with a deal and nothing played): the readers join them to their results; not results.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,6 +54,9 @@ class DDPlan:
     pending_boards: int = 0
     invalid_boards: list[tuple[str, str]] = field(default_factory=list)  # (record_id, why)
     invalid_plays: list[tuple[str, str]] = field(default_factory=list)
+    #: what each partition waits for before it can be tallied: "T|deal_id" (a table) and
+    #: "P|record_id" (a trace) of its boards that this plan solves
+    needs: dict[int, set[str]] = field(default_factory=dict)
 
 
 def configure_worker(dds_threads: int) -> None:
@@ -131,23 +135,64 @@ def plan_dd_work(
     for rows in store.batches("dd_pending_boards", partitions=wanted):  # a batch at a time
         plan.pending_boards += len(rows)
         for row in rows:
-            pids.add(int(row["partition_id"]))
+            pid = int(row["partition_id"])
+            pids.add(pid)
+            needs = plan.needs.setdefault(pid, set())
             try:
                 board = board_from_row(row)
             except (DomainError, ValueError) as exc:
                 plan.invalid_boards.append((row["record_id"], str(exc)))
                 continue
-            if board.deal_id not in have_tables and board.deal_id not in tables:
-                tables[board.deal_id] = board.deal.to_pbn()
+            if board.deal_id not in have_tables:
+                tables.setdefault(board.deal_id, board.deal.to_pbn())
+                needs.add(f"T|{board.deal_id}")
             if has_play(board) and not row["has_trace"]:
                 try:
                     traces.append(trace_request(board))
+                    needs.add(f"P|{board.record_id}")
                 except DomainError as exc:
                     plan.invalid_plays.append((board.record_id, str(exc)))
     plan.partitions = sorted(pids)
     units = plan_units(sorted(tables.items()), traces, workers, table_batch, trace_batch)
     plan.units = [SolveUnit(u.index, u.job, job_hash(u.job), u.cost) for u in units]
     return plan
+
+
+def solved_keys(job: SolveJob) -> list[str]:
+    """What a unit settles (solved or found to crash DDS), as `DDPlan.needs` names it."""
+    return [f"T|{d}" for d, _ in job.tables] + [f"P|{r.key}" for r in job.traces]
+
+
+class TallyWhenReady:
+    """Tally each partition of a plan as soon as the last table and trace it waits for is
+    stored, while the workers solve the rest (the run's own process would otherwise wait)."""
+
+    def __init__(self, store: Store, plan: DDPlan) -> None:
+        self.store = store
+        self.waiting = {pid: set(keys) for pid, keys in plan.needs.items()}
+        self.partitions_of: dict[str, list[int]] = defaultdict(list)
+        for pid, keys in self.waiting.items():
+            for key in keys:
+                self.partitions_of[key].append(pid)
+        self.tallied = 0
+
+    def settled(self, keys: list[str]) -> Iterator[int]:
+        """Mark `keys` settled, tally every partition left waiting for nothing; yields each
+        partition's boards tallied."""
+        for key in keys:
+            for pid in self.partitions_of.pop(key, ()):
+                self.waiting[pid].discard(key)
+        for pid in [p for p, keys in self.waiting.items() if not keys]:
+            del self.waiting[pid]
+            n = tally_partition(self.store, pid)
+            self.tallied += n
+            yield n
+
+    def rest(self) -> Iterator[int]:
+        """Tally whatever is still waiting (all its units are done)."""
+        for pid in list(self.waiting):
+            self.waiting[pid] = set()
+        yield from self.settled([])
 
 
 # ---------------------------------------------------------------------------------- storing

@@ -25,13 +25,14 @@ from ddrank.processes import kill_workers
 from stages.dd import (
     DDPlan,
     SolveUnit,
+    TallyWhenReady,
     compute_par,
     configure_worker,
     plan_dd_work,
     plan_waves,
     record_invalid,
+    solved_keys,
     store_solution,
-    tally_partition,
 )
 from stages.progress import report
 from stages.stats import build_player_stats
@@ -122,8 +123,10 @@ def pool_solve(runner: str = "process") -> Solve:
 
 def _solve_wave(store: Store, plan: DDPlan, options: DDOptions, solve: Solve, n_workers: int,
                 summary: dict[str, Any], totals: dict[str, int], solved: list[int],
-                log: logging.Logger | logging.LoggerAdapter) -> list[str]:  # fmt: skip
-    """Solve one wave's units, storing each output as it arrives; returns the boards quarantined."""
+                log: logging.Logger | logging.LoggerAdapter, tally: TallyWhenReady,
+                pending: int) -> list[str]:  # fmt: skip
+    """Solve one wave's units, storing each output as it arrives and tallying each partition
+    once all it waits for is stored; returns the boards quarantined."""
     work = plan.units  # the heaviest first, so the last one to finish is a small one
     total = sum(len(u.job) for u in work)
     solved[1] += total
@@ -148,6 +151,8 @@ def _solve_wave(store: Store, plan: DDPlan, options: DDOptions, solve: Solve, n_
                  len(out.tables), len(out.traces), out.seconds, u.cost)  # fmt: skip
         solved[0] += len(u.job)
         report("solve", solved[0], solved[1])
+        for _ in tally.settled(solved_keys(u.job)):
+            report("tally", totals["tallied"] + tally.tallied, pending)
     return quarantined
 
 
@@ -177,14 +182,15 @@ def analyse(store: Store, options: DDOptions, solve: Solve,
         record_invalid(store, plan)
         t1 = time.perf_counter()
         seconds["plan"] += t1 - t0
+        tally = TallyWhenReady(store, plan)
         quarantined += _solve_wave(store, plan, options, solve, n_workers, summary, totals,
-                                   solved, log)  # fmt: skip
+                                   solved, log, tally, pending)  # fmt: skip
         t2 = time.perf_counter()
         seconds["solve"] += t2 - t1
         totals["par"] += compute_par(store)
-        for pid in plan.partitions:  # this wave's boards, tallied before the next is planned
-            totals["tallied"] += tally_partition(store, pid)
-            report("tally", totals["tallied"], pending)
+        for _ in tally.rest():  # partitions waiting for nothing more (none, or a crashed unit's)
+            report("tally", totals["tallied"] + tally.tallied, pending)
+        totals["tallied"] += tally.tallied
         totals["pending_boards"] += plan.pending_boards
         totals["invalid_plays"] += len(plan.invalid_plays)
         totals["invalid_boards"] += len(plan.invalid_boards)

@@ -18,6 +18,7 @@ import polars as pl
 
 from ddrank.events import group_unnamed, named_by_path
 from ddrank.limits import DEFAULT_LIMITS, LimitExceeded, Limits
+from ddrank.parsers.values import check_lengths
 from ddrank.processes import detach_worker
 from ddrank.raw import RAW_COLUMNS, ParsedFile, RawRecord
 from stages.ingest_events import EventRows, registered
@@ -278,11 +279,13 @@ def _ingest_streamed(store: Store, path: Path, sha1: str, extras: EventRows,
     try:
         for batch in stream.batches(path):
             limits.check_rows(stream.count + len(stream.deals) + len(stream.standings))
+            check_lengths(ParsedFile(stream.format, batch), limits)
             mine.add_records(batch)
             fresh = _fresh(store, batch, [r.record_id for r in batch], summary)
             _insert(store, fresh, summary, first_partition, partition_size)
             new += len(fresh)
         limits.check_rows(stream.count + len(stream.deals) + len(stream.standings))
+        check_lengths(stream.parsed(), limits)
     except LimitExceeded as exc:
         store.run("delete_new_records_of", source_file=str(path), first=first_partition)
         summary.new, summary.duplicate = before[0], before[1]

@@ -28,7 +28,9 @@ STANDING_COLUMNS = ("standing_id", "event_id", "source_file", "source_line", "ev
                     "session", "section", "direction", "pair", "team_name", "players",
                     "player_ids", "published_mp", "published_pct", "published_imps",
                     "published_vp", "published_place", "phantom", "opponent", "strat",
-                    "adjustment", "carryover", "eligible", "overall", "boards", "award")  # fmt: skip
+                    "adjustment", "carryover", "eligible", "overall", "boards", "award",
+                    "cumulative_place", "cumulative_mp", "cumulative_pct",
+                    "cumulative_boards")  # fmt: skip
 DEAL_COLUMNS = ("deal_key", "event_id", "source_file", "source_line", "session", "section",
                 "board_no", "deal", "dealer", "vulnerable", "par_score", "par_contract",
                 "dd_tricks")  # fmt: skip
@@ -132,7 +134,8 @@ class EventRows:
         row = asdict(st)
         row["event_id"] = event_id or event_id_of(st.event, st.date, "")
         skip = ("source_file", "source_line", "opponent", "strat", "adjustment", "carryover",
-                "eligible", "overall", "boards", "award")  # fmt: skip
+                "eligible", "overall", "boards", "award", "cumulative_place", "cumulative_mp",
+                "cumulative_pct", "cumulative_boards")  # fmt: skip
         content = [row[c] for c in STANDING_COLUMNS[1:] if c not in skip]
         if st.opponent:  # a match's result: two teams may meet twice, each match is one element
             content += [st.opponent, st.source_line]

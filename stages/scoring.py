@@ -23,6 +23,7 @@ from ddrank.raw import ParsedFile, RawRecord, place_of
 from ddrank.scoring.events import EventInfo, EventResult, ScoredEvent
 from ddrank.scoring.matches import matches_only_events
 from ddrank.scoring.method import AUTO, event_standings
+from ddrank.scoring.printed import printed_lines
 from ddrank.scoring.published import as_float, compare_published, match_standings
 from ddrank.scoring.records import event_infos, event_label, results_from_rows, with_scoring_hint
 from ddrank.scoring.results import RecordError
@@ -41,7 +42,8 @@ Row = dict[str, Any]
 #: 6: ACBLscore's arithmetic (method acbl), pair inputs, strat places.
 #: 7: values compared at their printed precision, producers' matchpoint arithmetic (mp_rule).
 #: 8: rulebooks; each ranking line kept as its scorer prints it (rankings.place_text, ...).
-MODEL_VERSION = "8"
+#: 9: rankings.line_decimals (a scorecard rounds its boards to them, never guessing).
+MODEL_VERSION = "9"
 
 
 @dataclass
@@ -267,10 +269,14 @@ def fouled_in(results: Iterable[EventResult]) -> int:
     return sum(1 for v in deals.values() if len(v) > 1)
 
 
-def top_lines(scores: Mapping[str, ScoredEvent], n: int = 5) -> list[Row]:
-    """The leaders of each event's final ranking(s), for the console and the run summary."""
+def top_lines(scores: Mapping[str, ScoredEvent], n: int = 5, standings: Sequence[Row] = ()
+              ) -> list[Row]:  # fmt: skip
+    """The leaders of each event's final ranking(s), for the console and the run summary, each
+    also as its scorer prints it (`place`, `score_text`, `pct_text`: ddrank.scoring.printed)."""
     out = []
+    pairs = match_standings(scores, standings)
     for ev, sc in scores.items():
+        printed = printed_lines(sc, pairs)
         finals = [x for x in sc.rankings if x.session == ""] or sc.rankings
         groups: dict[tuple[str, str], list[Any]] = defaultdict(list)
         for x in finals:
@@ -282,7 +288,9 @@ def top_lines(scores: Mapping[str, ScoredEvent], n: int = 5) -> list[Row]:
                     "published_agree": sc.published_agree,
                     "lines": [{"rank": x.rank, "direction": x.direction, "pair": x.pair,
                                "players": x.players, "boards": x.boards, "score": x.mp,
-                               "pct": x.pct} for x in lines]})  # fmt: skip
+                               "pct": x.pct, "place": printed[id(x)].place,
+                               "score_text": printed[id(x)].score,
+                               "pct_text": printed[id(x)].pct} for x in lines]})  # fmt: skip
     return out
 
 
@@ -374,7 +382,7 @@ def score_files(
     summary = publish.write_outputs(out_dir, loaded.source, loaded.errors, scores, checks,
                                     fouled_in(s.result for sc in scores.values()
                                               for s in sc.results), loaded.standings)  # fmt: skip
-    summary["top"] = top_lines(scores)
+    summary["top"] = top_lines(scores, standings=loaded.standings)
     summary["methods"] = method_rows(scores)
     summary["records_read"] = len(loaded.results) + summary["errors"]
     summary["hand_record_deals"] = loaded.deals
@@ -445,7 +453,8 @@ def score_store(
     summary["rescored"], summary["unchanged"] = done["rescored"], done["unchanged"]
     summary["ratings"] = rated
     summary["cleaned_first"] = cleaned.cleaned
-    summary["top"] = top_lines(done["scores"]) if done["rescored"] else []
+    summary["top"] = (top_lines(done["scores"], standings=loaded.standings)
+                      if done["rescored"] else [])  # fmt: skip
     summary["methods"] = method_rows(done["scores"])
     if event is None:
         summary["files"].append(str(publish.write_ratings_csv(ratings_rows(store), out_dir)))

@@ -130,7 +130,7 @@ class Done:
         save_scores(store, scores, hashes, loaded.standings)
         self.changed += changed
         self.unchanged += sorted(set(groups) - set(changed))
-        self.top += top_lines(scores)
+        self.top += top_lines(scores, standings=loaded.standings)
         self.imp_events += [ev for ev, i in infos.items() if ev in groups
                             and infer_scoring(groups[ev], i.scoring) in IMP_SCORINGS]  # fmt: skip
         self.errors += loaded.errors
@@ -148,9 +148,9 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
         lines.append(f"  {ev['event']}: {method_words(ev)}")
         lead = ev["lines"][0] if ev["lines"] else None
         if lead:
-            lines.append(f"  {ev['event']}: 1. {lead['pair']} ({lead['players']}) "
-                         f"{lead['score']:.2f}"
-                         + ("" if lead["pct"] is None else f" = {lead['pct']:.2f}%"))  # fmt: skip
+            lines.append(f"  {ev['event']}: {lead['place']}. {lead['pair']} ({lead['players']}) "
+                         f"{lead['score_text']}"
+                         + ("" if lead["pct"] is None else f" = {lead['pct_text']}%"))  # fmt: skip
     for r in summary["rating_table"][:10]:
         lines.append(f"  rating {r['rating']:6.2f} ± {r['std_error']:.2f}  {r['player']} "
                      f"({r['boards']} boards, last {r['last_period']})")  # fmt: skip

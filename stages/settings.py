@@ -52,6 +52,9 @@ class PipelineSettings(BaseSettings):
                                "levels of nesting in a USEBIO XML file.")  # fmt: skip
     max_xml_elements: int = Field(DEFAULT_LIMITS.max_xml_elements, ge=1, description="Input "
                                   "limit: elements in a USEBIO XML file.")  # fmt: skip
+    max_value_chars: int = Field(DEFAULT_LIMITS.max_value_chars, ge=1, description="Input limit: "
+                                 "characters of one value (a tag's value, a text node, an XML "
+                                 "start tag with its attributes).")  # fmt: skip
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1,
                          description="Worker processes (double dummy, cleaning).")  # fmt: skip
     dds_threads: int = Field(1, ge=1, description="DDS threads inside each worker.")

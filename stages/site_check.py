@@ -9,6 +9,7 @@ place is shown as the scorer prints ties: '4=' or '4/5').
 
 from __future__ import annotations
 
+import re
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from typing import Any
 
 from ddrank.scoring.precision import decimals
 from ddrank.scoring.published import Check, as_float, standing_kind
-from ddrank.site.ranking import heading
+from ddrank.site.ranking import DIRECTIONS, heading
 
 Row = Mapping[str, Any]
 #: The kinds of value the site column counts, and the check kinds they stand beside.
@@ -120,8 +121,8 @@ def site_checks(lines: Sequence[ShownLine], standings: Iterable[Row]) -> list[Ch
         want = heading(kind, st.get("session") or "", st.get("section") or "",
                        st.get("direction") or "")  # fmt: skip
         labelled = _pair(f"{st.get('section') or ''}{st.get('pair') or ''}")  # 'A11' of A+B
-        found = (index.get((want, pair)) or _unique(by_pair.get(pair, []), st)
-                 or _unique(by_pair.get(labelled, []), st))  # fmt: skip
+        found = (index.get((want, pair)) or _unique(by_pair.get(labelled, []), st)
+                 or _unique(by_pair.get(pair, []), st))  # fmt: skip
         ln = found[0] if found else None
         who = f"{st.get('event') or ''} {want} pair {st.get('pair')}"
         place = _first_place(str(st.get("published_place") or ""))
@@ -147,12 +148,23 @@ def site_checks(lines: Sequence[ShownLine], standings: Iterable[Row]) -> list[Ch
 
 def _unique(found: list[ShownLine], st: Row) -> list[ShownLine]:
     """A line found by its pair alone when the page's headings name the ranking otherwise (one
-    table with the pair, or the one whose heading names the standing's session)."""
+    table with the pair, or the one whose heading names the standing's session and direction;
+    none when that is still not one)."""
     if len(found) <= 1:
         return found
     session = str(st.get("session") or "")
-    named = [x for x in found if session and f"Session {session}" in x.heading]
-    return named[:1]
+    direction = DIRECTIONS.get(str(st.get("direction") or "").upper(), "")
+    section = str(st.get("section") or "")
+    named = [x for x in found if (not session or f"Session {session}" in x.heading)
+             and (not direction or direction in x.heading)
+             and (not section or section in _sections(x.heading))]  # fmt: skip
+    return named if len(named) == 1 else []
+
+
+def _sections(text: str) -> set[str]:
+    """The sections a ranking's heading names ('Section A+B' -> {'A', 'B'}; none: any)."""
+    m = re.search(r"Section ([^,]+)", text)
+    return set(m.group(1).split("+")) if m else {""}
 
 
 def check_site(site: Path, files: Sequence[Path]) -> list[Check]:

@@ -172,3 +172,24 @@ def test_manual_examples_say_why() -> None:
     for ex in ALL:
         if ex.manual is not None:
             assert len(ex.manual.split()) >= 4, f"{ex.id}: give the reason after 'manual:'"
+
+
+#: A line a reader would paste into a shell.
+COMMAND_LINE = re.compile(
+    r"^\s*(\$ )?((ddrank|python3?|pytest|pip|prefect|docker|bash)(\s|$)|ops/\S+\.sh\b|\.venv/bin/)"
+)
+
+
+def test_every_command_block_is_a_shell_example() -> None:
+    """A fenced block of commands left untagged would never run here: every block whose lines a
+    reader would paste is ```bash (run, or marked slow or manual with why); a recorded output
+    that starts with its command line is ```text."""
+    untagged = []
+    for path in doc_files():
+        text = path.read_text(encoding="utf-8")
+        for m in FENCE.finditer(text):
+            if m.group(1) == "" and any(COMMAND_LINE.match(ln) for ln in m.group(2).splitlines()):
+                untagged.append(f"{path.relative_to(ROOT)}:{text.count(chr(10), 0, m.start()) + 1}")
+    assert not untagged, (
+        f"untagged command blocks (tag them bash, or text for an output): {untagged}"
+    )

@@ -122,6 +122,9 @@ def test_the_prefect_rankings_artifact_is_escaped(monkeypatch: pytest.MonkeyPatc
         "boards": 3,
         "score": 1.0,
         "pct": 50.0,
+        "place": "1",  # as stages.scoring.top_lines gives a line: also as its scorer prints it
+        "score_text": "1.00",
+        "pct_text": "50.00",
     }
     scoring._publish({"top": [{"event": "E|vent <b>", "scoring": "MP", "lines": [line]}]})
     assert len(made) == 1

@@ -50,7 +50,7 @@ def test_run_scores_rates_and_rescores_only_the_new_event(tmp_path: Path) -> Non
     with (out / "ranking.csv").open() as fh:
         header = next(csv.reader(fh))
     assert header == ["event", "session", "section", "direction", "pair", "players", "boards",
-                      "mp", "pct", "rank"]  # fmt: skip
+                      "mp", "pct", "rank", "place_text", "score_text", "pct_text"]  # fmt: skip
 
     second = _run(tmp_path, [LIN, USEBIO])
     assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]

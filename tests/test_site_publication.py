@@ -22,12 +22,14 @@ BWS = [REPO / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.bws",
 ACBL = EVENTS / "acblscore-game" / "750-club__170724.ACM"
 BUTLER = EVENTS / "compscore-usebio" / "butler_howell.xml"
 RUTER_BUTLER = EVENTS / "ruter-pbn" / "butler.pbn"
+FFB = EVENTS / "magic-contest-pbn" / "ffb-national-pairs-final-session5.pbn"
+LEAGUE = EVENTS / "ruter-pbn" / "team.pbn"
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> dict:
     tmp = tmp_path_factory.mktemp("publication")
-    files = BWS + [f for f in (ACBL, BUTLER, RUTER_BUTLER) if f.is_file()]
+    files = BWS + [f for f in (ACBL, BUTLER, RUTER_BUTLER, FFB, LEAGUE) if f.is_file()]
     build(tmp / "store.duckdb", tmp / "out", files, dd=False)
     site = tmp / "out" / "site"
     index = (site / "index.html").read_text(encoding="utf-8")
@@ -174,7 +176,8 @@ def test_one_count_of_results_and_boards_in_every_output(site: dict) -> None:
     results = missed = 0
     for page in site["events"].values():
         html = page.read_text(encoding="utf-8")
-        results += int(re.search(r'<span id="event-results">(\d+)</span>', html).group(1))
+        counted = re.search(r'<span id="event-results">(\d+)</span>', html)
+        results += int(counted.group(1)) if counted else 0  # a league: matches, no results
         m = re.search(r'<span id="event-not-played">(\d+)</span>', html)
         missed += int(m.group(1)) if m else 0
     assert results + missed == kept
@@ -237,3 +240,76 @@ def test_ruter_datum_and_site_from_the_file(site: dict) -> None:
     table = table[table.index("[ScoreTable") :]
     first_row = table.splitlines()[1].split()
     assert f'<b id="butler-datum">NS {first_row[-1]}</b>' in board1
+
+
+def test_ffb_session_file_publishes_the_cumulative_standings(site: dict) -> None:
+    """The FFB's session-5 file ranks every pair over the 144 boards so far (`TotalScoreTable`:
+    Rank, TotalScoreMP, TotalPercentage, NrBoards) beside the session's 28: the event page shows
+    that ranking line for line as printed, with each pair's carry-over (total less session)."""
+    event = event_page(site, "Open /2 DN1")
+    html = event.read_text(encoding="utf-8")
+    assert '<h2 id="cumulative">Standings after this session (144 boards)</h2>' in html
+    pbn = FFB.read_text(encoding="latin-1")
+    table = pbn[pbn.index("[TotalScoreTable") :]
+    rows = []
+    for line in table.splitlines()[1:]:
+        if not line.strip() or line.startswith("["):
+            break
+        f = re.findall(r'"[^"]*"|\S+', line)
+        rows.append((f[0], f[1], f[4], f[5], f[9]))  # Rank, PairId, TotalScoreMP, TotalPct, Session
+    assert len(rows) > 40
+    shown = re.findall(r'<tr><td class="n place">([^<]*)</td><td class="pair">([^<]*) <span'
+                       r'.*?<td class="n carry">([^<]*)</td><td class="n c-session">([^<]*)</td>'
+                       r'<td class="n total">([^<]*)</td><td class="n pct">([^<]*)</td>', html)  # fmt: skip
+    assert len(shown) == len(rows)
+    for (place, pair, total, pct, session), (p, q, carry, sess, t, c) in zip(
+        rows, shown, strict=True
+    ):
+        assert (p, q, t, c, sess) == (place, pair, total, pct, session)
+        decimals = len(total.split(".")[1]) if "." in total else 0
+        assert carry == f"{float(total) - float(session):.{decimals}f}"
+
+
+def test_ruter_teams_league_has_its_table_and_matches(site: dict) -> None:
+    """A Ruter teams league file (match scores and the table, no table results): the index lists
+    it, and its page shows the league table (place, team, name, roster, VPs) and every match
+    (round, teams, IMPs, VPs) as the file publishes them."""
+    event = event_page(site, "Salo joukkuekilpailu")
+    html = event.read_text(encoding="utf-8")
+    pbn = LEAGUE.read_text(encoding="latin-1")
+
+    def table(tag: str) -> list[list[str]]:
+        body = pbn[pbn.index(f"[{tag} ") :].splitlines()[1:]
+        rows = []
+        for line in body:
+            if not line.strip() or line.startswith("["):
+                break
+            rows.append([f.strip('"') for f in re.findall(r'"[^"]*"|\S+', line)])
+        return rows
+
+    league = table("TotalScoreTable")  # Rank;TeamId;Table;Direction;TotalScoreVP;TeamName;...
+    assert len(league) == 10
+    ranking = html[html.index('data-heading="Teams"') :]
+    ranking = ranking[: ranking.index("</table>")]
+    shown = re.findall(r'<td class="n place">(\d+)</td><td class="pair">(\d+) <b class="team-name">'
+                       r'([^<]+)</b>.*?<td class="n score">([\d.]+)</td>', ranking)  # fmt: skip
+    assert shown == [(r[0], r[1], unescape_name(r[5]), r[4]) for r in league]
+    matches = table("ScoreTable")  # Round;Table;TeamId_Home;TeamId_Away;MatchDetails;VP_Home;...
+    assert len(matches) == 30
+    names = {r[1]: unescape_name(r[5]) for r in league}
+    for rnd, _table, home, away, details, vp_home, vp_away, *_ in matches:
+        imps = details.split(",")[-2:]
+        # each match once, either team first, with its own IMPs and VPs first
+        sides = [(home, away, imps[0], imps[1], vp_home, vp_away),
+                 (away, home, imps[1], imps[0], vp_away, vp_home)]  # fmt: skip
+        rows = [f'<tr><td>{rnd}</td><td class="match">{a} {names[a]} v {b} {names[b]}</td>'
+                f'<td class="n">8</td><td class="n">{ia}–{ib}</td><td class="n">{va}–{vb}</td>'
+                "</tr>" for a, b, ia, ib, va, vb in sides]  # fmt: skip
+        assert sum(html.count(r) for r in rows) == 1, rows[0]
+
+
+def unescape_name(name: str) -> str:
+    """A name as the page escapes it."""
+    from html import escape
+
+    return escape(name)

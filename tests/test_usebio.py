@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ddrank.cleaning import clean_record
+from ddrank.limits import LimitExceeded, Limits
 from ddrank.parsers.handrecord import board_dealer_vulnerability
 from ddrank.parsers.usebio import parse_usebio
 
@@ -230,7 +231,9 @@ def test_binary_junk_and_other_xml_are_clear_errors() -> None:
 
 def test_multi_megabyte_single_line_is_bounded() -> None:
     data = b"<USEBIO><EVENT><EVENT_DESCRIPTION>" + b"x" * (8 << 20) + b"</EVENT_DESCRIPTION>"
-    parsed = parse_usebio(data, "long.xml")  # truncated too: no closing tags
+    with pytest.raises(LimitExceeded, match="the text of <EVENT_DESCRIPTION>: more than 65,536"):
+        parse_usebio(data, "long.xml")  # refused as its text arrives: max_value_chars (issue 40)
+    parsed = parse_usebio(data, "long.xml", limits=Limits(max_value_chars=16 << 20))
     assert parsed.records == [] and parsed.refused.startswith("refused: line 1: not well-formed")
 
 

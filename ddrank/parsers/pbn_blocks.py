@@ -5,6 +5,7 @@ entry point over a whole text, its lines or pieces of whole lines."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from operator import itemgetter
 
@@ -125,6 +126,7 @@ class _Layout:
 # by their number of tags: tried in turn before a game is read tag by tag
 _LAYOUTS: dict[int, list[_Layout]] = {}
 _MAX_LAYOUTS = 4  # of one number of tags
+_MAX_LAYOUT_TAGS = 500  # a real game has 20 to 60 tags
 _NOT_LAYOUTS: set[tuple[tuple[str, ...], frozenset[str]]] = set()
 _WITH_BODY = re.compile(r'\n\[(\w+) "[^"\n]*"\][^\S\n]*\n(?!\[)')
 
@@ -133,7 +135,9 @@ def _learn_layout(found: list[tuple[str, str]], text: str) -> None:
     """Keep the layout of a game read by `_block_game`, unless a tag that a layout cannot
     repeat (identity, section or table) is repeated."""
     names = [name for name, _value in found]
-    repeated = {n for n in names if names.count(n) > 1}
+    if len(names) > _MAX_LAYOUT_TAGS:  # no real game has so many: read tag by tag, no regex
+        return
+    repeated = {n for n, k in Counter(names).items() if k > 1}  # linear: 125,000 tags in a game
     if len(names) < 2 or any(
         n in _IDENTITY_TAGS or n in _SECTION_TAGS or n.endswith("Table") for n in repeated
     ):

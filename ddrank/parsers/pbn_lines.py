@@ -77,6 +77,31 @@ class _Game:
         return self._tag_lines
 
 
+_ESCAPED = re.compile(r'\\(["\\])')
+
+
+def _unescape(value: str) -> str:
+    """A tag's value with the standard's escapes (`\\"`, `\\\\`) read: `x\\";y` is `x";y`."""
+    return _ESCAPED.sub(r"\1", value)
+
+
+def _closing_quote(line: str, start: int) -> int:
+    """Where the string opened before `start` closes: PBN escapes `\\"` and `\\\\` inside a
+    string (standard, section 3.7), so `"x\\";y"` is one string. The line's last index when
+    it never closes."""
+    j = start
+    while True:
+        j = line.find('"', j)
+        if j < 0:
+            return len(line) - 1
+        k = j - 1  # an odd run of backslashes before it escapes it
+        while k >= start and line[k] == "\\":
+            k -= 1
+        if (j - 1 - k) % 2 == 0:
+            return j
+        j += 1
+
+
 def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
     """Remove `{...}` (possibly spanning lines) and `;` rest-of-line comments."""
     if not in_brace and "{" not in line and ";" not in line:
@@ -96,8 +121,7 @@ def _strip_comments(line: str, in_brace: bool) -> tuple[str, bool]:
         elif ch == ";":
             break
         elif ch == '"':  # keep quoted tag values intact, braces and semicolons included
-            j = line.find('"', i + 1)
-            j = len(line) - 1 if j < 0 else j
+            j = _closing_quote(line, i + 1)
             out.append(line[i : j + 1])
             i = j + 1
             continue
@@ -127,6 +151,7 @@ class _LineReader:
         self.garbage_at: int | None = None
         self.pending: str | None = None  # a tag not closed yet on its first line
         self.pending_at = 0
+        self.brace_at = 0  # the line of the `{` comment open now
 
     def idle(self) -> bool:
         """Between games, outside any comment or tag: the next game may be read as a block."""
@@ -149,7 +174,7 @@ class _LineReader:
                     if stripped and stripped[0] != "[":
                         game.tables[game.table][1].append((lineno, stripped))  # type: ignore[union-attr]
                         if stripped[0] == "{" and "}" not in stripped:
-                            in_brace = True
+                            in_brace, self.brace_at = True, lineno
                         continue
                 if pending is None and "{" not in raw_line and ";" not in raw_line:
                     # the common lines, without comments: one tag, or a section's data line
@@ -165,6 +190,8 @@ class _LineReader:
                                 # a repeated identity tag without a blank line starts the next game
                                 yield game
                                 game = _Game(lineno)
+                            if "\\" in value:  # `\\"` and `\\\\` as the standard escapes them
+                                value = _unescape(value)
                             game.tags[name] = value
                             game.tag_lines[name] = lineno
                             game.current = kind[1]
@@ -178,11 +205,17 @@ class _LineReader:
                         if game.current:
                             game.sections[game.current].append(line)  # type: ignore[union-attr]
                         continue  # data lines of other sections (tables, notes) are not needed
+            was_in_brace = in_brace
             line, in_brace = _strip_comments(raw_line, in_brace)
+            if in_brace and not was_in_brace:
+                self.brace_at = lineno
             line = line.strip()
             if not line:
                 if raw_line.strip():
                     continue  # a line that held only a comment does not end the game
+                if pending is not None and game is not None:  # a tag never closed: this game's
+                    game.errors.append(f"line {pending_at}: malformed tag {pending[:80]!r}")
+                    pending = None  # loss, never the next game's
                 if game is not None and (game.tags or game.errors):
                     yield game
                     game = None
@@ -219,7 +252,7 @@ class _LineReader:
                         # a repeated identity tag without a blank line starts the next game
                         yield game
                         game = _Game(lineno)
-                    game.tags[name] = value
+                    game.tags[name] = _unescape(value) if "\\" in value else value
                     game.tag_lines[name] = lineno
                     game.current = name if name in _SECTION_TAGS else None
                     game.table = name if name.endswith("Table") and name != "Table" else None
@@ -246,8 +279,11 @@ class _LineReader:
     def finish(self) -> Iterator[_Game]:
         """The last game of the file, if the file does not end with a blank line."""
         game = self.game
+        if self.in_brace:
+            if game is None or not (game.tags or game.errors):
+                game = _Game(self.brace_at)  # between games: said all the same, with its line
+            game.errors.append(f"line {self.brace_at}: a {{comment}} opened here never closes: "
+                               "the file ends inside it, and what follows it is not read")  # fmt: skip
         if game is not None and (game.tags or game.errors):
-            if self.in_brace:
-                game.errors.append("file ends inside a {comment}")
             yield game
         self.game = None

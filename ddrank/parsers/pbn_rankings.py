@@ -48,8 +48,12 @@ def standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
     # One session of a longer event (Magic Contest, Ruter): `Total*` and `Rank` are cumulative
     # over `NrBoards`, this session's own values are `Session*` over `NrBoardsSession`.
     total_boards, session_boards = first("nrboards"), first("nrboardssession")
+    cumulative: dict[str, str] = {}
     if (total_boards.isdigit() and session_boards.isdigit()
             and int(total_boards) > int(session_boards)):  # fmt: skip
+        cumulative = {"cumulative_place": first("rank"), "cumulative_mp": first("totalscoremp"),
+                      "cumulative_pct": first("totalpercentage"),
+                      "cumulative_boards": total_boards}  # fmt: skip
         row = {**row, "totalscoremp": row.get("sessionscoremp", ""),
                "totalpercentage": row.get("sessionpercentage", ""),
                "rank": row.get("sessionrank", "")}  # fmt: skip
@@ -67,6 +71,7 @@ def standing(base: RawRecord, line: int, row: dict[str, str]) -> RawStanding:
         published_imps=first("totalscoreimp", "imp", "totalimp"),
         published_vp=first("totalscorevp", "vp", "totalvp"),
         published_place=first("rank"), boards=first("nrboardssession", "nrboards"),
+        **cumulative,
     )  # fmt: skip
 
 

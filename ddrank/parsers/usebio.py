@@ -59,7 +59,7 @@ class _Node:
     dataclass) with an index of the first child per tag: the reader builds one per element and
     looks children up by tag many times per traveller line, so both are on the hot path."""
 
-    __slots__ = ("tag", "attrs", "line", "children", "parts", "index")
+    __slots__ = ("tag", "attrs", "line", "children", "parts", "index", "size")
 
     def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
         self.tag = tag
@@ -67,6 +67,7 @@ class _Node:
         self.line = line
         self.children: list[_Node] = []
         self.parts: list[str] = []
+        self.size = 0  # characters of text so far (`max_value_chars`)
         self.index: dict[str, _Node] = {}  # tag -> first child with that tag
 
     def add(self, child: _Node) -> None:
@@ -174,7 +175,12 @@ class _Reader:
 
     def data(self, text: str) -> None:
         if self.stack:
-            parts = self.stack[-1].parts
+            node = self.stack[-1]
+            node.size += len(text)
+            if node.size > self.limits.max_value_chars:  # checked as it arrives: never held
+                raise LimitExceeded("max_value_chars", self.limits.max_value_chars, node.size,
+                                    f"line {node.line}: the text of <{node.tag}>", exact=False)  # fmt: skip
+            parts = node.parts
             if parts or not text.isspace():  # (leading white space is stripped anyway)
                 parts.append(text)
 
@@ -444,6 +450,19 @@ class _Reader:
         )
 
 
+def _check_tags(data: bytes, limits: Limits) -> None:
+    """Refuse a start tag (its attributes) longer than `max_value_chars`, before parsing: expat
+    builds every attribute of an element before the reader sees it, so one element with ten
+    million attributes would take gigabytes. One pass over the bytes: `<` cannot occur inside a
+    tag, so each search from a `<` stops at the next `<` or `>` (linear, whatever the bytes)."""
+    limit = limits.max_value_chars
+    m = re.search(rb"<[^<>]{%d}" % (limit + 1), data)
+    if m is not None:
+        line = data.count(b"\n", 0, m.start()) + 1
+        raise LimitExceeded("max_value_chars", limit, limit + 1, f"line {line}: an XML tag",
+                            exact=False)  # fmt: skip
+
+
 def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None,
                  limits: Limits = DEFAULT_LIMITS) -> ParsedFile:  # fmt: skip
     """Every traveller line, published ranking line and event of a USEBIO file.
@@ -457,6 +476,7 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None,
     Over the XML `limits` it raises `LimitExceeded` at once.
     """
     data = _utf8_or_declared(data)
+    _check_tags(data, limits)
     reader = _Reader(source, limits)
     # defusedxml's parser installs the guards (entity declarations refused, external references
     # refused, the DTD never fetched); the elements go straight to the reader, no tree is built.

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import fields
+from operator import attrgetter
 
-from ddrank.raw import ParsedFile, RawRecord, RawStanding
+from ddrank.limits import DEFAULT_LIMITS, LimitExceeded, Limits
+from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding
 
 #: A bridge score is at most 7NT redoubled vulnerable with every overtrick and honours (about
 #: 3,000); the store's score columns are 32-bit. Anything past this is not a score.
@@ -90,3 +93,30 @@ def check_values(parsed: ParsedFile) -> ParsedFile:
     check_records(parsed.deals)
     parsed.warnings = [*parsed.warnings, *check_standings(parsed.standings)]
     return parsed
+
+
+def _texts(cls: type) -> attrgetter:
+    """A getter of every text field of a raw type (its values as one tuple)."""
+    return attrgetter(*(f.name for f in fields(cls) if f.type in ("str", str)))
+
+
+_TEXTS = {RawRecord: _texts(RawRecord), RawStanding: _texts(RawStanding),
+          RawEvent: _texts(RawEvent)}  # fmt: skip
+
+
+def check_lengths(parsed: ParsedFile, limits: Limits = DEFAULT_LIMITS) -> None:
+    """Refuse the file (`LimitExceeded`) when one of its values is longer than `max_value_chars`.
+
+    A reader shares an inherited value (a PBN `[Event]` that every game after it keeps) among
+    its records, but the store writes it once per record: a 990,000-character `[Event]` of a
+    1 MB file, inherited by 1,000 games, is a gigabyte there. Checked before anything is stored."""
+    limit = limits.max_value_chars
+    for items, kind in ((parsed.records, RawRecord), (parsed.deals, RawRecord),
+                        (parsed.standings, RawStanding), (parsed.events, RawEvent)):  # fmt: skip
+        get = _TEXTS[kind]
+        for item in items:
+            for value in get(item):
+                if len(value) > limit:
+                    line = getattr(item, "source_line", 0)
+                    where = f"line {line}: a value" if line else "a value"
+                    raise LimitExceeded("max_value_chars", limit, len(value), where)

@@ -164,6 +164,20 @@ def build_events(data: SiteData) -> list[Event]:
         if r.get("model_event_id"):
             ev.model_ids.add(str(r["model_event_id"]))
         ev.results.append(r)
+    # an event published without table results (a teams league's file of match scores and its
+    # table): its ranking and matches are its pages
+    ranked = {str(r.get("event") or "") for r in data.optional.get("rankings", [])}
+    leagues = {str(m.get("event") or "") for m in data.optional.get("team_matches", [])}
+    ranked |= leagues
+    for eid, m in meta.items():
+        if eid in events or eid not in ranked:
+            continue
+        date = str(m.get("date_start") or "")
+        events[eid] = Event(event_id=eid, name=str(m.get("name") or eid),
+                            year=int(date[:4]) if date[:4].isdigit() else 0, scoring="IMP",
+                            date=date, organiser=str(m.get("organiser") or ""),
+                            kind="TEAMS" if eid in leagues else str(m.get("scoring") or "")
+                            .strip().upper(), model_ids={eid})  # fmt: skip
     for ev in events.values():
         # where it was played, as its file says (PBN [Site], BridgeComposer %HRTitleSite,
         # USEBIO's club, ACBLscore's club): the most common, when the organiser is not it

@@ -33,9 +33,14 @@ class RankingLine:
     #: the total and percentage as the scorer prints them, kept by scoring (`rankings.*_text`)
     score_text: str = ""
     pct_text: str = ""
+    #: the decimals the scorer sums each board's value at (None: exact), kept by scoring
+    line_decimals: int | None = None
     published_place: str = ""  # set only where it differs from ours
     #: the file's other places (ACBLscore): "C 5" in a lower strat, "overall 1"
     strat_places: list[str] = field(default_factory=list)
+    #: a team's name and roster as its file publishes them (a teams ranking)
+    team_name: str = ""
+    roster: str = ""
     #: the masterpoints the file records for the line: [(amount, colour)]
     award: list[tuple[str, str]] = field(default_factory=list)
 
@@ -119,6 +124,57 @@ def _key(r: Row) -> tuple[str, str, str]:
     return tuple(str(r.get(k) or "") for k in ("session", "section", "direction"))  # type: ignore[return-value]
 
 
+def event_standings(event_id: str, standings: list[Row], model_ids: set[str] | frozenset[str],
+                    name_date: tuple[str, str]) -> list[Row]:  # fmt: skip
+    """The event's published ranking lines (not its matches): by the event model's ids, or by
+    the event's name and date where a standing was read with another event id."""
+    out = []
+    for s in standings:
+        if s.get("opponent"):  # a match's published result, not a ranking line
+            continue
+        same_name = bool(name_date[0]) and str(s.get("event") or "") == name_date[0] and (
+            _digits(s.get("date")) == _digits(name_date[1]))  # fmt: skip
+        if same_name or str(s.get("event_id") or s.get("event") or "") in {event_id, *model_ids}:
+            out.append(s)
+    return out
+
+
+@dataclass
+class CumulativeLine:
+    """A line of the cumulative ranking one session's file publishes, as printed."""
+
+    place: str
+    pair: str
+    direction: str
+    players: str
+    carryover: str  # the total before this session (total minus this session's score)
+    session: str
+    total: str
+    pct: str
+
+
+def cumulative_of(standings: list[Row]) -> tuple[str, list[CumulativeLine]]:
+    """(boards covered, lines in published order) of the cumulative ranking the event's session
+    file publishes beside the session's (Magic Contest, Ruter); ('', []) where it has none. The
+    carry-over is the published total less the session's published score, at the total's
+    decimals."""
+    rows = [s for s in standings if str(s.get("cumulative_place") or "").strip()]
+    if not rows:
+        return "", []
+    out = []
+    for s in rows:
+        total, session = str(s.get("cumulative_mp") or ""), str(s.get("published_mp") or "")
+        carry = ""
+        if number(total) is not None and number(session) is not None:
+            decimals = len(total.split(".")[1]) if "." in total else 0
+            carry = f"{number(total) - number(session):.{decimals}f}"  # type: ignore[operator]
+        out.append(CumulativeLine(str(s["cumulative_place"]).strip(), str(s.get("pair") or ""),
+                                  str(s.get("direction") or ""), str(s.get("players") or ""),
+                                  carry, session, total, str(s.get("cumulative_pct") or "")))  # fmt: skip
+    out.sort(key=lambda ln: (number(ln.place) or math.inf, ln.pair))
+    return str(rows[0].get("cumulative_boards") or ""), out
+
+
 def rankings_of(
     event_id: str,
     rankings: list[Row],
@@ -140,17 +196,12 @@ def rankings_of(
             groups[(str(r.get("kind") or ""), *_key(r))].append(r)
     published: dict[tuple, Row] = {}
     extra: dict[tuple, list[Row]] = defaultdict(list)  # a line's strat and overall places
-    for s in standings:
-        if s.get("opponent"):  # a match's published result, not a ranking line
-            continue
-        same_name = bool(name_date[0]) and str(s.get("event") or "") == name_date[0] and (
-            _digits(s.get("date")) == _digits(name_date[1]))  # fmt: skip
-        if same_name or str(s.get("event_id") or s.get("event") or "") in {event_id, *model_ids}:
-            key = (*_key(s), str(s.get("pair") or "").strip())
-            if s.get("strat") or s.get("overall"):
-                extra[key].append(s)
-            else:
-                published[key] = s
+    for s in event_standings(event_id, standings, model_ids, name_date):
+        key = (*_key(s), str(s.get("pair") or "").strip())
+        if s.get("strat") or s.get("overall"):
+            extra[key].append(s)
+        else:
+            published[key] = s
     order = {"teams": 0, "pairs": 1, "individual": 2, "butler": 3}
     out = []
     for (kind, session, section, direction), rows in sorted(
@@ -182,7 +233,8 @@ def rankings_of(
             line = RankingLine(place, pair, str(r.get("players") or ""),
                                int(number(r.get("boards")) or 0) or None,
                                number(r.get("score")), pct, score_text=_text(r.get("score_text")),
-                               pct_text=_text(r.get("pct_text")))  # fmt: skip
+                               pct_text=_text(r.get("pct_text")),
+                               line_decimals=_whole(r.get("line_decimals")))  # fmt: skip
             if pub_pct is not None and pct is not None:
                 rk.compared_pct += 1
                 if abs(pub_pct - pct) < PCT_TOLERANCE:
@@ -201,11 +253,20 @@ def rankings_of(
                 for x in sorted(extra.get(key, []), key=lambda x: (bool(x.get("overall")),
                                                                    str(x.get("strat") or "")))
             ]  # fmt: skip
+            line.team_name = str(pub.get("team_name") or "").strip()
+            if kind == "teams":
+                line.roster = str(pub.get("players") or "")
             line.award = [tuple(a.strip().split(" ", 1)) for a in  # type: ignore[misc]
                           str(pub.get("award") or "").split(";") if a.strip()]  # fmt: skip
             rk.lines.append(line)
         out.append(rk)
     return out
+
+
+def _whole(v: Any) -> int | None:
+    """A kept whole number (None for none or NaN)."""
+    x = number(v)
+    return None if x is None else int(x)
 
 
 def _text(v: Any) -> str:
@@ -219,9 +280,13 @@ def _standing_key(session: str, section: str, direction: str, pair: str,
     """The published line of a ranking line: the same section and pair, or, in sections ranked
     together ('A+B+C', pair 'B7'), the pair's own section and number."""
     key = (session, section, direction, pair)
-    if key in published or "+" not in section:
+    if key in published:
         return key
-    for letter in section.split("+"):
+    for letter in section.split("+") if "+" in section else ():
         if letter and pair.startswith(letter) and pair[len(letter) :].isdigit():
             return (session, letter, direction, pair[len(letter) :])
+    if not direction:  # a team's line: its file may give it a "direction" (Ruter's home/away)
+        same = [k for k in published if (k[0], k[1], k[3]) == (session, section, pair)]
+        if len(same) == 1:
+            return same[0]
     return key

@@ -75,11 +75,13 @@ insert into published_standings (standing_id, event_id, source_file, source_line
                                   session, section, direction, pair, team_name, players,
                                   player_ids, published_mp, published_pct, published_imps,
                                   published_vp, published_place, phantom, opponent, strat,
-                                  adjustment, carryover, eligible, overall, boards, award)
+                                  adjustment, carryover, eligible, overall, boards, award,
+                                  cumulative_place, cumulative_mp, cumulative_pct,
+                                  cumulative_boards)
 select standing_id, event_id, source_file, source_line, event, date, session, section, direction,
        pair, team_name, players, player_ids, published_mp, published_pct, published_imps,
        published_vp, published_place, phantom, opponent, strat, adjustment, carryover, eligible,
-       overall, boards, award
+       overall, boards, award, cumulative_place, cumulative_mp, cumulative_pct, cumulative_boards
 from new_rows
 on conflict (standing_id) do nothing;
 

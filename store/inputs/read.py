@@ -29,7 +29,7 @@ from ddrank.parsers.registry import (
     sniff,
     unreadable,
 )
-from ddrank.parsers.values import check_values
+from ddrank.parsers.values import check_lengths, check_values
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, number_repeats
 from store.inputs.files import expand_paths, named_safely, open_input, read_input, shown
 
@@ -200,6 +200,7 @@ def _read(path: Path, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
         results = companion_of(path) if fmt == "pbn" else None
         with gc_paused():
             parsed = _read_format(path, fmt, results, limits, data)
+            check_lengths(parsed, limits)  # no value of it is copied per record when stored
             if results is not None:
                 results_events = _results_events(results, limits)
     except (LimitExceeded, RefusedInput) as exc:

@@ -1,0 +1,103 @@
+"""Hostile input, round 2 (issue 40): PBN strings as the standard defines them, a malformed tag
+or an unclosed comment said and costing no more than it must, one value never copied per game,
+and no quadratic work in one game's tags; also the USEBIO value-length limit.
+
+Each hostile file is the bundled RealBridge qualifier's first games (or, for USEBIO, a file of
+../shared) with one thing changed here; it runs through `ddrank results` in a child process
+beside the bundled vugraph LIN file (`test_hostile_values.run_beside_good`).
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+
+import pytest
+from test_hostile_files import published
+from test_hostile_values import USEBIO, needs_shared, one_line, qualifier_games, run_beside_good
+
+from ddrank.parsers.registry import read_bytes
+
+FOUR = qualifier_games(4)
+SECOND = [m.start() for m in re.finditer(r"^\[Event ", FOUR, re.MULTILINE)][1]
+
+
+def in_second_game(old: str, new: str) -> str:
+    """The four games with `old` replaced by `new` once, in the second game."""
+    assert old in FOUR[SECOND:]
+    return FOUR[:SECOND] + FOUR[SECOND:].replace(old, new, 1)
+
+
+def table_results(out) -> list[dict[str, str]]:
+    with (out / "results.csv").open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_an_escaped_quote_then_a_semicolon_is_part_of_the_name(tmp_path) -> None:
+    text = in_second_game('[West "', '[West "x\\";y ')  # `x\";y`: a legal PBN string
+    done, out, _ = run_beside_good(tmp_path, "bad.pbn", text)
+    assert done.returncode == 0, done.stderr[-3000:]
+    published(done, out)
+    assert "bad.pbn" not in (out / "errors.csv").read_text()  # nothing left out
+    rows = table_results(out)
+    assert sum('x";y ' in v for row in rows for v in row.values()) == 1  # the name, unescaped
+
+
+def test_a_malformed_tag_costs_its_own_game_only(tmp_path) -> None:
+    text = in_second_game('[West "', '[West "x')
+    text = text[:SECOND] + text[SECOND:].replace('"]\n', "\n", 1)  # its [Event] never closes
+    done, out, _ = run_beside_good(tmp_path, "bad.pbn", text)
+    line = one_line(done, "unreadable", "bad.pbn")
+    assert "malformed tag" in line
+    errors = (out / "errors.csv").read_text()
+    bad_rows = [ln for ln in errors.splitlines() if "bad.pbn" in ln]
+    assert len(bad_rows) == 1 and "malformed tag" in bad_rows[0]  # that game, with why
+    parsed = read_bytes(text.encode(), "bad.pbn", "pbn")
+    assert len(parsed.records) == 4 and sum(bool(r.parse_error) for r in parsed.records) == 1
+    published(done, out)
+
+
+def test_an_unclosed_comment_is_said_with_its_line(tmp_path) -> None:
+    text = FOUR[:SECOND] + "{ a comment that never closes\n" + FOUR[SECOND:]
+    done, out, _ = run_beside_good(tmp_path, "bad.pbn", text)
+    line = one_line(done, "unreadable", "bad.pbn")
+    at = text[:SECOND].count("\n") + 1
+    assert f"bad.pbn:{at}:" in line and "never closes" in line
+    assert "never closes" in (out / "errors.csv").read_text()
+    published(done, out)
+
+
+def test_a_long_event_inherited_by_every_game_is_refused_whole(tmp_path) -> None:
+    title = '[Event "2021 Online Qual: Open R2"]'
+    text = qualifier_games(40).replace(title, '[Event "' + "E" * 70_000 + '"]', 1)
+    text = text.replace(title, '[Event "#"]')  # "#": the value of the game before (inherited)
+    done, out, _ = run_beside_good(tmp_path, "bad.pbn", text)
+    assert done.returncode == 2
+    line = one_line(done, "bad.pbn", "max_value_chars")
+    assert "70,000 characters" in line and "--max-value-chars" in line
+    published(done, out)
+
+
+def test_a_game_of_30000_tags_is_read_in_linear_time(tmp_path) -> None:
+    game = qualifier_games(1)
+    tags = "".join(f'[Note{i} "v"]\n' for i in range(30_000))
+    text = game.replace('[Competition "Teams"]\n', '[Competition "Teams"]\n' + tags, 1)
+    parsed = read_bytes(text.encode(), "tags.pbn", "pbn")  # was names.count per tag: n^2
+    assert len(parsed.records) == 1 and not parsed.records[0].parse_error
+
+
+@needs_shared
+@pytest.mark.parametrize("where", ["text", "attributes"])
+def test_a_usebio_value_over_the_limit_is_refused_before_it_is_held(tmp_path, where) -> None:
+    text = USEBIO.read_text()
+    if where == "text":  # a 1 MB EVENT_DESCRIPTION (20 MB aborted the run)
+        text = text.replace("</EVENT_DESCRIPTION>", "E" * 1_000_000 + "</EVENT_DESCRIPTION>", 1)
+        assert "E" * 1_000_000 in text
+    else:  # one element with 100,000 attributes (10 million took 2.5 GB)
+        attrs = " ".join(f'a{i}="1"' for i in range(100_000))
+        text = re.sub(r"<EVENT\b", "<EVENT " + attrs, text, count=1)
+    done, out, _ = run_beside_good(tmp_path, "bad.xml", text)
+    assert done.returncode == 2, done.stdout[-2000:]
+    line = one_line(done, "bad.xml", "max_value_chars")
+    assert "refused" in line
+    published(done, out)
