@@ -88,3 +88,16 @@ def ascherman(groups: Groups, total: int | None = None) -> list[list[float]]:
     """Ascherman: (MP + 1) * N/n, where the average equals the number of comparable scores."""
     big_n = _field_size(groups, total)
     return [[(m + 1) * big_n / len(g) for m in matchpoints(g)] for g in groups]
+
+
+def lift(groups: Groups, total: int | None = None, method: str = "neuberg") -> list[list[float]]:
+    """Each group's matchpoints (2 per result beaten) lifted to a field of `total` results (all
+    the groups' by default) by `method`: neuberg, mitchell1, mitchell1_bis or ascherman (on the
+    matchpoint scale: Ascherman's is one above Neuberg's)."""
+    if method == "mitchell1":
+        return mitchell1(groups, total)
+    if method == "mitchell1_bis":
+        return mitchell1_bis(groups, total)
+    if method == "ascherman":
+        return [[a - 1 for a in g] for g in ascherman(groups, total)]
+    return neuberg(groups, total)
