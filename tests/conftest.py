@@ -29,10 +29,33 @@ LONG_FIRST = ("test_faults.py", "test_pipeline.py", "test_doc_examples.py", "tes
               "test_director_cli.py", "test_site_browser.py", "test_scoring_flow.py")  # fmt: skip
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (--dist loadgroup)
 def pytest_collection_modifyitems(items: list) -> None:
-    """Long files first (a stable sort: the order within each file is kept)."""
+    """Long files first (a stable sort: the order within each file is kept), and each test in an
+    xdist group: its own `xdist_group` when it has one (tests that share a session fixture, such
+    as `lin_pipeline`), else its file's. Only `--dist loadgroup` reads the groups; pyproject stays
+    on `--dist loadfile`, because a trial of loadgroup (2026-11-28) still split one file's tests
+    over both workers (not yet understood). Under loadfile, a shared session fixture is built
+    once per worker that uses it."""
     rank = {name: k for k, name in enumerate(LONG_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.path.name))
+
+
+@pytest.fixture(scope="session")
+def lin_pipeline(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - (Path, CompletedProcess)
+    """One uninterrupted pipeline run over the bundled LIN (`tmp/full.duckdb`, `tmp/full-out`)
+    and its output, shared by the files that need one: tests/test_pipeline.py (read, rerun,
+    compared) and tests/test_scoring_flow.py (copied, then a second file added). Its users are in
+    xdist group `lin-pipeline`, so one worker runs it once. Tests that change the store copy it."""
+    from pipeline_run import LIN, run_pipeline
+
+    tmp = tmp_path_factory.mktemp("lin-pipeline")
+    done = run_pipeline(tmp, "full", [LIN])
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return tmp / "full.duckdb", done
 
 
 # The rating benchmark's real slices (tests/test_predict.py, tests/test_rating_variants.py): the

@@ -1,7 +1,9 @@
 """The whole pipeline flow on real records: end to end, rerun, store lock, and kill -9 recovery.
 
 Each pipeline run is a real Prefect flow run (one temporary API per process), so this file keeps
-to a few runs on the 30 table results of the bundled BBO vugraph file.
+to a few runs on the 30 table results of the bundled BBO vugraph file. The uninterrupted run is
+the session's `lin_pipeline` (tests/conftest.py), shared with tests/test_scoring_flow.py: the
+file is in xdist group `lin-pipeline`, on the worker that builds it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from pipeline_run import pipeline_env, run_pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 LIN = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
@@ -29,25 +32,15 @@ COMPARED = {
     "player_stats": "SELECT * FROM player_stats ORDER BY ALL",
 }
 
+pytestmark = pytest.mark.xdist_group("lin-pipeline")
+
 
 def _env(tmp: Path, name: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        DDRANK_DB=str(tmp / f"{name}.duckdb"),
-        DDRANK_INPUTS=f'["{LIN}"]',
-        DDRANK_PARTITION_SIZE="4",
-        DDRANK_OUT=str(tmp / f"{name}-out"),
-        DDRANK_WORKERS="2",
-        DO_NOT_TRACK="1",
-        PREFECT_SERVER_ANALYTICS_ENABLED="false",
-    )
-    env.pop("PREFECT_API_URL", None)
-    return env
+    return pipeline_env(tmp, name, [LIN])
 
 
 def _run(tmp: Path, name: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "flows.pipeline"], cwd=ROOT, env=_env(tmp, name),
-                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    return run_pipeline(tmp, name, [LIN])
 
 
 def _snapshot(db: Path) -> dict[str, list[tuple]]:
@@ -59,11 +52,10 @@ def _snapshot(db: Path) -> dict[str, list[tuple]]:
 
 
 @pytest.fixture(scope="module")
-def uninterrupted(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("pipeline")
-    done = _run(tmp, "full")
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return tmp / "full.duckdb"
+def uninterrupted(lin_pipeline: tuple[Path, subprocess.CompletedProcess[str]]) -> Path:
+    """The session's one uninterrupted run over the LIN (tests/conftest.py, shared with
+    tests/test_scoring_flow.py)."""
+    return lin_pipeline[0]
 
 
 def test_pipeline_end_to_end(uninterrupted: Path) -> None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import csv
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import duckdb
 import pytest
+from pipeline_run import run_pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 LIN = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
@@ -21,30 +23,24 @@ USEBIO = (
 pytestmark = pytest.mark.flow
 
 
-def _run(tmp: Path, inputs: list[Path]) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env.update(
-        DDRANK_DB=str(tmp / "store.duckdb"),
-        DDRANK_INPUTS="[" + ", ".join(f'"{p}"' for p in inputs) + "]",
-        DDRANK_OUT=str(tmp / "out"),
-        DDRANK_WORKERS="2",
-        DO_NOT_TRACK="1",
-        PREFECT_SERVER_ANALYTICS_ENABLED="false",
-    )
-    env.pop("PREFECT_API_URL", None)
-    return subprocess.run([sys.executable, "-m", "flows.pipeline"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=900)  # fmt: skip
-
-
 @pytest.mark.skipif(
     not USEBIO.is_file(),
     reason="../shared/data/events is absent; USEBIO files may not be bundled: no licence (SOURCES.md)",
 )
-def test_run_scores_rates_and_rescores_only_the_new_event(tmp_path: Path) -> None:
-    first = _run(tmp_path, [LIN])
+@pytest.mark.xdist_group("lin-pipeline")  # on the worker that holds the session's LIN run
+def test_run_scores_rates_and_rescores_only_the_new_event(
+    lin_pipeline: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
+    # The first run is the session's uninterrupted run over the LIN (tests/conftest.py), copied:
+    # its store and outputs, as `ddrank run` left them.
+    db, first = lin_pipeline
     assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-3000:]
     assert "scoring: 1 event(s) scored, 0 unchanged" in first.stdout + first.stderr  # flow log
-    out = tmp_path / "out"
+    for made in db.parent.iterdir():
+        if made.name.startswith("full"):
+            copy = shutil.copytree if made.is_dir() else shutil.copy2
+            copy(made, tmp_path / made.name)
+    out = tmp_path / "full-out"
     for name in ("results.csv", "ranking.csv", "ratings.csv", "teams.csv"):
         assert (out / name).is_file(), name
     with (out / "ranking.csv").open() as fh:
@@ -52,10 +48,10 @@ def test_run_scores_rates_and_rescores_only_the_new_event(tmp_path: Path) -> Non
     assert header == ["event", "session", "section", "direction", "pair", "players", "boards",
                       "mp", "pct", "rank", "place_text", "score_text", "pct_text"]  # fmt: skip
 
-    second = _run(tmp_path, [LIN, USEBIO])
+    second = run_pipeline(tmp_path, "full", [LIN, USEBIO])
     assert second.returncode == 0, second.stdout[-3000:] + second.stderr[-3000:]
     assert "scoring: 1 event(s) scored, 1 unchanged" in second.stdout + second.stderr
-    con = duckdb.connect(str(tmp_path / "store.duckdb"), read_only=True)
+    con = duckdb.connect(str(tmp_path / "full.duckdb"), read_only=True)
     try:
         assert con.sql("select count(*) from scored_events").fetchall() == [(2,)]
         published = con.sql("select count(*), count(*) filter (where abs(ns_mp - published_ns_mp)"
