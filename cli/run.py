@@ -59,13 +59,14 @@ def run(
         store_folder(Path(settings.db))  # a new store, but never in a folder made up by a typo
         try:
             # the run's one Store and its inputs hashed once, before Prefect is even imported;
-            # the console hears from the first second (hashing, Prefect's import and its API's
-            # start are each a progress line: together they can take a minute on a busy machine)
+            # then the console hears from Prefect's import on (it and the API's start are each
+            # a progress line: together they can take a minute or more on a busy machine)
             progress = stack_progress(json)
             with ExitStack() as held:
-                with progress("inputs"):
-                    run = held.enter_context(open_run(settings))
-                    fresh = freshness_of(run)
+                # (no progress line: a rerun with nothing new is one line, and hashing takes
+                # about a second per GB of input)
+                run = held.enter_context(open_run(settings))
+                fresh = freshness_of(run)
                 if fresh.nothing_new:
                     if json:
                         emit_json(fresh.as_dict())

@@ -49,7 +49,7 @@ PLAYER_RESULTS_COLUMNS = ["event", "session", "section", "board", "record_id", "
                           "player_number", "player", "score", "pct"]  # fmt: skip
 #: Each line as its scorer prints it (ddrank.scoring.printed), kept with the ranking.
 PRINTED_COLUMNS = ["rulebook", "score_decimals", "pct_decimals", "place_text", "score_text",
-                   "pct_text"]  # fmt: skip
+                   "pct_text", "line_decimals"]  # fmt: skip
 RANKINGS_TABLE_COLUMNS = ["event", "kind", "session", "section", "direction", "pair", "players",
                           "boards", "score", "pct", "rank", "published_pct", "published_place",
                           *PRINTED_COLUMNS]  # fmt: skip
@@ -106,7 +106,7 @@ def ranking_rows(scores: Mapping[str, ScoredEvent], standings: Sequence[Row] = (
                         "rank": x.rank, "rulebook": p.rulebook,
                         "score_decimals": p.score_decimals, "pct_decimals": p.pct_decimals,
                         "place_text": p.place, "score_text": p.score,
-                        "pct_text": p.pct})  # fmt: skip
+                        "pct_text": p.pct, "line_decimals": p.line_decimals})  # fmt: skip
     return out
 
 

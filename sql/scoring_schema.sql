@@ -84,6 +84,9 @@ ALTER TABLE rankings ADD COLUMN IF NOT EXISTS pct_decimals INTEGER;
 ALTER TABLE rankings ADD COLUMN IF NOT EXISTS place_text VARCHAR;
 ALTER TABLE rankings ADD COLUMN IF NOT EXISTS score_text VARCHAR;
 ALTER TABLE rankings ADD COLUMN IF NOT EXISTS pct_text VARCHAR;
+-- line_decimals: what the scorer rounds each board's value to before summing (NULL: exact sums);
+-- a scorecard rounds its boards to them, never guessing.
+ALTER TABLE rankings ADD COLUMN IF NOT EXISTS line_decimals INTEGER;
 
 CREATE TABLE IF NOT EXISTS team_matches (
     event VARCHAR, session VARCHAR, section VARCHAR, team VARCHAR, opponent VARCHAR,

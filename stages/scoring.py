@@ -42,7 +42,8 @@ Row = dict[str, Any]
 #: 6: ACBLscore's arithmetic (method acbl), pair inputs, strat places.
 #: 7: values compared at their printed precision, producers' matchpoint arithmetic (mp_rule).
 #: 8: rulebooks; each ranking line kept as its scorer prints it (rankings.place_text, ...).
-MODEL_VERSION = "8"
+#: 9: rankings.line_decimals (a scorecard rounds its boards to them, never guessing).
+MODEL_VERSION = "9"
 
 
 @dataclass

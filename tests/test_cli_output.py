@@ -191,3 +191,19 @@ def test_pick_finds_one_name_and_says_when_several_match() -> None:
         pick("rem", names, "player")
     with pytest.raises(ValueError, match="no player matches 'zed'"):
         pick("zed", names, "player")
+
+
+def test_the_ratings_line_says_what_exists() -> None:
+    """`ddrank run`'s ratings line: "none" only when no player is rated; a store whose players
+    all have fewer boards than the top list needs says how many are rated (it said "none in the
+    store yet" while `ddrank player` showed a Lehman rating)."""
+    from cli.run_summary import ratings_line
+
+    assert ratings_line({"ratings": [], "rated": 0}) == (
+        "ratings: none yet (no scored event rates its players)")  # fmt: skip
+    assert ratings_line({"ratings": [], "rated": 8, "min_boards_listed": 30}) == (
+        "ratings: 8 players have a Lehman rating (on the Ratings page and `ddrank player`); none "
+        "has the 30 boards the top list needs yet")  # fmt: skip
+    top = [{"player": "a", "name": "Ann", "rating": 55.04}, {"player": "b", "rating": 51.0}]
+    assert ratings_line({"ratings": top, "rated": 2, "min_boards_listed": 30}) == (
+        "top Lehman ratings (at least 30 boards): Ann 55.0; b 51.0")  # fmt: skip

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from hostile import LIN, PEAK_RSS_LIMIT, Done, ddrank
+from hostile import LIN, PEAK_RSS_LIMIT, Done, ddrank, env
 
 ROOT = Path(__file__).resolve().parents[1]
 BWS = ROOT / "tests" / "data" / "bridgemate" / "LBC-2026-01-26.bws"
@@ -149,3 +152,33 @@ def test_an_output_folder_inside_the_inputs_is_skipped(tmp_path: Path, inner: bo
     results(folder, out)
     again = results(folder, out)
     assert again.returncode == 0 and "nothing new" in again.stdout, again.stdout[-2000:]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGABRT])
+def test_a_run_killed_midway_leaves_nothing_stale(tmp_path: Path, sig: signal.Signals) -> None:
+    """Issue 40: after an abort (SIGKILL, or SIGABRT as an allocation failure raises it) the
+    next run into the same --out starts at once: the lock a dead process left holds nothing,
+    the store's log is replayed and checkpointed (no WAL left), and the site is published."""
+    folder = good_folder(tmp_path)
+    shutil.copy(BWS, folder / BWS.name)
+    shutil.copy(BWS.with_suffix(".pbn"), folder / BWS.with_suffix(".pbn").name)
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "cli.main", "results", str(folder), "--out", str(out)]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    try:
+        for line in proc.stdout:  # the store is written from here on: clean, scoring
+            if "clean: started" in line:
+                break
+        os.kill(proc.pid, sig)
+    finally:
+        proc.wait(timeout=120)
+    assert proc.returncode == -sig
+    again = results(folder, out)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert "in use" not in again.stderr and "being updated" not in again.stderr
+    published(again, out)
+    assert "bridge-game-2026-01-26" in (out / "ranking.csv").read_text()  # the .bws game too
+    wal = out / "results.duckdb.wal"
+    assert not wal.exists() or wal.stat().st_size < 1 << 20
+    assert not Path(f"{out / 'results.duckdb'}.lock").exists()

@@ -93,3 +93,24 @@ def test_acblscore_percentages_show_its_own_rounding_and_check_site_reads_them(
         "total shown": (22, 22),
         "percentage shown": (22, 22),
     }
+
+
+@needs_shared
+def test_a_scorecard_sums_the_boards_at_the_decimals_scoring_kept(tmp_path: Path) -> None:
+    """FFB DN1 final, session 5 (Magic Contest): each board's matchpoints are summed as printed,
+    to one decimal; scoring keeps that with the ranking (`rankings.line_decimals`) and every
+    scorecard rounds its boards to it (no guess among 2, 1 and 0 decimals) and totals what the
+    ranking prints for the pair."""
+    path = EVENTS / "magic-contest-pbn" / "ffb-national-pairs-final-session5.pbn"
+    site = build_site_of([path], tmp_path)
+    (page,) = sorted((site / "events").glob("*.html"))
+    totals = dict(re.findall(r'<td class="pair">(?:<a [^>]*>)?([^<]*)(?:</a>)?</td>.*?'
+                             r'<td class="n score">([^<]*)</td>', page.read_text()))  # fmt: skip
+    cards = sorted(site.glob("events/*/card-*.html"))
+    assert len(cards) == len(totals) == 44
+    for card in cards:
+        html = card.read_text()
+        assert "each board as the scorer prints it, to 1 decimal, then summed" in html
+        pair = re.search(r'<span class="pairno">([^<]*)</span>', html).group(1)  # type: ignore[union-attr]
+        shown = re.search(r'id="card-total">([^<]*)<', html).group(1)  # type: ignore[union-attr]
+        assert shown == totals[pair], card.name

@@ -104,17 +104,6 @@ def field_sizes(
     return dict(out)
 
 
-def _lift(groups: Sequence[Sequence[float]], total: int, method: MpMethod) -> list[list[float]]:
-    """Matchpoints of each group (2 per result beaten) lifted to a field of `total` results."""
-    if method == "mitchell1":
-        return matchpoints.mitchell1(groups, total)
-    if method == "mitchell1_bis":
-        return matchpoints.mitchell1_bis(groups, total)
-    if method == "ascherman":  # Ascherman's scale is one above Neuberg's: back to matchpoints
-        return [[a - 1 for a in g] for g in matchpoints.ascherman(groups, total)]
-    return matchpoints.neuberg(groups, total)
-
-
 def score_mp_board(
     results: Sequence[EventResult],
     field_size: int | None = None,
@@ -139,7 +128,7 @@ def score_mp_board(
     groups = list(played.values())
     out: list[ScoredResult] = []
     if groups:
-        lifted = _lift([[float(r.ns_score) for r in g] for g in groups], n_field, method)  # type: ignore[arg-type]
+        lifted = matchpoints.lift([[float(r.ns_score) for r in g] for g in groups], n_field, method)  # type: ignore[arg-type]
         for g, mps in zip(groups, lifted, strict=True):
             for r, m in zip(g, mps, strict=True):
                 ns_mp = m * top / 2.0

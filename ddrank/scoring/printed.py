@@ -41,6 +41,8 @@ class Printed:
     rulebook: str  # its producer's rulebook ('' = none known)
     score_decimals: int
     pct_decimals: int
+    #: the decimals each board's value is summed at, where the scorer sums them as printed
+    line_decimals: int | None = None
 
 
 def rulebook_of(sc: ScoredEvent) -> Rulebook:
@@ -70,6 +72,15 @@ def event_decimals(sc: ScoredEvent, standings: Iterable[Row]) -> tuple[int, int]
 def published_total(st: Row) -> Any:
     """A published line's total as printed: VPs (teams), matchpoints or IMPs."""
     return st.get("published_vp") or st.get("published_mp") or st.get("published_imps")
+
+
+def line_decimals(sc: ScoredEvent) -> int | None:
+    """The decimals the event's scoring summed each board's value at (its producer sums them
+    as printed: `MpRule.round_lines`, `ImpRule.line_decimals`), None when summed exact."""
+    mp, imp = sc.info.mp_rule, sc.info.imp_rule
+    if mp is not None and mp.round_lines:
+        return mp.line_decimals
+    return imp.line_decimals if imp is not None else None
 
 
 def value_text(ours: float | None, published: Any, k: int) -> str:
@@ -110,5 +121,5 @@ def printed_lines(sc: ScoredEvent, pairs: Sequence[tuple[Row, PairLine | None]]
         total = published_total(st or {})
         out[id(x)] = Printed(place, value_text(x.mp, total, k_total),
                              value_text(x.pct, (st or {}).get("published_pct"), k_pct),
-                             book.name, k_total, k_pct)  # fmt: skip
+                             book.name, k_total, k_pct, line_decimals(sc))  # fmt: skip
     return out

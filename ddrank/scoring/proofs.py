@@ -19,6 +19,13 @@ from ddrank.scoring.precision import agrees, column_decimals, round_half_away
 
 #: Lines tried as unmarked artificial scores on one board (pairs of them at most).
 MAX_UNMARKED = 2
+#: Each try rescores the whole board (O(n log n)), so the tries per board are bounded, not all
+#: 1- and 2-line combinations (n^2 of them: a board of 240 lines took 94 s, issue 40): the
+#: lines whose published matchpoints are furthest from ours are tried alone (an artificial
+#: score the file prints as played is the line off the most), the closest few of those in pairs.
+#: The rest are not tried: their values stay unexplained, never explained by guess.
+MAX_SINGLES = 12
+MAX_PAIRED = 6
 
 
 def _ns_ew(s: Any) -> tuple[float | None, float | None]:
@@ -101,10 +108,13 @@ def _unmarked(lines: list[Any], wrong: list[Any], k: int,
               rescore: Callable[..., list[Any]]) -> dict[str, str]:  # fmt: skip
     """A board matchpointed as if some lines were artificial scores the file does not mark:
     without them, every other line's published matchpoints are ours. The lines tried are the
-    ones that disagree, one or two at a time."""
+    ones that disagree the most, one (`MAX_SINGLES`) or two (of `MAX_PAIRED`) at a time: at most
+    27 rescorings of the board (12 alone, 15 pairs), whatever its size."""
     played = [s for s in wrong if s.result.adjusted is None and s.result.ns_score is not None]
+    played.sort(key=_off, reverse=True)  # stable: ties keep the board's order
     for size in range(1, MAX_UNMARKED + 1):
-        for out_lines in combinations(played, size):
+        tried = played[:MAX_SINGLES] if size == 1 else played[:MAX_PAIRED]
+        for out_lines in combinations(tried, size):
             gone = {s.result.record_id for s in out_lines}
             rest = [s.result for s in lines if s.result.record_id not in gone]
             again = {x.result.record_id: x for x in rescore(rest, lines[0].field_size)}
@@ -116,6 +126,14 @@ def _unmarked(lines: list[Any], wrong: list[Any], k: int,
                        f"{len(rest)} lines are exactly that, yet the file gives a played score")  # fmt: skip
                 return {s.result.record_id: why for s in lines if not _agree(s, k)}
     return {}
+
+
+def _off(s: Any) -> float:
+    """How far a line's published North-South matchpoints are from ours (0 when either is
+    missing)."""
+    ns, _ = _ns_ew(s)
+    published = s.result.published_ns_mp
+    return abs(ns - published) if ns is not None and published is not None else 0.0
 
 
 def total_proof(ours: float, published: float, digits: int, line_diffs: list[tuple[float, bool]],

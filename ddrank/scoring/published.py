@@ -195,17 +195,32 @@ def compare_published(scores: Mapping[str, ScoredEvent], standings: Sequence[Row
                         *ranks, total, *matches) if c.compared]  # fmt: skip
 
 
+_HELD: dict[int, tuple[Any, set[Any], set[str]]] = {}
+
+
+def _held_and_numbers(sc: ScoredEvent) -> tuple[set[Any], set[str]]:
+    """The boards an event's results cover and the pair numbers they name: computed once per
+    event (`_absent` asks for every unmatched ranking line: n lines, n standings)."""
+    cached = _HELD.get(id(sc))
+    if cached is None or cached[0] is not sc:
+        held = {(s.result.session, s.result.section, s.result.board) for s in sc.results}
+        numbers = {_norm_pair(p) for s in sc.results
+                   for p in (s.result.ns_pair, s.result.ew_pair) if p}  # fmt: skip
+        _HELD.clear()  # one event at a time: no growth across a run
+        cached = _HELD[id(sc)] = (sc, held, numbers)
+    return cached[1], cached[2]
+
+
 def _absent(sc: ScoredEvent, st: Row) -> str:
     """Why a published ranking line has no line of ours, from the file's own numbers: it covers
     more boards than the file holds (`NrBoards`), or the file's results number their pairs and
     none is this one (a ranking of more than the file holds)."""
-    held = {(s.result.session, s.result.section, s.result.board) for s in sc.results}
+    held, numbers = _held_and_numbers(sc)
     covers = str(st.get("boards") or "").strip()
     if covers.isdigit() and int(covers) > len(held):
         return (f"it ranks pair {st.get('pair') or '?'} over {covers} boards; the file holds "
                 f"{len(held)}")  # fmt: skip
     pair = _norm_pair(st.get("pair"))
-    numbers = {_norm_pair(p) for s in sc.results for p in (s.result.ns_pair, s.result.ew_pair) if p}
     if pair and numbers and pair not in numbers:
         return f"no table result of the file names pair {st.get('pair')}"
     return ""
@@ -277,6 +292,9 @@ def match_standings(
         single = len({x.session for x in sc.rankings}) == 1
         for line in sc.rankings:
             index[(ev, line.section, line.direction, _norm_pair(line.pair))].append((line, single))
+    by_pair: dict[tuple[str, str, str], list[tuple[PairLine, bool]]] = defaultdict(list)
+    for (e, _, d, p), xs in index.items():  # any section: one look-up, not a scan per standing
+        by_pair[(e, d, p)] += xs
     out: list[tuple[Row, PairLine | None]] = []
     for st in standings:
         if st.get("phantom") or st.get("opponent"):  # a match's result is no ranking line
@@ -289,8 +307,7 @@ def match_standings(
         session = str(st.get("session") or "")
         found = index.get(key, [])
         if not found and not key[1]:
-            found = [x for (e, _, d, p), xs in index.items() if (e, d, p) == (ev, direction, key[3])
-                     for x in xs]  # fmt: skip
+            found = list(by_pair.get((ev, direction, key[3]), []))
         if not found and key[1]:  # sections scored as one field: our pair is section + number
             label = _norm_pair(f"{key[1]}{key[3]}")
             found = index.get((ev, "", direction, label), []) or [

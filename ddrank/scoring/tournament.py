@@ -42,21 +42,11 @@ class TableScore:
     bastille: float
 
 
-def _mp_scale(groups: Sequence[Sequence[float]], method: MpMethod) -> list[list[float]]:
-    if method == "mitchell1":
-        return matchpoints.mitchell1(groups)
-    if method == "mitchell1_bis":
-        return matchpoints.mitchell1_bis(groups)
-    if method == "ascherman":  # one above Neuberg: back to the matchpoint scale for percentages
-        return [[a - 1 for a in g] for g in matchpoints.ascherman(groups)]
-    return matchpoints.neuberg(groups)
-
-
 def score_board(groups: Sequence[Sequence[TableResult]], opts: ScoringOptions) -> list[TableScore]:
     """All scores of one board's tables."""
     points = [[t.ns_score for t in g] for g in groups]
     big_n = sum(len(g) for g in groups)
-    mps = _mp_scale(points, opts.mp_method)
+    mps = matchpoints.lift(points, None, opts.mp_method)
     shift = 1.0 if opts.mp_method == "ascherman" else 0.0  # report Ascherman on its own scale
     mp_values = [[m + shift for m in g] for g in mps]
     out: list[TableScore] = []

@@ -33,6 +33,8 @@ class RankingLine:
     #: the total and percentage as the scorer prints them, kept by scoring (`rankings.*_text`)
     score_text: str = ""
     pct_text: str = ""
+    #: the decimals the scorer sums each board's value at (None: exact), kept by scoring
+    line_decimals: int | None = None
     published_place: str = ""  # set only where it differs from ours
     #: the file's other places (ACBLscore): "C 5" in a lower strat, "overall 1"
     strat_places: list[str] = field(default_factory=list)
@@ -231,7 +233,8 @@ def rankings_of(
             line = RankingLine(place, pair, str(r.get("players") or ""),
                                int(number(r.get("boards")) or 0) or None,
                                number(r.get("score")), pct, score_text=_text(r.get("score_text")),
-                               pct_text=_text(r.get("pct_text")))  # fmt: skip
+                               pct_text=_text(r.get("pct_text")),
+                               line_decimals=_whole(r.get("line_decimals")))  # fmt: skip
             if pub_pct is not None and pct is not None:
                 rk.compared_pct += 1
                 if abs(pub_pct - pct) < PCT_TOLERANCE:
@@ -258,6 +261,12 @@ def rankings_of(
             rk.lines.append(line)
         out.append(rk)
     return out
+
+
+def _whole(v: Any) -> int | None:
+    """A kept whole number (None for none or NaN)."""
+    x = number(v)
+    return None if x is None else int(x)
 
 
 def _text(v: Any) -> str:

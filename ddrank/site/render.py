@@ -29,8 +29,10 @@ from ddrank.site.data import (
     date_order,
     fmt_num,
     fmt_short,
+    pair_split,
     slug,
 )
+from ddrank.site.fingerprint import code_version, fingerprint
 from ddrank.site.handrecord import fill_from_published, hand_record_events
 from ddrank.site.matches import knockouts, matches_of, split_matches
 from ddrank.site.pages import board_pages, event_pages
@@ -185,7 +187,8 @@ class SitePages:
     """
 
     def __init__(self, data: SiteData, copied: list[str],
-                 bytecode_cache: BytecodeCache | None = None) -> None:  # fmt: skip
+                 bytecode_cache: BytecodeCache | None = None,
+                 previous: dict[str, Any] | None = None) -> None:  # fmt: skip
         self.data = data
         self.copied = copied
         self.env = environment(bytecode_cache)
@@ -235,6 +238,19 @@ class SitePages:
         self.show = {"ratings": bool(self.ranked), "model": data.regression is not None}
         self.common = {"verdict": self.verdict, "has": set(data.optional), "label": data.label,
                        "period_name": period_name, "show": self.show}  # fmt: skip
+        self.event_of = {e.event_id: e for e in self.events}
+        #: what this build rendered from what: `record()` after iterating (see `__iter__`)
+        self.built: dict[str, Any] = {
+            "version": code_version(),
+            "global": fingerprint(self.verdict, set(data.optional), self.show),
+            "events": {}, "players": {},
+        }  # fmt: skip
+        prev = previous or {}
+        same = all(prev.get(k) == self.built[k] for k in ("version", "global"))
+        self.previous: dict[str, Any] = prev if same else {}
+        self.rendered = 0
+        self.reused = 0
+        self._records: dict[str, list[Any]] | None = None
 
     @property
     def card_page(self) -> dict[tuple[str, ...], str]:
@@ -254,28 +270,49 @@ class SitePages:
                           front=front, min_boards=MIN_BOARDS_LISTED, front_lines=FRONT_LINES,
                           card_page=self.card_page)  # fmt: skip
         for ev in events:
+            fp = self.event_fingerprint(ev)
+            old = self.previous.get("events", {}).get(ev.event_id)
+            if old and old[0] == fp:  # nothing it shows changed: its pages as they are
+                self.event_pages += len(old[1])
+                self.built["events"][ev.event_id] = old
+                yield from self._reuse(old[1])
+                continue
+            rels = []
             for page in event_pages(ev, data, players, self.render,
                                     players.board_pages[ev.event_id], self.rankings[ev.event_id],
                                     self.cards[ev.event_id], self.matches[ev.event_id]):  # fmt: skip
                 self.event_pages += 1  # the event page and its board pages
+                rels.append(page[0])
                 yield page
+            self.built["events"][ev.event_id] = [fp, rels]
+        charted = 0
         for name in players.names:
-            chart = None
+            chart, named = None, []
             hist = players.history.get(name, [])
             if (len(hist) >= MIN_PERIODS_CHARTED and players.boards(name) >= MIN_BOARDS_LISTED
-                    and len(self.charts) < MAX_CHARTS):  # fmt: skip
+                    and charted < MAX_CHARTS):  # fmt: skip
+                charted += 1
                 chart = f"img/{slug(name, 'p')}-rating.svg"
                 named = [{**h, "period": self.period_name(h.get("period"))} for h in hist]
+            lines = profile(players.totals.get(name, {}), players.field)
+            fp = self.player_fingerprint(name, chart, named, lines)
+            old = self.previous.get("players", {}).get(name)
+            if old and old[0] == fp:  # the page and its chart as they are
+                self.built["players"][name] = old
+                yield from self._reuse(old[1])
+                continue
+            rels = [players.page(name)]
+            if chart:
                 self.charts.append((name, named, f"players/{chart}"))
+                rels.append(f"players/{chart}")
+            self.built["players"][name] = [fp, rels]
             yield self.render(players.page(name), "player.html", name=name, p=players,
-                              chart=chart, lines=profile(players.totals.get(name, {}),
-                                                         players.field),
+                              chart=chart, lines=lines,
                               totals=players.totals.get(name, {}),
                               history=sorted(hist, key=_period_order),
                               costly=players.costly.get(name, []),
                               rating=players.ratings.get(name), skill=players.skill.get(name, []),
-                              event_of={e.event_id: e for e in events},
-                              categories=CATEGORIES)  # fmt: skip
+                              event_of=self.event_of, categories=CATEGORIES)  # fmt: skip
         yield self.render("about.html", "about.html", data=data, events=events)
         if self.show["ratings"]:
             yield self.render("ratings.html", "ratings.html", ratings=self.ranked,
@@ -283,6 +320,68 @@ class SitePages:
         if self.show["model"]:
             yield self.render("model/index.html", "model.html", report=data.regression,
                               copied=self.copied)  # fmt: skip
+
+    def _reuse(self, rels: list[str]) -> Iterator[tuple[str, None]]:
+        """Pages of the previous build kept as they are: (path, None) for the writer to keep."""
+        for rel in rels:
+            self.reused += 1
+            yield rel, None
+
+    def event_fingerprint(self, ev: Event) -> str:
+        """Everything an event's pages show: its results and their analysis (board pages), its
+        rankings, scorecards, matches and problems, its deals' DD tables, and its players' names
+        and the pages they link to."""
+        data, players = self.data, self.players
+        boards = players.board_pages[ev.event_id]
+        deals = sorted({b.deal_id for b in boards})
+        names = {p for b in boards for r in b.rows for p in r["players"] if p}
+        lines = [ln.players for rk in self.rankings[ev.event_id] for ln in rk.lines]
+        lines += [c.line.players for c in self.cards[ev.event_id]]
+        lines += [p.get("players") for p in (pair_split(ev) if ev.scoring == "IMP" else [])]
+        labels = {part.strip() for text in lines for part in str(text or "").split(" - ")}
+        errors = [e for e in self.data.optional.get("scoring_errors", [])
+                  if str(e.get("event") or "") in (ev.event_id, ev.name)]  # fmt: skip
+        records = [str(r["record_id"]) for r in ev.results]
+        by_record = self._by_record()
+        return fingerprint(
+            ev.event_id, ev.name, ev.year, ev.scoring, ev.kind, ev.date, ev.organiser, ev.site,
+            sorted(ev.sources), sorted(ev.model_ids), ev.hands,
+            [{k: v for k, v in r.items() if k != "view"} for r in ev.results],
+            [(b.label, b.deal_id, b.page, b.hand) for b in boards],
+            [by_record.get(r) for r in records], self.rankings[ev.event_id],
+            self.matches[ev.event_id], errors,
+            [(d, data.dd_tables.get(d), data.published_dd.get(d)) for d in deals],
+            sorted((n, data.label(n)) for n in names),
+            sorted((t, players.by_label.get(t)) for t in labels),
+        )  # fmt: skip
+
+    def _by_record(self) -> dict[str, list[Any]]:
+        """record_id -> what the analysis of its table reads besides its row: its DD-best cards,
+        its cards' DD values, its players' own results."""
+        if self._records is None:
+            out: dict[str, list[Any]] = defaultdict(list)
+            for (rid, k), cards in self.data.alternatives.items():
+                out[str(rid)].append(("best", k, cards))
+            for (rid, k), values in self.data.card_values.items():
+                out[str(rid)].append(("values", k, values))
+            for row in self.data.optional.get("player_results", []):
+                out[str(row.get("record_id"))].append(("player", row))
+            self._records = {k: sorted(v, key=repr) for k, v in out.items()}
+        return self._records
+
+    def player_fingerprint(self, name: str, chart: str | None, charted: list[Row],
+                           lines: Any) -> str:  # fmt: skip
+        """Everything a player's page (and chart) shows."""
+        p = self.players
+        evs = [(eid, n, self.event_of[eid].name if eid in self.event_of else None)
+               for eid, n in p.events[name].most_common()]  # fmt: skip
+        partners = [(q, n, self.data.label(q)) for q, n in p.partners[name].most_common(15)]
+        hist = p.history.get(name, [])
+        return fingerprint(
+            name, self.data.label(name), p.boards(name), chart, charted, lines,
+            p.totals.get(name), hist, [self.period_name(h.get("period")) for h in hist],
+            p.costly.get(name, []), p.ratings.get(name), p.skill.get(name, []), evs, partners,
+        )  # fmt: skip
 
     def summary(self) -> dict[str, Any]:
         """What the site holds (after iterating): counts, the verdict, the top of the ratings."""

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ddrank.scoring.model import ScoringError, _identity, parse_adjusted
-from ddrank.scoring.precision import round_half_away
+from ddrank.scoring.precision import decimals, round_half_away
 from ddrank.site.data import Event, Row, slug
 from ddrank.site.ranking import Ranking, RankingLine, number
 
@@ -61,6 +61,25 @@ class Scorecard:
     def pct(self) -> float | None:
         top = sum(c.top for c in self.lines)
         return 100.0 * self.sum / top if top else None
+
+    @property
+    def total_text(self) -> str:
+        """The card's total as the ranking prints it (kept by scoring) where the two are the
+        same number at its decimals; else to the hundredth, to be seen to differ."""
+        return _same_as_kept(self.total, self.line.score_text)
+
+    @property
+    def pct_text(self) -> str:
+        return _same_as_kept(self.pct, self.line.pct_text)
+
+
+def _same_as_kept(value: float | None, kept: str) -> str:
+    if value is None:
+        return ""
+    k = decimals(kept) if kept else None
+    if k is not None and abs(round_half_away(value, k) - float(kept.rstrip("%"))) < 1e-9:
+        return kept
+    return f"{value:.2f}"
 
 
 def _side(st: Row, direction: str) -> tuple[str, str]:
@@ -222,24 +241,17 @@ def _factor(group: list[Scorecard], rk: Ranking) -> None:
 
 
 def _as_printed(group: list[Scorecard]) -> None:
-    """Where a scorer sums each board's value as it prints it (Magic Contest: matchpoints to one
-    decimal), the ranking's totals are those sums: the decimals under which most of the ranking's
-    totals agree (none when they agree unrounded) round each board's value on its cards."""
-    best, most = None, sum(agrees(c) for c in group)
-    if most == len(group):
-        return
-    raw = [[ln.value for ln in c.lines] for c in group]
-    for k in (2, 1, 0):
-        for c, values in zip(group, raw, strict=True):
-            for ln, v in zip(c.lines, values, strict=True):
-                ln.value = None if v is None else round_half_away(v, k)
-        n = sum(agrees(c) for c in group)
-        if n > most:
-            best, most = k, n
-    for c, values in zip(group, raw, strict=True):
-        c.printed = best
-        for ln, v in zip(c.lines, values, strict=True):
-            ln.value = v if v is None or best is None else round_half_away(v, best)
+    """Where the scorer sums each board's value as it prints it (its rulebook; scoring kept the
+    decimals with the ranking: `rankings.line_decimals`), each board's value on its cards is
+    rounded to them, so the card sums to the ranking's total. Nothing is guessed: no kept
+    decimals, no rounding."""
+    for c in group:
+        k = c.line.line_decimals
+        if k is None:
+            continue
+        c.printed = k
+        for ln in c.lines:
+            ln.value = None if ln.value is None else round_half_away(ln.value, k)
 
 
 def agrees(card: Scorecard) -> bool:

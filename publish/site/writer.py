@@ -4,11 +4,19 @@ The pages come from `ddrank.site.render.SitePages` (pure); this module writes ea
 the static files and the regression report and draws the charts, all in a folder beside the site
 that replaces the older site only once it is complete (`publish.atomic.staged_folder`): a build
 that fails halfway leaves the last good site as it was, and raises.
+
+A rebuild renders only what changed: the site keeps a build record (`.build.json`: each event's
+and player's content fingerprint and the pages it made, `ddrank.site.fingerprint`), and a page
+whose fingerprint is the same as last time is hard-linked from the old site into the new one, not
+rendered; a page rendered again with the same bytes is linked too. So adding one event to an
+archive renders that event's pages, the pages that list it (index, about, ratings) and the
+players whose pages changed, and leaves every other file as it was (same inode, same time).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import time
@@ -53,11 +61,40 @@ def template_cache() -> TemplateCache | None:
     return TemplateCache(str(folder))
 
 
-def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
-    """Write the whole site as `site_dir` (replacing an older one when complete); a summary."""
+#: The build record kept in the site folder (hidden: not a page).
+RECORD = ".build.json"
+
+
+def previous_build(site_dir: Path) -> dict[str, Any] | None:
+    """The last build's record, when its site is there: entries whose files are gone are
+    dropped (they are rendered again)."""
+    try:
+        record = json.loads((site_dir / RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict):
+        return None
+    for kind in ("events", "players"):
+        entries = record.get(kind)
+        if not isinstance(entries, dict):
+            record[kind] = {}
+            continue
+        record[kind] = {k: v for k, v in entries.items()
+                        if all((site_dir / rel).is_file() for rel in v[1])}  # fmt: skip
+    return record
+
+
+def write_site(data: SiteData, site_dir: Path, incremental: bool = True) -> dict[str, Any]:
+    """Write the whole site as `site_dir` (replacing an older one when complete); a summary.
+    With `incremental`, pages the last build made from the same content are kept, not
+    rendered again."""
     t0 = time.perf_counter()
+    previous = previous_build(site_dir) if incremental else None
     with staged_folder(site_dir) as new:
-        pages, charts = _write_pages(data, new)
+        pages, charts, written = _write_pages(data, new, site_dir if previous else None, previous)
+        record = new / RECORD
+        record.write_text(json.dumps(pages.built), encoding="utf-8")
+        _copy(record, record, site_dir / RECORD if previous else None)
     summary = pages.summary()
     return {
         "site": str(site_dir / "index.html"),
@@ -71,29 +108,72 @@ def write_site(data: SiteData, site_dir: Path) -> dict[str, Any]:
         "rated": summary["rated"],
         "min_boards_listed": summary["min_boards_listed"],
         "seconds_render": round(time.perf_counter() - t0, 3),
+        "pages_rendered": pages.rendered,
+        "pages_reused": pages.reused,
+        "pages_written": written,
     }
 
 
-def _write_pages(data: SiteData, site_dir: Path) -> tuple[SitePages, int]:
-    """Every file of the site under the (new, empty) folder `site_dir`."""
+def _copy(src: Path, dest: Path, old: Path | None) -> None:
+    """Copy `src` to `dest`, or link the old site's `old` when it holds the same bytes."""
+    with contextlib.suppress(OSError):
+        if old is not None and old.read_bytes() == src.read_bytes():
+            dest.unlink(missing_ok=True)
+            _keep(old, dest)
+            return
+    if src != dest:
+        shutil.copy2(src, dest)
+
+
+def _keep(old: Path, new: Path) -> None:
+    """The old site's file as the new site's: a hard link (same bytes, same time), or a copy
+    where the file system has no links."""
+    try:
+        os.link(old, new)
+    except OSError:
+        shutil.copy2(old, new)
+
+
+def _write_pages(data: SiteData, site_dir: Path, old_site: Path | None = None,
+                 previous: dict[str, Any] | None = None) -> tuple[SitePages, int, int]:  # fmt: skip
+    """Every file of the site under the (new, empty) folder `site_dir`; pages of `old_site` the
+    `previous` build record says are unchanged are linked from it. Also how many pages were
+    written new (not linked)."""
     for sub in ("events", "players", "players/img", "static"):
         (site_dir / sub).mkdir(parents=True, exist_ok=True)
     for f in STATIC.iterdir():
-        shutil.copy(f, site_dir / "static" / f.name)
+        _copy(f, site_dir / "static" / f.name, old_site and old_site / "static" / f.name)
     copied = copy_regression(data.regression_dir, site_dir / "model") if data.regression else []
-    pages = SitePages(data, copied, template_cache())
+    pages = SitePages(data, copied, template_cache(), previous=previous)
+    written = 0
     for rel, html in pages:
         path = site_dir / rel
         if not path.parent.is_dir():  # an event's board pages have their own folder
             path.parent.mkdir(parents=True)
-        path.write_text(html, encoding="utf-8")
+        if old_site is not None:
+            old = old_site / rel
+            if html is None:
+                _keep(old, path)
+                continue
+            pages.rendered += 1
+            body = html.encode("utf-8")
+            with contextlib.suppress(OSError):
+                if old.stat().st_size == len(body) and old.read_bytes() == body:
+                    _keep(old, path)
+                    continue
+        else:
+            pages.rendered += 1
+            body = html.encode("utf-8")
+        path.write_bytes(body)
+        written += 1
     charts = 0
     if pages.charts:
         from publish.site.charts import rating_charts
 
         jobs = [(name, history, str(site_dir / rel)) for name, history, rel in pages.charts]
         charts = rating_charts(jobs)
-    return pages, charts
+        written += charts
+    return pages, charts, written
 
 
 def copy_regression(src: Path | None, dest: Path) -> list[str]:

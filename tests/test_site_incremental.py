@@ -1,0 +1,76 @@
+"""The site updates by the event (issue 37): adding an event to a store renders that event's pages
+and the pages that list it, keeps every other page as it was (the same file: same inode, same
+time), and gives exactly the site a build from scratch gives, byte for byte.
+
+Real events: three Ruter PBN files of ../shared/data/events (two in the store first, the third
+added as a club adds last night's file).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from site_store import EVENTS, build
+
+RUTER = EVENTS / "ruter-pbn"
+FIRST = [RUTER / "butler.pbn", RUTER / "impcross.pbn"]
+ADDED = RUTER / "sm2.pbn"
+
+pytestmark = pytest.mark.skipif(
+    not ADDED.is_file(), reason="../shared/data/events/ruter-pbn is absent (may not be bundled)"
+)
+
+
+def files_of(site: Path) -> dict[str, tuple[str, int, int]]:
+    """Every file of a site: (sha1, inode, mtime_ns)."""
+    return {str(p.relative_to(site)): (hashlib.sha1(p.read_bytes()).hexdigest(),
+                                       p.stat().st_ino, p.stat().st_mtime_ns)
+            for p in sorted(site.rglob("*")) if p.is_file()}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def grown(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    tmp = tmp_path_factory.mktemp("incremental")
+    db, out = tmp / "s.duckdb", tmp / "out"
+    first = build(db, out, FIRST, dd=False)
+    before = files_of(out / "site")
+    again = build(db, out, FIRST, dd=False)  # nothing new
+    same = files_of(out / "site")
+    added = build(db, out, [*FIRST, ADDED], dd=False)
+    after = files_of(out / "site")
+    from stages.site import build_site
+
+    fresh = build_site(db, tmp / "fresh")  # the same store, from scratch
+    return {"first": first, "again": again, "added": added, "fresh": fresh, "before": before,
+            "same": same, "after": after, "fresh_files": files_of(tmp / "fresh" / "site")}  # fmt: skip
+
+
+def test_a_rebuild_with_nothing_new_renders_no_event_and_writes_nothing(grown: dict) -> None:
+    assert grown["first"]["pages_written"] == grown["first"]["pages_rendered"] > 100
+    assert grown["again"]["pages_written"] == 0
+    assert grown["again"]["pages_rendered"] <= 3  # index, about, ratings: compared, kept
+    assert grown["same"] == grown["before"]  # every file the same inode and time
+
+
+def test_adding_an_event_renders_its_pages_and_keeps_the_others(grown: dict) -> None:
+    before, after = grown["before"], grown["after"]
+    touched = {p for p, f in after.items() if before.get(p) != f}
+    new_event = [p for p in after if p.startswith("events/") and p not in before]
+    assert new_event and set(new_event) <= touched
+    kept_events = [p for p in before if p.startswith("events/") and p in after]
+    assert kept_events and not touched & set(
+        kept_events
+    )  # the first two events' pages as they were
+    assert "index.html" in touched  # the index lists the new event
+    added = grown["added"]
+    assert added["pages_reused"] >= len(kept_events)
+    assert added["pages_written"] == len(touched - {".build.json"})  # what it wrote, it counts
+
+
+def test_the_grown_site_is_the_site_built_from_scratch(grown: dict) -> None:
+    after = {p: f[0] for p, f in grown["after"].items()}
+    fresh = {p: f[0] for p, f in grown["fresh_files"].items()}
+    assert after == fresh
+    assert grown["fresh"]["pages_reused"] == 0
