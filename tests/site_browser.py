@@ -105,9 +105,11 @@ FRAMES_JS = """async ([urls, width, batch]) => {
 }"""
 
 
-def sideways_pages(browser, site: Path, width: int = PHONE, batch: int = 8) -> dict[str, list[str]]:
-    """Every page of the static site at `site` opened `width` px wide: page -> what scrolls
-    sideways on it (an empty dict when nothing does on any page)."""
+def sideways_pages(
+    browser, site: Path, width: int = PHONE, batch: int = 8, pages: list[str] | None = None
+) -> dict[str, list[str]]:
+    """Every page of the static site at `site` (or only `pages`, paths relative to it) opened
+    `width` px wide: page -> what scrolls sideways on it (an empty dict when nothing does)."""
     import contextlib
     import functools
     import http.server
@@ -125,7 +127,8 @@ def sideways_pages(browser, site: Path, width: int = PHONE, batch: int = 8) -> d
         ("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))  # fmt: skip
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_address[1]}/"
-    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    if pages is None:
+        pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
     try:
         host = browser.new_page(viewport={"width": 1280, "height": 900})
         host.goto(base + pages[0])

@@ -34,11 +34,11 @@ def files_of(site: Path) -> dict[str, tuple[str, int, int]]:
 def grown(tmp_path_factory: pytest.TempPathFactory) -> dict:
     tmp = tmp_path_factory.mktemp("incremental")
     db, out = tmp / "s.duckdb", tmp / "out"
-    first = build(db, out, FIRST, dd=False)
+    first = build(db, out, FIRST, dd=True)
     before = files_of(out / "site")
-    again = build(db, out, FIRST, dd=False)  # nothing new
+    again = build(db, out, FIRST, dd=True)  # nothing new
     same = files_of(out / "site")
-    added = build(db, out, [*FIRST, ADDED], dd=False)
+    added = build(db, out, [*FIRST, ADDED], dd=True)
     after = files_of(out / "site")
     from stages.site import build_site
 

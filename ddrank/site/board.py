@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -49,9 +50,17 @@ _SUITED = re.compile(r"\b(?:([1-7])(NT|[SHDCN])|([SHDC])(10|[2-9TJQKA]))(?=X|[=+
 def suited(text: str | None) -> Markup:
     """'4H', '4SX', '3NT', 'SA', 'bid 4S by N' -> HTML with suit symbols, coloured; the rest
     escaped. A lone seat letter ('by S') stays a letter; no text (a par score published without
-    its contract) is no HTML."""
+    its contract) is no HTML. Cards and calls repeat on every table, so each text's HTML is
+    made once (Markup is immutable)."""
     if text is None:
         return Markup("")
+    if type(text) is str:
+        return _suited(text)
+    return _suited.__wrapped__(text)
+
+
+@lru_cache(maxsize=8192)
+def _suited(text: str) -> Markup:
     out, end = [], 0
     for m in _SUITED.finditer(text):
         out.append(str(escape(text[end : m.start()])))

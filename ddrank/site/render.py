@@ -380,7 +380,9 @@ class SitePages:
         return fingerprint(
             name, self.data.label(name), p.boards(name), chart, charted, lines,
             p.totals.get(name), hist, [self.period_name(h.get("period")) for h in hist],
-            p.costly.get(name, []), p.ratings.get(name), p.skill.get(name, []), evs, partners,
+            [{**e, "event": (e["event"].event_id, e["event"].name, e["event"].page)}
+             if isinstance(e.get("event"), Event) else e for e in p.costly.get(name, [])],
+            p.ratings.get(name), p.skill.get(name, []), evs, partners,
         )  # fmt: skip
 
     def summary(self) -> dict[str, Any]:
