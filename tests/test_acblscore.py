@@ -196,11 +196,11 @@ def test_director_inputs_kept_with_the_pair() -> None:
 
 @needs_games
 def test_a_truncated_game_file_is_one_clear_error(tmp_path: Path) -> None:
-    """Cut short, a game file gives one record naming the file's own length and nothing else."""
+    """Cut short, a game file is refused whole, naming the file's own length; nothing is kept."""
     data = game("beverly-hills-bridge-club__170808.ACE").read_bytes()
     p = parse_acblscore(data[:9000], "cut.ACE")
-    assert (len(p.records), p.standings, p.events) == (1, [], [])
-    assert p.records[0].parse_error == (
+    assert (p.records, p.standings, p.events) == ([], [], [])
+    assert p.refused == (
         "corrupt ACBLscore game file: header: the file says it is 14,424 bytes long, it is "
         "9,000 (truncated or corrupt)"
     )
@@ -208,8 +208,8 @@ def test_a_truncated_game_file_is_one_clear_error(tmp_path: Path) -> None:
 
 @needs_games
 def test_a_corrupt_game_file_stores_nothing_but_its_error(tmp_path: Path) -> None:
-    """Ingested, a game file cut short is one unreadable line naming the file and the structure;
-    no event, ranking line or table result of it reaches the store."""
+    """Ingested, a game file cut short is refused whole, naming the file and the structure; no
+    event, ranking line or table result of it reaches the store."""
     from stages.ingest import ingest_paths
     from store import Store
 
@@ -217,7 +217,9 @@ def test_a_corrupt_game_file_stores_nothing_but_its_error(tmp_path: Path) -> Non
     cut.write_bytes(game("beverly-hills-bridge-club__170808.ACE").read_bytes()[:9000])
     with Store(tmp_path / "s.duckdb") as store:
         summary = ingest_paths(store, [cut]).as_dict()
-        assert summary["unreadable"] == [{"file": str(cut), "line": 1, "error": (
+        assert summary["unreadable"] == []
+        assert [r["reason"] for r in summary["refused"]] == [
             "corrupt ACBLscore game file: header: the file says it is 14,424 bytes long, it is "
-            "9,000 (truncated or corrupt)")}]  # fmt: skip
+            "9,000 (truncated or corrupt)"]  # fmt: skip
+        assert store.table_count("raw_records") == 0
         assert (store.table_count("events"), store.table_count("published_standings")) == (0, 0)

@@ -152,8 +152,8 @@ def test_records_standings_and_sniffing() -> None:
 def test_cut_short_anywhere_is_one_error_naming_the_structure(cut: int) -> None:
     data = build()
     p = parse_acblscore(data[:cut], "short.ACM")
-    assert (len(p.records), p.standings, p.events) == (1, [], [])
-    assert p.records[0].parse_error.startswith("corrupt ACBLscore game file: ")
+    assert (p.records, p.standings, p.events) == ([], [], [])
+    assert p.refused.startswith("corrupt ACBLscore game file: ")
 
 
 def test_a_structure_that_runs_past_the_end_is_named() -> None:

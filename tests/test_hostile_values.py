@@ -124,6 +124,7 @@ def test_an_acblscore_strat_out_of_range_refuses_that_file_only(tmp_path: Path) 
     data[entry.offset + 0x1E] = 7  # one byte: the pair's strat is 7, of the event's 3
     done, out, _ = run_beside_good(tmp_path, "bad.ACE", bytes(data))
     assert "Traceback" not in done.stderr and "IndexError" not in done.stderr
-    line = one_line(done, "unreadable", "bad.ACE")
+    assert done.returncode == 2, done.lines[-10:]  # some file was refused: the status says so
+    line = one_line(done, "error", "bad.ACE")
     assert "strat 7" in line and "damaged" in line
     published(done, out)

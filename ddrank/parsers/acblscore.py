@@ -1,8 +1,8 @@
 """ACBLscore game files (`.ACA`, `.ACM`, `.ACE`): bytes in, events, travellers and rankings out.
 
 The layout is read by `ddrank.parsers.acblscore_layout`; this module turns it into the event
-model. Every game file is read whole or not at all: a truncated or corrupt file is one record
-whose `parse_error` names the file's structure that is broken, and nothing else is kept.
+model. Every game file is read whole or not at all: a truncated or corrupt file is refused whole
+(`ParsedFile.refused` names the file's structure that is broken), and nothing of it is kept.
 
 * Events (`RawEvent`): name, club (organiser), date; scoring MP, ACBL's top of 1 per result
   beaten, scorer "ACBLscore"; the sections matchpointed as one field and the sections ranked
@@ -70,15 +70,14 @@ def dates(text: str) -> tuple[str, str]:
 
 
 def parse_acblscore(data: bytes, source: str, limits: Limits = DEFAULT_LIMITS) -> ParsedFile:
-    """Every event, traveller line and ranking line of a game file, or one record saying why the
-    file cannot be read (nothing else is kept from a corrupt file). A file with more rows than
+    """Every event, traveller line and ranking line of a game file, or the file refused whole,
+    saying why it cannot be read (nothing is kept from a corrupt file). A file with more rows than
     `limits.max_rows` raises `LimitExceeded` (refused whole), before they are built."""
     try:
         game = read_game_file(data, limits)
         return _Builder(game, source).parsed()
-    except CorruptGameFile as exc:
-        return ParsedFile(FORMAT, [RawRecord(source, 1, FORMAT, parse_error=f"corrupt ACBLscore "
-                                             f"game file: {exc}")])  # fmt: skip
+    except CorruptGameFile as exc:  # refused whole, as a cut USEBIO or PBN file: exit 2
+        return ParsedFile(FORMAT, [], refused=f"corrupt ACBLscore game file: {exc}")
 
 
 def _groups(sections: list[Section], link: str) -> list[list[Section]]:

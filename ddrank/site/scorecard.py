@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ddrank.scoring.model import ScoringError, _identity, parse_adjusted
-from ddrank.scoring.precision import decimals, round_half_away
+from ddrank.scoring.precision import agrees_printed, round_half_away
 from ddrank.site.data import Event, Row, slug
 from ddrank.site.ranking import Ranking, RankingLine, number
 
@@ -74,10 +74,12 @@ class Scorecard:
 
 
 def _same_as_kept(value: float | None, kept: str) -> str:
+    """`kept` where `value` printed as the scorer prints can be it (`agrees_printed`: at the kept
+    decimals, to the significant digits a scorer's arithmetic carries, so 53.846153 is the
+    single-precision 700/13); else `value` to the hundredth, to be seen to differ."""
     if value is None:
         return ""
-    k = decimals(kept) if kept else None
-    if k is not None and abs(round_half_away(value, k) - float(kept.rstrip("%"))) < 1e-9:
+    if kept and agrees_printed(value, kept):
         return kept
     return f"{value:.2f}"
 
