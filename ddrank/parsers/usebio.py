@@ -23,8 +23,6 @@ Conventions (the standard leaves these open):
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from xml.parsers.expat import ErrorString, ExpatError, XMLParserType
 
 from defusedxml import DefusedXmlException
@@ -49,6 +47,7 @@ from ddrank.parsers.usebio_fields import (
     _utf8_or_declared,
 )
 from ddrank.parsers.usebio_individual import name_seats, player_standing, seat_numbers
+from ddrank.parsers.usebio_parts import _NotUsebio, _Pending, _Player, check_tags, suit_first
 from ddrank.raw import ParsedFile, RawEvent, RawRecord, RawStanding, number_repeats
 
 _CHUNK = 1 << 16
@@ -98,25 +97,6 @@ class _Node:
 
     def every(self, tag: str) -> list[_Node]:
         return [c for c in self.children if c.tag == tag]
-
-
-class _NotUsebio(Exception):
-    """The root element is not USEBIO: stop reading at once."""
-
-
-@dataclass
-class _Player:
-    name: str
-    pid: str
-
-
-@dataclass
-class _Pending:
-    """A traveller line read, waiting for the participants and deals that may come later."""
-
-    rec: RawRecord
-    keys: list[tuple[str, str, str]]  # (session, section, '') lookups for the pair numbers
-    lin_seated: bool
 
 
 class _Reader:
@@ -450,19 +430,6 @@ class _Reader:
         )
 
 
-def _check_tags(data: bytes, limits: Limits) -> None:
-    """Refuse a start tag (its attributes) longer than `max_value_chars`, before parsing: expat
-    builds every attribute of an element before the reader sees it, so one element with ten
-    million attributes would take gigabytes. One pass over the bytes: `<` cannot occur inside a
-    tag, so each search from a `<` stops at the next `<` or `>` (linear, whatever the bytes)."""
-    limit = limits.max_value_chars
-    m = re.search(rb"<[^<>]{%d}" % (limit + 1), data)
-    if m is not None:
-        line = data.count(b"\n", 0, m.start()) + 1
-        raise LimitExceeded("max_value_chars", limit, limit + 1, f"line {line}: an XML tag",
-                            exact=False)  # fmt: skip
-
-
 def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None,
                  limits: Limits = DEFAULT_LIMITS) -> ParsedFile:  # fmt: skip
     """Every traveller line, published ranking line and event of a USEBIO file.
@@ -476,7 +443,7 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None,
     Over the XML `limits` it raises `LimitExceeded` at once.
     """
     data = _utf8_or_declared(data)
-    _check_tags(data, limits)
+    check_tags(data, limits)
     reader = _Reader(source, limits)
     # defusedxml's parser installs the guards (entity declarations refused, external references
     # refused, the DTD never fetched); the elements go straight to the reader, no tree is built.
@@ -527,13 +494,3 @@ def parse_usebio(data: bytes, source: str, *, hands_pbn: str | None = None,
         errors.append(RawRecord(source, 1, "usebio",
                                 parse_error="no USEBIO traveller line or participant"))  # fmt: skip
     return reader.finish(hands_pbn, errors)
-
-
-_RANK_FIRST = re.compile(r"^\s*(10|[2-9TJQKA])\s*([CDHS])\s*$", re.IGNORECASE)
-
-
-def suit_first(card: str) -> str:
-    """A lead card as the store writes cards, suit first: Compscore's USEBIO writes the rank
-    first (`<LEAD>2D`, `<LEAD>10H`); a card already suit first, or anything else, is kept."""
-    m = _RANK_FIRST.match(card or "")
-    return f"{m.group(2)}{m.group(1)}".upper() if m else card
