@@ -1,10 +1,12 @@
 """Flow `dd_analysis`: DD tables, play traces and the 33 player counters for every board.
 
-The stage itself is `stages.dd_run.analyse`; this flow gives it a `Solve` that submits one cached,
-retried `solve_unit_task` per solve unit to a process pool (one worker per core by default,
-DDS threads per worker set by the pool initializer), to threads, or to a Dask cluster. The flow's
-own process holds the run's `Store` and writes each unit's results as soon as they arrive.
-Inside `ddrank run` it uses the run's store (`run_id`); alone (`ddrank dd`) it opens the store.
+The flow drives the stage's bookkeeping (`stages.dd_run.DDRun`: plan a wave, store and tally each
+unit's output, par, player stats) and runs the solves itself: each wave's units are
+`solve_unit_task`s (cached on content, retried) mapped over a task runner made for the wave, a
+process pool (one worker per core by default, DDS threads per worker set by the pool
+initializer), threads, or a Dask cluster. The flow's own process holds the `Store` and writes each
+unit's results as soon as they arrive. Inside `ddrank run` it gets the run's open store (`store`);
+alone (`ddrank dd`) it opens the store at `db`.
 """
 
 from __future__ import annotations
@@ -14,17 +16,17 @@ from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import Any
 
-from prefect import flow, get_run_logger
+from prefect import flow, get_run_logger, unmapped
 from prefect.futures import as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 
+from ddrank.dd import SolveOutput
 from ddrank.dd.sandbox import THREADS_ENV
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH
 from flows.interrupts import workers_stopped_on_interrupt
 from flows.server import prefect_api  # noqa: F401 - re-exported for callers
-from stages.dd import configure_worker, engine_version
-from stages.dd_run import DDOptions, Solve, analyse, default_split  # noqa: F401 - re-exported
-from stages.run import lookup
+from stages.dd import SolveUnit, configure_worker, engine_version
+from stages.dd_run import DDOptions, DDRun, Wave, default_split  # noqa: F401 - re-exported
 from store import DEFAULT_DB, Store
 from tasks.dd import solve_unit_task
 
@@ -56,28 +58,23 @@ def make_runner(
     raise ValueError(f"unknown runner {runner!r}: use process, thread or dask")
 
 
-def prefect_solve(runner: str, dask_address: str | None, isolate: bool,
-                  refresh_cache: bool) -> Solve:  # fmt: skip
-    """Each unit a `solve_unit_task` (cached on its content and the engine version)."""
-    solve_task = solve_unit_task.with_options(refresh_cache=True) if refresh_cache else \
-        solve_unit_task  # fmt: skip
-
-    def solve(units: list, workers: int, threads: int) -> Iterator[tuple[Any, Any]]:
-        engine = engine_version()
-        with (
-            make_runner(runner, workers, threads, dask_address) as task_runner,
-            workers_stopped_on_interrupt(),  # before the runner's exit waits for them
-        ):
-            futures = {}
-            for u in units:
-                params = {"unit": u.index, "content_hash": u.content_hash,
-                          "engine": engine, "job": u.job, "isolate": isolate}  # fmt: skip
-                fut = task_runner.submit(solve_task, params)
-                futures[id(fut)] = (fut, u)
-            for fut in as_completed([f for f, _ in futures.values()]):
-                yield futures[id(fut)][1], fut.result()
-
-    return solve
+def solved(work: Wave, runner: str, dask_address: str | None, isolate: bool,
+           refresh_cache: bool) -> Iterator[tuple[SolveUnit, SolveOutput]]:  # fmt: skip
+    """The wave's units as `solve_unit_task`s mapped over a task runner of the wave's workers;
+    each (unit, output) as it finishes. Ctrl-C kills the workers before the runner waits."""
+    task = solve_unit_task.with_options(refresh_cache=True) if refresh_cache else solve_unit_task
+    units = work.units
+    with (
+        make_runner(runner, work.workers, work.threads, dask_address) as task_runner,
+        workers_stopped_on_interrupt(),  # before the runner's exit waits for them
+    ):
+        futures = task_runner.map(task, {
+            "unit": [u.index for u in units], "content_hash": [u.content_hash for u in units],
+            "engine": unmapped(engine_version()), "job": [u.job for u in units],
+            "isolate": unmapped(isolate)})  # fmt: skip
+        unit_of = {id(f): u for f, u in zip(futures, units, strict=True)}
+        for fut in as_completed(futures):
+            yield unit_of[id(fut)], fut.result()
 
 
 def cluster_threads(address: str) -> int:
@@ -100,15 +97,15 @@ def dd_analysis(
     isolate: bool = True,
     refresh_cache: bool = False,
     dask_address: str | None = None,
-    run_id: str | None = None,
+    store: Store | None = None,
 ) -> dict[str, Any]:
     """Solve what is missing, tally every pending board, rebuild `player_stats`.
 
     `refresh_cache` recomputes units even when a persisted result exists for their content
     (benchmarks, or after a solver upgrade that keeps the same wrapper code). `dask_address`
     sends the solve tasks to an existing Dask scheduler (with `runner="dask"`), and the work is
-    then planned for its workers' threads instead of `workers`. `run_id` is the
-    pipeline run whose store to use (`stages.run`); without it the flow opens the store at `db`.
+    then planned for its workers' threads instead of `workers`. `store`: the pipeline run's open
+    store (`ddrank run`); without it the flow opens the store at `db`.
     """
     if runner == "thread":
         isolate = True  # DDS is not re-entrant across threads of one process
@@ -118,6 +115,13 @@ def dd_analysis(
                         partitions=tuple(partitions) if partitions else None,
                         table_batch=table_batch, trace_batch=trace_batch)  # fmt: skip
     with ExitStack() as stack:
-        store = lookup(run_id).store if run_id else stack.enter_context(Store(db))
-        return analyse(store, options, prefect_solve(runner, dask_address, isolate, refresh_cache),
-                       get_run_logger())  # fmt: skip
+        if store is None:
+            store = stack.enter_context(Store(db))
+        dd = DDRun(store, options, get_run_logger())
+        for wave in dd.waves():
+            work = dd.plan(wave)
+            if work.units:
+                for unit, output in solved(work, runner, dask_address, isolate, refresh_cache):
+                    dd.take(unit, output)
+            dd.end_wave()
+        return dd.finish()

@@ -89,7 +89,7 @@ def inbox_rerun(
         ran = s.model_copy(update={"inputs": new})
         hashed = {f.path: f.sha1 for f in scan.new}  # each new file hashed once, by the scan
         with open_run(ran, lock=False, digests=hashed) as run:  # the lock is held above
-            result = pipeline(ran, run_id=run.id)
+            result = pipeline(ran, run=run)
     return {**out, "new_files": new, "pipeline": result, "status": "ran"}
 
 

@@ -1,9 +1,10 @@
 """The whole ddrank pipeline as one Prefect flow over the one stage list (`stages.pipeline`).
 
 Run it with `ddrank run` or `python -m flows.pipeline` (no server needed), or serve it as a
-deployment (`ddrank serve`) and watch it in the Prefect UI. Each stage runs in a task named after
-it; the DD stage is the `dd_analysis` subflow (its solves fan out to a process pool or Dask) and
-scoring the `score-events-and-lehman` subflow (its sessions are cached tasks).
+deployment (`ddrank serve`) and watch it in the Prefect UI. The flow walks the stage list and
+calls each stage's task with the run as its input (`tasks.run.STAGE_TASKS`); the DD stage is the
+`dd_analysis` flow (its solve units are tasks mapped over a process pool or Dask) and scoring the
+`score-events-and-lehman` flow (its sessions are cached tasks).
 """
 
 from __future__ import annotations
@@ -20,47 +21,53 @@ from flows.interrupts import stop_on_signals
 from flows.run_names import pipeline_run_name
 from flows.scoring import score_events_and_lehman
 from flows.server import prefect_api
-from stages.pipeline import Run, Stage, freshness_of, lookup, open_run, run_stages
+from stages.pipeline import Run, Steps, freshness_of, open_run
 from stages.settings import PipelineSettings, load_settings
-from tasks.run import publish_artifacts_task, stage_task
+from tasks.run import STAGE_TASKS, publish_artifacts_task
 
 
-def in_prefect(st: Stage, run: Run) -> Any:
-    """Run one stage as Prefect shows it: a task, or the DD and scoring subflows."""
+def double_dummy(run: Run) -> dict[str, Any]:
+    """The DD stage as the `dd_analysis` flow on the run's store: its units are task runs."""
     s = run.settings
-    if st.key == "dd":
-        return dd_analysis(db=s.db, workers=s.workers, runner=s.runner,
-                           dds_threads=s.dds_threads, dask_address=s.dask_address,
-                           table_batch=s.table_batch, trace_batch=s.trace_batch,
-                           refresh_cache=s.refresh_cache, run_id=run.id)  # fmt: skip
-    if st.key == "scoring":
-        return score_events_and_lehman(s, run_id=run.id)
-    task = stage_task.with_options(retries=st.retries, retry_delay_seconds=[2, 10]) \
-        if st.retries else stage_task  # fmt: skip
-    return task(run.id, st.name)
+    return dd_analysis(workers=s.workers, runner=s.runner, dds_threads=s.dds_threads,
+                       dask_address=s.dask_address, table_batch=s.table_batch,
+                       trace_batch=s.trace_batch, refresh_cache=s.refresh_cache,
+                       store=run.store)  # fmt: skip
+
+
+def scoring(run: Run) -> dict[str, Any]:
+    """Scoring, Lehman and the split as their flow on the run's store: sessions are tasks."""
+    return score_events_and_lehman(run.settings, store=run.store)
+
+
+#: What runs each stage (by key, `stages.pipeline.STAGES`): its task, or a flow of tasks.
+IN_PREFECT = {**STAGE_TASKS, "dd": double_dummy, "scoring": scoring}
 
 
 @flow(name="pipeline", log_prints=True, flow_run_name=pipeline_run_name)
-def pipeline(settings: PipelineSettings | None = None, run_id: str | None = None) -> dict[str, Any]:
+def pipeline(settings: PipelineSettings | None = None, run: Run | None = None) -> dict[str, Any]:
     """Ingest → clean → names → DD analysis → regression report → audit → scoring and Lehman →
-    skill ratings → site (`stages.pipeline.STAGES`). The settings can leave out names, DD, the
-    regression and the ratings (`ddrank results` does: scores and the site only).
+    skill ratings → site (`stages.pipeline.STAGES`), each stage's task called with the run. The
+    settings can leave out names, DD, the regression and the ratings (`ddrank results` does:
+    scores and the site only).
 
-    `run_id` is a run the caller opened (`stages.run.open_run`: the store open, the inputs
-    hashed) and found something new in. Without it (a deployment) the flow opens the run itself,
-    and with nothing new since the last finished run (and `force` off) returns at once."""
+    `run` is a run the caller opened (`stages.run.open_run`: the store open, the inputs hashed)
+    and found something new in. Without it (a deployment) the flow opens the run itself, and with
+    nothing new since the last finished run (and `force` off) returns at once."""
     s = settings or PipelineSettings()
     with ExitStack() as stack:
-        if run_id:
-            run = lookup(run_id)
-        else:
+        if run is None:
             run = stack.enter_context(open_run(s))
             fresh = freshness_of(run)
             if fresh.nothing_new:
                 print(fresh.message(s.out))
                 return fresh.as_dict()
-        summary = run_stages(run, in_prefect)
-        publish_artifacts_task(run.id, summary)
+        steps = Steps(run)
+        for st in steps:
+            with steps.step(st):
+                run.results[st.key] = IN_PREFECT[st.key](run)
+        summary = steps.finish()
+        publish_artifacts_task(run, summary)
         return summary
 
 
@@ -81,7 +88,7 @@ def run_pipeline(settings: PipelineSettings, run: Run | None = None) -> dict[str
                 return fresh.as_dict()
         with prefect_api():
             api_ready = time.monotonic()
-            result = pipeline(settings, run_id=run.id)
+            result = pipeline(settings, run=run)
     stages = result.get("timings", {})
     total = time.monotonic() - begun
     result["timings"] = {

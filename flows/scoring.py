@@ -4,8 +4,8 @@ The stage is `stages.scoring_stage.score_and_rate`; this flow gives it a session
 task cached on the session's content hash (a rerun with one new event scores only that event; a
 new session of an event scores only that session), logs what was scored, and publishes the
 rankings and the rating table as Prefect artifacts. Every option (the matchpoint method, the MP
-top, the Lehman constants) comes from the run's `PipelineSettings`. Inside `ddrank run` it uses
-the run's store (`run_id`); alone it opens the run's store itself.
+top, the Lehman constants) comes from the run's `PipelineSettings`. Inside `ddrank run` it gets
+the run's open store (`store`); alone it opens the run's store itself.
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
 from ddrank.scoring.events import EventInfo, EventResult, ScoredEvent
 from publish.encoding import markdown_text as md
-from stages.pipeline import lookup, open_run
+from stages.pipeline import open_run
 from stages.scoring_stage import score_and_rate, summary_lines
 from stages.settings import PipelineSettings
+from store import Store
 from tasks.scoring import score_session_task
 
 
@@ -32,11 +33,12 @@ def cached_session(event: str, session: str, results: list[EventResult], info: E
 
 @flow(name="score-events-and-lehman", log_prints=True)
 def score_events_and_lehman(settings: PipelineSettings | None = None,
-                            run_id: str | None = None) -> dict[str, Any]:  # fmt: skip
+                            store: Store | None = None) -> dict[str, Any]:  # fmt: skip
     """Score each event (cached on content), store scores, update ratings, split IMP events."""
     s = settings or PipelineSettings()
     with ExitStack() as stack:
-        store = lookup(run_id).store if run_id else stack.enter_context(open_run(s)).store
+        if store is None:
+            store = stack.enter_context(open_run(s)).store
         summary = score_and_rate(store, s, cached_session)
     for line in summary_lines(summary):
         print(line)

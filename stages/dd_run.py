@@ -1,11 +1,19 @@
 """The DD stage from end to end: plan the missing work, solve it in workers, store, tally, par.
 
-One implementation for every runner. `analyse` takes a `Solve`: a function that runs solve jobs
-somewhere and yields each job's output as it finishes. `pool_solve` (below) runs them on a
-process pool of this process, without Prefect (`ddrank results --double-dummy`, tests); the
-`dd_analysis` flow passes one that submits cached, retried Prefect tasks to a process pool or a
-Dask cluster. Workers never open the store: the process that called `analyse` writes every
-result as soon as it arrives, so an interrupted run loses only the jobs in flight.
+`DDRun` is the stage's bookkeeping between the solves; whoever runs the solves drives it:
+
+    dd = DDRun(store, options, log)
+    for wave in dd.waves():              # at most `WAVE_BOARDS` pending boards each
+        work = dd.plan(wave)             # solve units, and the workers x DDS threads to run them
+        for unit, output in <each unit of work.units solved, as it finishes>:
+            dd.take(unit, output)        # store it; tally every partition it completes
+        dd.end_wave()                    # par; tally what waited for a crashed unit
+    summary = dd.finish()                # player stats; counts and seconds
+
+`analyse` drives it with this process's own pool, without Prefect (`ddrank results
+--double-dummy`, tests); the `dd_analysis` flow drives it with Prefect tasks mapped over the units.
+Workers never open the store: the process that drives `DDRun` writes every result as soon as it
+arrives, so an interrupted run loses only the units in flight.
 """
 
 from __future__ import annotations
@@ -121,94 +129,133 @@ def pool_solve(runner: str = "process") -> Solve:
     return executor_solve(processes)
 
 
-def _solve_wave(store: Store, plan: DDPlan, options: DDOptions, solve: Solve, n_workers: int,
-                summary: dict[str, Any], totals: dict[str, int], solved: list[int],
-                log: logging.Logger | logging.LoggerAdapter, tally: TallyWhenReady,
-                pending: int) -> list[str]:  # fmt: skip
-    """Solve one wave's units, storing each output as it arrives and tallying each partition
-    once all it waits for is stored; returns the boards quarantined."""
-    work = plan.units  # the heaviest first, so the last one to finish is a small one
-    total = sum(len(u.job) for u in work)
-    solved[1] += total
-    log.info("%d pending boards in %d partitions; %d tables and %d traces to compute in %d "
-             "units for %d workers (est. %.0f CPU-s, largest unit %.1f s)", plan.pending_boards,
-             len(plan.partitions), sum(len(u.job.tables) for u in work),
-             sum(len(u.job.traces) for u in work), len(work), n_workers,
-             sum(u.cost for u in work), max((u.cost for u in work), default=0))  # fmt: skip
-    report("solve", *((solved[0], solved[1]) if solved[1] else (1, 1)))  # (1, 1): nothing to do
-    quarantined: list[str] = []
-    if not work:
-        return quarantined
-    # No more workers than units to solve; their cores go to DDS threads instead.
-    n_workers, threads = default_split(min(n_workers, len(work)), options.dds_threads)
-    summary.update(workers=n_workers, dds_threads=threads)
-    for u, out in solve(work, n_workers, threads):
-        quarantined += store_solution(store, u.job, out)
-        totals["tables"] += len(out.tables)
-        totals["traces"] += len(out.traces)
-        totals["runs"] += out.solver_runs
-        log.info("unit %d: %d tables, %d traces, %.1f s in DDS (est. %.1f s)", u.index,
-                 len(out.tables), len(out.traces), out.seconds, u.cost)  # fmt: skip
-        solved[0] += len(u.job)
-        report("solve", solved[0], solved[1])
-        for _ in tally.settled(solved_keys(u.job)):
-            report("tally", totals["tallied"] + tally.tallied, pending)
-    return quarantined
+@dataclass(frozen=True)
+class Wave:
+    """One wave's solve units (the heaviest first, so the last to finish is a small one) and the
+    workers x DDS threads to solve them on: no more workers than units, their cores go to DDS."""
+
+    units: list[SolveUnit]
+    workers: int
+    threads: int
 
 
-def analyse(store: Store, options: DDOptions, solve: Solve,
+class DDRun:
+    """Plan, store, tally and count one DD stage; the caller solves the units (module doc)."""
+
+    def __init__(self, store: Store, options: DDOptions,
+                 log: logging.Logger | logging.LoggerAdapter | None = None) -> None:  # fmt: skip
+        self.store, self.options = store, options
+        self.log = log or logging.getLogger("ddrank.dd")
+        self.workers, threads = default_split(options.workers, options.dds_threads)
+        self.summary: dict[str, Any] = {"workers": self.workers, "dds_threads": threads,
+                                        "runner": options.runner}  # fmt: skip
+        self.totals = dict.fromkeys(("pending_boards", "tables", "traces", "runs", "tallied",
+                                     "par", "invalid_plays", "invalid_boards"), 0)  # fmt: skip
+        self.quarantined: list[str] = []
+        self.seconds = {"plan": 0.0, "solve": 0.0, "tally": 0.0}
+        self.solved = [0, 0]  # jobs done, jobs known so far (a wave's are known when planned)
+        self._clock = time.perf_counter()
+        report("solve", 0, 0)  # planning: size not known yet
+        partitions = list(options.partitions) if options.partitions else None
+        self._waves, self.pending = plan_waves(store, partitions)
+        self._plan, self._tally = DDPlan(), TallyWhenReady(store, DDPlan())
+
+    def waves(self) -> list[list[int]]:
+        """The pending partitions, cut into waves; one empty wave when nothing is pending (par
+        may still be missing)."""
+        return self._waves or [[]]
+
+    def plan(self, wave: list[int]) -> Wave:
+        """Plan one wave's solves (and record its boards and plays DDS must not see)."""
+        o = self.options
+        plan = plan_dd_work(self.store, wave, o.table_batch, o.trace_batch,
+                            self.workers) if wave else DDPlan()  # fmt: skip
+        record_invalid(self.store, plan)
+        self._plan, self._tally = plan, TallyWhenReady(self.store, plan)
+        now = time.perf_counter()
+        self.seconds["plan"] += now - self._clock
+        self._clock = now
+        work = plan.units
+        total = sum(len(u.job) for u in work)
+        self.solved[1] += total
+        self.log.info("%d pending boards in %d partitions; %d tables and %d traces to compute "
+                      "in %d units for %d workers (est. %.0f CPU-s, largest unit %.1f s)",
+                      plan.pending_boards, len(plan.partitions),
+                      sum(len(u.job.tables) for u in work), sum(len(u.job.traces) for u in work),
+                      len(work), self.workers, sum(u.cost for u in work),
+                      max((u.cost for u in work), default=0))  # fmt: skip
+        report("solve", *((self.solved[0], self.solved[1]) if self.solved[1] else (1, 1)))
+        if not work:
+            return Wave([], 0, 0)
+        workers, threads = default_split(min(self.workers, len(work)), o.dds_threads)
+        self.summary.update(workers=workers, dds_threads=threads)
+        return Wave(work, workers, threads)
+
+    def take(self, u: SolveUnit, out: SolveOutput) -> None:
+        """Store one unit's output, and tally each partition that waited for nothing else."""
+        self.quarantined += store_solution(self.store, u.job, out)
+        self.totals["tables"] += len(out.tables)
+        self.totals["traces"] += len(out.traces)
+        self.totals["runs"] += out.solver_runs
+        self.log.info("unit %d: %d tables, %d traces, %.1f s in DDS (est. %.1f s)", u.index,
+                      len(out.tables), len(out.traces), out.seconds, u.cost)  # fmt: skip
+        self.solved[0] += len(u.job)
+        report("solve", self.solved[0], self.solved[1])
+        for _ in self._tally.settled(solved_keys(u.job)):
+            report("tally", self.totals["tallied"] + self._tally.tallied, self.pending)
+
+    def end_wave(self) -> None:
+        """Par of the deals solved; tally the partitions still waiting (a crashed unit's)."""
+        t_solved = time.perf_counter()
+        self.seconds["solve"] += t_solved - self._clock
+        t = self.totals
+        t["par"] += compute_par(self.store)
+        for _ in self._tally.rest():
+            report("tally", t["tallied"] + self._tally.tallied, self.pending)
+        t["tallied"] += self._tally.tallied
+        t["pending_boards"] += self._plan.pending_boards
+        t["invalid_plays"] += len(self._plan.invalid_plays)
+        t["invalid_boards"] += len(self._plan.invalid_boards)
+        self._plan, self._tally = DDPlan(), TallyWhenReady(self.store, DDPlan())
+        self._clock = time.perf_counter()
+        self.seconds["tally"] += self._clock - t_solved
+
+    def finish(self) -> dict[str, Any]:
+        """Rebuild `player_stats`; the stage's counts: boards tallied, tables and traces
+        computed, solver processes started, boards quarantined as `solver_crash`, seconds."""
+        t = self.totals
+        if not t["pending_boards"]:
+            report("tally", 1, 1)  # nothing to tally: finished
+        began = time.perf_counter()
+        players = build_player_stats(self.store)
+        self.seconds["tally"] += time.perf_counter() - began
+        if self.quarantined:
+            self.log.warning("quarantined %d boards as solver_crash: %s", len(self.quarantined),
+                             self.quarantined)  # fmt: skip
+        self.summary.update(
+            pending_boards=t["pending_boards"], boards_tallied=t["tallied"],
+            tables_computed=t["tables"], traces_computed=t["traces"], solver_runs=t["runs"],
+            quarantined=self.quarantined, invalid_plays=t["invalid_plays"],
+            invalid_boards=t["invalid_boards"], players=players, par_computed=t["par"],
+            seconds_plan=round(self.seconds["plan"], 3),
+            seconds_solve=round(self.seconds["solve"], 3),
+            seconds_tally=round(self.seconds["tally"], 3),
+        )  # fmt: skip
+        return self.summary
+
+
+def analyse(store: Store, options: DDOptions,
             log: logging.Logger | logging.LoggerAdapter | None = None) -> dict[str, Any]:  # fmt: skip
-    """Solve what is missing, tally every pending board, rebuild `player_stats`.
-
-    Returns counts: boards tallied, tables and traces computed, solver processes started, boards
-    quarantined as `solver_crash`, and wall time per step. Progress goes to `stages.progress`
-    as "solve" (tables and traces computed, of those needed) and "tally" (boards done, pending).
-    """
-    log = log or logging.getLogger("ddrank.dd")
-    n_workers, threads = default_split(options.workers, options.dds_threads)
-    summary: dict[str, Any] = {"workers": n_workers, "dds_threads": threads,
-                               "runner": options.runner}  # fmt: skip
-    t0 = time.perf_counter()
-    report("solve", 0, 0)  # planning: size not known yet
-    waves, pending = plan_waves(store, list(options.partitions) if options.partitions else None)
-    totals = dict.fromkeys(("pending_boards", "tables", "traces", "runs", "tallied", "par",
-                            "invalid_plays", "invalid_boards"), 0)  # fmt: skip
-    quarantined: list[str] = []
-    seconds = {"plan": 0.0, "solve": 0.0, "tally": 0.0}
-    solved = [0, 0]  # jobs done, jobs known so far (a wave's are known when it is planned)
-    for wave in waves or [[]]:  # no wave: nothing to solve, but par may still be missing
-        plan = plan_dd_work(store, wave, options.table_batch, options.trace_batch,
-                            n_workers) if wave else DDPlan()  # fmt: skip
-        record_invalid(store, plan)
-        t1 = time.perf_counter()
-        seconds["plan"] += t1 - t0
-        tally = TallyWhenReady(store, plan)
-        quarantined += _solve_wave(store, plan, options, solve, n_workers, summary, totals,
-                                   solved, log, tally, pending)  # fmt: skip
-        t2 = time.perf_counter()
-        seconds["solve"] += t2 - t1
-        totals["par"] += compute_par(store)
-        for _ in tally.rest():  # partitions waiting for nothing more (none, or a crashed unit's)
-            report("tally", totals["tallied"] + tally.tallied, pending)
-        totals["tallied"] += tally.tallied
-        totals["pending_boards"] += plan.pending_boards
-        totals["invalid_plays"] += len(plan.invalid_plays)
-        totals["invalid_boards"] += len(plan.invalid_boards)
-        t0 = time.perf_counter()
-        seconds["tally"] += t0 - t2
-    if not totals["pending_boards"]:
-        report("tally", 1, 1)  # nothing to tally: finished
-    t3 = time.perf_counter()
-    players = build_player_stats(store)
-    seconds["tally"] += time.perf_counter() - t3
-    if quarantined:
-        log.warning("quarantined %d boards as solver_crash: %s", len(quarantined), quarantined)
-    summary.update(
-        pending_boards=totals["pending_boards"], boards_tallied=totals["tallied"],
-        tables_computed=totals["tables"], traces_computed=totals["traces"],
-        solver_runs=totals["runs"], quarantined=quarantined,
-        invalid_plays=totals["invalid_plays"], invalid_boards=totals["invalid_boards"],
-        players=players, par_computed=totals["par"], seconds_plan=round(seconds["plan"], 3),
-        seconds_solve=round(seconds["solve"], 3), seconds_tally=round(seconds["tally"], 3),
-    )  # fmt: skip
-    return summary
+    """The DD stage without Prefect: solve what is missing on this process's own pool (spawned
+    processes, or threads with `options.runner == "thread"`), store and tally as units finish,
+    rebuild `player_stats`. Progress goes to `stages.progress` as "solve" (tables and traces
+    computed, of those needed) and "tally" (boards done, pending)."""
+    dd = DDRun(store, options, log)
+    solve = pool_solve(options.runner)
+    for wave in dd.waves():
+        work = dd.plan(wave)
+        if work.units:
+            for u, out in solve(work.units, work.workers, work.threads):
+                dd.take(u, out)
+        dd.end_wave()
+    return dd.finish()

@@ -4,9 +4,12 @@ and its settings), with the settings switch that turns it on.
     ingest → clean → names → double dummy → regression thresholds → regression → audit →
     scoring (and Lehman, the bid/play split) → mistake costs → skill ratings → site
 
-The Prefect flow (`flows/pipeline.py`) runs this list, each stage in a task (the DD solves and the
-session scores as cached tasks of their own); `run_in_process` runs the same list without Prefect
-(`ddrank results`). There is no second copy: a stage added here runs in both.
+Whoever runs the list walks it with `Steps` (the enabled stages in order, each one timed, an
+optional stage's failure recorded, the manifest at the end): `run_stages` here calls each stage's
+function in this process without Prefect (`ddrank results`); the Prefect flow
+(`flows/pipeline.py`) calls each stage's task (`tasks.stages`) with the run as its input, and
+runs the DD and scoring stages as subflows whose solve units and sessions are tasks of their own.
+There is no second copy: a stage added here runs in both.
 """
 
 from __future__ import annotations
@@ -20,12 +23,12 @@ from typing import Any
 
 from stages import freshness
 from stages.progress import stage as progress_stage
-from stages.run import Run, freshness_of, lookup, open_run
+from stages.run import Run, freshness_of, open_run
 
 # Each stage imports what it needs when it runs: `ddrank results` (scores and the site) must not
 # pay for statsmodels, rapidfuzz or endplay when the regression, names and DD stages are off.
 
-__all__ = ["STAGES", "Run", "Stage", "freshness_of", "lookup", "open_run", "run_in_process",
+__all__ = ["STAGES", "Run", "Stage", "Steps", "freshness_of", "open_run", "run_in_process",
            "run_stages"]  # fmt: skip
 
 
@@ -88,11 +91,11 @@ def names(r: Run) -> dict[str, Any]:
 
 
 def double_dummy(r: Run) -> dict[str, Any]:
-    """DD tables, traces and counters; the solves fan out through the run's `solve` hook."""
-    from stages.dd_run import DDOptions, analyse, pool_solve
+    """DD tables, traces and counters; the solves fan out to this process's own pool (the
+    Prefect flow runs this stage as the `dd_analysis` flow instead: its solves are tasks)."""
+    from stages.dd_run import DDOptions, analyse
 
-    solve = r.hook("solve", pool_solve(r.settings.runner))
-    return analyse(r.store, DDOptions.of(r.settings), solve, r.log)
+    return analyse(r.store, DDOptions.of(r.settings), r.log)
 
 
 def regression_thresholds(r: Run) -> dict[str, float]:
@@ -144,9 +147,9 @@ def audit(r: Run) -> dict[str, Any]:
 
 
 def scoring(r: Run) -> dict[str, Any]:
-    from stages.scoring_stage import plain_session, score_and_rate, summary_lines
+    from stages.scoring_stage import score_and_rate, summary_lines
 
-    summary = score_and_rate(r.store, r.settings, r.hook("score_session", plain_session))
+    summary = score_and_rate(r.store, r.settings)
     for line in summary_lines(summary):
         r.log.info(line)
     return summary
@@ -196,34 +199,62 @@ BY_NAME = {st.name: st for st in STAGES}
 
 
 # ------------------------------------------------------------------------------- running
-Call = Callable[[Stage, Run], Any]
+class Steps:
+    """The stage list walked for one run by whoever runs each stage:
 
+        steps = Steps(run)
+        for st in steps:                  # the enabled stages, in order
+            with steps.step(st):          # timed; an optional stage's failure is recorded
+                run.results[st.key] = ...  # the stage's function, or its Prefect task
+        summary = steps.finish()          # each stage's result by key, "timings"; the manifest
 
-def run_stages(run: Run, call: Call | None = None) -> dict[str, Any]:
-    """Every enabled stage in order, each one's wall time, then the manifest of a finished run.
+    A stage that is off gets its `skipped` result as the walk passes it."""
 
-    `call(stage, run)` runs one stage (default: `stage.run(run)`); the Prefect flow passes one
-    that wraps it in a task. Returns each stage's summary by key, and "timings"."""
-    call = call or (lambda st, r: st.run(r))
-    started = time.time()
-    timings: dict[str, float] = {}
-    for st in STAGES:
-        if not st.enabled(run.settings):
-            run.results[st.key] = st.skipped(run.settings)
-            continue
-        with timed(st.name, timings, st.progress):
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        self.started = time.time()
+        self.timings: dict[str, float] = {}
+
+    def __iter__(self) -> Iterator[Stage]:
+        for st in STAGES:
+            if st.enabled(self.run.settings):
+                yield st
+            else:
+                self.run.results[st.key] = st.skipped(self.run.settings)
+
+    @contextmanager
+    def step(self, st: Stage) -> Iterator[None]:
+        """Time the stage (and show it, unless it reports its own progress). An optional
+        stage that fails is recorded as `{"failed": ...}` and the run goes on."""
+        with timed(st.name, self.timings, st.progress):
             try:
-                run.results[st.key] = call(st, run)
+                yield
             except Exception as exc:
                 if not st.optional:
                     raise
-                run.log.warning("stage %s failed: %s", st.name, exc)
-                run.results[st.key] = {"failed": str(exc) or type(exc).__name__}
-    summary = {**run.results, "timings": timings}
-    refused = (run.results.get("ingest") or {}).get("refused")  # read again next time
-    if not refused and not any(isinstance(v, dict) and "failed" in v for v in summary.values()):
-        freshness.write_manifest(run.settings, started, summary, run)  # a failure runs again
-    return summary
+                self.run.log.warning("stage %s failed: %s", st.name, exc)
+                self.run.results[st.key] = {"failed": str(exc) or type(exc).__name__}
+
+    def finish(self) -> dict[str, Any]:
+        """Each stage's summary by key, and "timings"; the manifest of a finished run, unless a
+        stage failed or a file was refused (then the next run does it again)."""
+        run = self.run
+        summary = {**run.results, "timings": self.timings}
+        refused = (run.results.get("ingest") or {}).get("refused")  # read again next time
+        if not refused and not any(isinstance(v, dict) and "failed" in v for v in summary.values()):
+            freshness.write_manifest(run.settings, self.started, summary, run)
+        return summary
+
+
+def run_stages(run: Run, call: Callable[[Stage, Run], Any] | None = None) -> dict[str, Any]:
+    """Every enabled stage in order, in this process, without Prefect; returns each stage's
+    summary by key, and "timings". `call(stage, run)` runs one stage instead of
+    `stage.run(run)` (the benchmarks measure each stage's time and memory with it)."""
+    steps = Steps(run)
+    for st in steps:
+        with steps.step(st):
+            run.results[st.key] = call(st, run) if call else st.run(run)
+    return steps.finish()
 
 
 @contextmanager

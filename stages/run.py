@@ -1,11 +1,11 @@
 """One pipeline run's state: its settings, its one `Store`, its inputs hashed once, its results.
 
 `open_run` takes the store's lock, opens the `Store` once and hashes each input file once; every
-stage of the run gets the `Run` (stages/pipeline.py), never a path. Prefect tasks cannot take a
-`Run` as a parameter (task parameters are hashed for caching and shown in the UI), so a run is
-registered under a string id while it is open and a task gets the id (`lookup`). A task that ran
-in another process than the flow's would find no run there, and says so: stage tasks share the
-flow's `Store`, so they run in the flow's process (the DD solves, which need no store, fan out).
+stage of the run gets the `Run` (stages/pipeline.py), never a path. The Prefect flow hands the
+same `Run` to each stage's task as its input (`tasks.stages`): those tasks are not cached, so
+Prefect neither hashes nor stores it, and they run in the flow's own process, where the `Store`
+is open (the DD solves, which need no store, fan out). A `Run` is a plain object, not a dataclass,
+so Prefect passes it to a task as it is instead of walking and rebuilding its fields.
 No Prefect here.
 """
 
@@ -13,16 +13,14 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from store import Store, store_lock
 from store.inputs import files
 
-_RUNS: dict[str, Run] = {}
 LOG = logging.getLogger("ddrank.pipeline")
 
 
@@ -57,22 +55,20 @@ class InputFiles:
         return {sha: str(p) for p, sha in sorted(self.digests.items(), reverse=True)}
 
 
-@dataclass
 class Run:
-    """What every stage of one run shares. `hooks` lets a runner swap how the costly pieces run
-    (`solve`: the DD fan-out; `score_session`: one session's scores) without a second pipeline:
-    the Prefect flow puts cached, retried tasks there, `ddrank results` the plain functions."""
+    """What every stage of one run shares: its settings, its one `Store`, its inputs (hashed
+    once), each stage's result so far (by stage key) and where stage messages go."""
 
-    settings: Any
-    store: Store
-    inputs: InputFiles
-    id: str = field(default_factory=lambda: uuid.uuid4().hex)
-    results: dict[str, Any] = field(default_factory=dict)
-    hooks: dict[str, Callable[..., Any]] = field(default_factory=dict)
-    log: logging.Logger | logging.LoggerAdapter = LOG
+    def __init__(self, settings: Any, store: Store, inputs: InputFiles) -> None:
+        self.settings = settings
+        self.store = store
+        self.inputs = inputs
+        self.id = uuid.uuid4().hex
+        self.results: dict[str, Any] = {}
+        self.log: logging.Logger | logging.LoggerAdapter = LOG
 
-    def hook(self, name: str, default: Callable[..., Any]) -> Callable[..., Any]:
-        return self.hooks.get(name, default)
+    def __repr__(self) -> str:  # what Prefect shows of a task's input
+        return f"Run({self.settings.db!s})"
 
     @contextmanager
     def logging_to(self, logger: Any) -> Iterator[None]:
@@ -89,8 +85,7 @@ def open_run(settings: Any, *, lock: bool = True, store: Store | None = None,
              digests: dict[Path, str] | None = None) -> Iterator[Run]:  # fmt: skip
     """Lock the store (unless the caller holds the lock), hash the inputs, open the `Store`.
 
-    The run is registered (`lookup`) until the block ends; the store is closed then. With `store`
-    the caller's open store is used (and left open); `digests` are files the caller has hashed
+    The store is closed when the block ends. With `store` the caller's open store is used (and left open); `digests` are files the caller has hashed
     already (the inbox scan), not hashed again."""
     with ExitStack() as stack:
         if lock:
@@ -99,23 +94,7 @@ def open_run(settings: Any, *, lock: bool = True, store: Store | None = None,
         inputs = InputFiles(settings.inputs, digests, skip=[settings.out])
         if store is None:
             store = stack.enter_context(Store(settings.db))
-        run = Run(settings=settings, store=store, inputs=inputs)
-        _RUNS[run.id] = run
-        try:
-            yield run
-        finally:
-            _RUNS.pop(run.id, None)
-
-
-def lookup(run_id: str) -> Run:
-    """The open run with this id (a Prefect task's way to its `Store`)."""
-    try:
-        return _RUNS[run_id]
-    except KeyError:
-        raise LookupError(
-            f"pipeline run {run_id} is not open in this process: stage tasks use the run's "
-            "Store, so they must run in the flow's own process"
-        ) from None
+        yield Run(settings, store, inputs)
 
 
 def freshness_of(run: Run) -> Any:

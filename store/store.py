@@ -155,6 +155,17 @@ def apply_schema(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("commit").fetchall()
 
 
+class StoreElsewhere:
+    """A `Store` that was pickled into another process: its path, and an error on any use."""
+
+    def __init__(self, path: str) -> None:
+        self.path = Path(path)
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError(f"the store {self.path} is open in the run's own process; a worker "
+                           "cannot use it (it gets rows and returns rows)")  # fmt: skip
+
+
 class Store:
     """One run's connection to the store, with named queries and a count of each query run.
 
@@ -179,6 +190,12 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled (Prefect sends a flow's parameters to its pool workers), a store becomes a
+        note of its path that cannot be used: DuckDB lets one process hold the file, and
+        workers never open it (they get rows and return rows)."""
+        return (StoreElsewhere, (str(self.path),))
 
     # -- named queries ----------------------------------------------------------------------
     def sql(self, name: str) -> str:
