@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -211,23 +211,34 @@ def write_outputs(out_dir: str | Path, source: str, errors: Sequence[RecordError
     }
 
 
-def write_store_outputs(out_dir: str | Path, source: str, results: Sequence[Row],
+def write_store_outputs(out_dir: str | Path, source: str, results: Iterable[Row],
                         pairs: Sequence[Row], butler: Sequence[Row], teams: Sequence[Row],
                         checks: Sequence[Check], errors: Sequence[RecordError]) -> Row:  # fmt: skip
-    """The same files from the store's rows (`ddrank score --db`, `ddrank run`)."""
+    """The same files from the store's rows (`ddrank score --db`, `ddrank run`). `results` may
+    be a stream (the store's rows a batch at a time): it is written as it comes, and counted."""
     out = Path(out_dir)
+    events: set[str] = set()
+    written = [0]
+
+    def counted(rows: Iterable[Row]) -> Iterator[Row]:
+        for r in rows:
+            events.add(r["event"])
+            written[0] += 1
+            yield r
+
     with staged_files(out) as new:  # the set replaces the last one only once complete
-        write_csv(new / "results.csv", results, RESULTS_COLUMNS)
+        write_csv(new / "results.csv", counted(results), RESULTS_COLUMNS)
         write_csv(new / "ranking.csv", pairs, RANKING_COLUMNS)
         if teams:
             write_csv(new / "teams.csv", teams, TEAMS_COLUMNS)
             write_csv(new / "butler.csv", butler, BUTLER_COLUMNS)
         write_errors(new, errors)
-        (new / "report.md").write_text(_store_report(source, results, pairs, checks, errors))
+        (new / "report.md").write_text(_store_report(source, len(events), written[0], pairs,
+                                                     checks, errors))  # fmt: skip
         files = [out / f.name for f in _in_order(new)]
     return {
-        "events": len({r["event"] for r in results}),
-        "results": len(results),
+        "events": len(events),
+        "results": written[0],
         **error_counts(errors),
         "published": _checks_summary(checks),
         "files": [str(f) for f in files],
@@ -338,11 +349,11 @@ def _problem_lines(errors: Sequence[RecordError], max_listed: int = 20) -> list[
     return out
 
 
-def _store_report(source: str, results: Sequence[Row], pairs: Sequence[Row],
+def _store_report(source: str, events: int, results: int, pairs: Sequence[Row],
                   checks: Sequence[Check], errors: Sequence[RecordError]) -> str:  # fmt: skip
     lines = ["# Event scores", "", f"- source: {md(source)}",
-             f"- events: {len({r['event'] for r in results})}; table results scored: "
-             f"{len(results)}; records left out: {left_out(errors)} (errors.csv)",
+             f"- events: {events}; table results scored: "
+             f"{results}; records left out: {left_out(errors)} (errors.csv)",
              *_problem_lines(errors), ""]  # fmt: skip
     lines += published_section(checks)
     by_event: dict[str, list[Row]] = defaultdict(list)

@@ -419,12 +419,19 @@ SCORING_ERRORS_COLUMNS = ["event", "source", "line", "session", "section", "roun
                           "board", "kind", "message"]  # fmt: skip
 
 
+#: Table results read from the store per batch while results.csv is written.
+EXPORT_BATCH = 10_000
+
+
 def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError],
            events: Sequence[str] | None = None) -> Row:  # fmt: skip
-    """results.csv, ranking.csv, teams.csv, butler.csv, errors.csv and report.md from the store."""
+    """results.csv, ranking.csv, teams.csv, butler.csv, errors.csv and report.md from the store.
+    The table results stream from the store to results.csv a batch at a time (an archive's million
+    rows are never all in memory); the rankings and matches are a few rows an event."""
     save_errors(store, errors)
     ev = None if events is None else list(events)
-    results = store.rows("export_results", events=ev)
+    results = (r for rows in store.batches("export_results", size=EXPORT_BATCH, events=ev)
+               for r in rows)  # fmt: skip
     pairs = store.rows("export_pair_rankings", events=ev)
     butler = store.rows("export_butler_rankings", events=ev)
     teams = store.rows("export_team_matches", events=ev)
