@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import csv
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ddrank.ratings import skill as sk
+from ddrank.ratings.lehman import sortable_date
+from ddrank.ratings.skill_fit import FitColumns, fit_params_from
 from ddrank.scoring.crossimps import butler
 from ddrank.scoring.duplicate import duplicate_score
 from ddrank.scoring.results import TableResult
@@ -157,8 +159,13 @@ def valet_skill_rows(valet_dir: str | Path, loaded: LoadedField | None = None) -
 # ---------------------------------------------------------------- the DuckDB store
 
 
+#: Rated table results read from the store per batch of whole events (`skill_row_batches`).
+SKILL_BATCH = 50_000
+
+
 def db_skill_rows(store: Store | str | Path, event: str | None = None) -> list[SkillRow]:
-    """The store's scored table results with their DD tables and opening-lead traces.
+    """The store's scored table results with their DD tables and opening-lead traces, all at
+    once (a study's store; the pipeline's stage reads them a batch at a time: `rate_store`).
 
     Given a path rather than the run's store, the store's events not scored yet are scored first.
     """
@@ -168,16 +175,52 @@ def db_skill_rows(store: Store | str | Path, event: str | None = None) -> list[S
         with Store(store) as own:
             score_and_save(own, load_store(own))
             return db_skill_rows(own, event)
-    scored = store.rows("scored_tables")
-    if event is not None:
-        scored = [r for r in scored if r["event"] == event or r["event"].startswith(f"{event} (")]
+    rows = [r for batch in skill_row_batches(store, event) for r in batch]
+    rows.sort(key=lambda r: (r.period, r.board, r.result.table))
+    return rows
+
+
+def skill_event_batches(store: Store, event: str | None = None,
+                        batch: int = SKILL_BATCH) -> list[list[str]]:  # fmt: skip
+    """The scored events (`event`: that one, or its parts "EVENT (...)"), the earliest period
+    first, cut into batches of whole events of about `batch` rated table results each."""
+    first: dict[str, str] = {}
+    count: dict[str, int] = defaultdict(int)
+    for name, day, year, n in store.tuples("skill_event_sizes"):
+        if event is not None and name != event and not name.startswith(f"{event} ("):
+            continue
+        label = f"{sortable_date(str(day or year or ''))} {name}"  # as the field's periods
+        first[name] = min(first.get(name, label), label)
+        count[name] += int(n)
+    out: list[list[str]] = []
+    size = batch
+    for name in sorted(first, key=lambda e: (first[e], e)):
+        if size + count[name] > batch:
+            out.append([])
+            size = 0
+        out[-1].append(name)
+        size += count[name]
+    return out
+
+
+def skill_row_batches(store: Store, event: str | None = None,
+                      batch: int = SKILL_BATCH) -> Iterator[list[SkillRow]]:  # fmt: skip
+    """The store's rated table results as SkillRows, a batch of whole events at a time (a board
+    never spans events), each batch in period order and the batches in period order too."""
+    for names in skill_event_batches(store, event, batch):
+        yield _skill_rows_of(store, names)
+
+
+def _skill_rows_of(store: Store, events: list[str]) -> list[SkillRow]:
+    """The events' scored table results with their DD tables and opening-lead traces."""
+    scored = store.rows("skill_scored_tables", events=events)
     loaded = tables_from_scored(scored, str(store.path))
     deal_of = {r["record_id"]: r["deal_id"] for r in scored}
     cells: dict[str, list[int]] = {}
-    for deal_id, strain, declarer, tricks in store.tuples("skill_dd_tables"):
+    for deal_id, strain, declarer, tricks in store.tuples("skill_dd_tables_of", events=events):
         c = cells.setdefault(deal_id, [0] * 20)
         c["CDHSN".index(strain) * 4 + "NESW".index(declarer)] = int(tricks)
-    played = store.tuples("skill_play_traces")
+    played = store.tuples("skill_play_traces_of", events=events)
     traces = {rid: list(t) for rid, t, _ in played if t is not None and len(t) >= 2}
     seats_of = {rid: list(ps) for rid, _, ps in played if ps}
 
@@ -236,21 +279,49 @@ def rate_rows(
     return current, rated, params
 
 
-def rate_store(store: Store, event: str | None = None, full: bool = False) -> dict[str, Any]:
-    """Rate the store's new periods on top of the stored `skill_ratings` (all with `full`)."""
+def rate_store(store: Store, event: str | None = None, full: bool = False,
+               batch: int = SKILL_BATCH) -> dict[str, Any]:  # fmt: skip
+    """Rate the store's new periods on top of the stored `skill_ratings` (all with `full`).
+
+    The store is read a batch of whole events (about `batch` results) at a time: each batch's boards are added to the
+    fit's columns (`ddrank.ratings.skill_fit`: a few numbers a board) and the boards of periods
+    to rate are spooled to a temporary file, so memory holds one batch, not the archive. Then
+    the fitted model rates the new periods in order, one period's boards read back at a time."""
+    import pickle
+    import tempfile
+
     import polars as pl
 
-    rows = db_skill_rows(store, event)
     if full:
         store.run("delete_skill_ratings")
         store.run("delete_skill_periods")
     done = dict(store.tuples("skill_periods"))
-    states = {
+    final: sk.States = {
         (p, c): sk.SkillState(r, se * se, b, lp)
         for p, c, r, se, b, lp in store.tuples("skill_states")
     }
-    final, rated, params = rate_rows(rows, None, states, list(done))
-    all_labels = sorted(set(done) | {p for p, _ in periods_of(rows)})
+    cols, labels, boards = FitColumns(), set(done), 0
+    spooled: dict[str, list[int]] = defaultdict(list)  # period -> where its boards are
+    with tempfile.TemporaryFile(prefix="ddrank-skill-") as spool:
+        for rows in skill_row_batches(store, event, batch):
+            boards += len(rows)
+            cols.add(r.skill for r in rows)
+            for label, period in periods_of(rows):
+                labels.add(label)
+                if label not in done:
+                    spooled[label].append(spool.tell())
+                    pickle.dump(period, spool, protocol=pickle.HIGHEST_PROTOCOL)
+        params = fit_params_from(cols, sk.SkillParams())
+        del cols
+        all_labels = sorted(labels)
+        index = {p: i for i, p in enumerate(all_labels)}
+        rated = sorted(spooled)
+        for label in rated:
+            period = []
+            for offset in spooled[label]:
+                spool.seek(offset)
+                period += pickle.load(spool)  # noqa: S301 - this run's own spool file
+            final = sk.update_period(final, period, index[label], params)
     out = sk.player_rows(final)
     store.run("delete_skill_ratings")
     store.insert_rows("skill_ratings", out, _skill_rating_schema())
@@ -258,7 +329,7 @@ def rate_store(store: Store, event: str | None = None, full: bool = False) -> di
     store.insert_rows("skill_periods", [{"period": p, "idx": i} for i, p in enumerate(all_labels)],
                       {"period": pl.String, "idx": pl.Int32})  # fmt: skip
     return {"periods_rated": rated, "periods_total": len(all_labels), "rows": len(out),
-            "boards": len(rows), "imps_per_trick": params.imps_per_trick}  # fmt: skip
+            "boards": boards, "imps_per_trick": params.imps_per_trick}  # fmt: skip
 
 
 def _skill_rating_schema() -> dict[str, Any]:

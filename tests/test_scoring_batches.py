@@ -87,3 +87,28 @@ def test_names_of_one_event_stay_in_one_batch() -> None:
                                             ["Swiss Teams"]]  # fmt: skip
     assert scoring.event_batches(sizes, 10**6) == [["Autumn Cup", "Club Pairs", "Club pairs",
                                                     "Swiss Teams"]]  # fmt: skip
+
+
+def test_skill_ratings_read_an_event_at_a_time_equal_one_read(
+    cleaned: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The skill stage reads the store a batch of whole events at a time (issue 37), fits on
+    every board's columns and spools the boards it rates: one event per batch stores the same
+    ratings, to the last bit, as one batch."""
+    from stages import skill
+
+    _scored(cleaned, tmp_path, 10**9, monkeypatch)
+    rated = {}
+    for batch in (10**9, 1):
+        db = tmp_path / f"skill{batch}.duckdb"
+        shutil.copy(tmp_path / f"batch{10**9}.duckdb", db)
+        with Store(db) as store:
+            events = skill.skill_event_batches(store, None, batch)
+            summary = skill.rate_store(store, batch=batch)
+            rated[batch] = (events, summary, store.rows("skill_ratings_all"),
+                            sorted(store.tuples("skill_periods")))  # fmt: skip
+    (whole, s_whole, r_whole, p_whole), (split, s_split, r_split, p_split) = rated.values()
+    assert len(whole) == 1 and len(whole[0]) == 3 and len(split) == 3, (whole, split)
+    assert s_split == s_whole and s_whole["boards"] > 500 and len(s_whole["periods_rated"]) == 3
+    assert r_split == r_whole and len(r_whole) > 100
+    assert p_split == p_whole

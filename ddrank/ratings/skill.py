@@ -34,11 +34,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .difficulty import FieldRef, centre, widen
+from .skill_fit import FitColumns, fit_params_from
 
 COMPONENTS = ("bidding", "declarer", "defence", "opening_lead")
 PARTNERSHIP = "partnership"
@@ -127,59 +128,12 @@ def pair_entity(pair: Sequence[str]) -> str:
 def fit_params(boards: Sequence[SkillBoard], params: SkillParams) -> SkillParams:
     """IMPs per trick, trick offsets and noise sds from training boards (sample moments).
 
-    Only the training boards are used, so choosing them never looks at what is predicted.
-    """
-
-    def moments(values: list[float], default_sd: float) -> tuple[float, float]:
-        if len(values) < 10:
-            return 0.0, default_sd
-        arr = np.asarray(values, dtype=float)
-        return float(arr.mean()), float(max(arr.std(ddof=1), 1e-3))
-
-    play_mean, play_sd = moments(
-        [b.play_tricks for b in boards if b.play_tricks is not None], params.noise_sd["play"]
-    )
-    lead_mean, lead_sd = moments(
-        [b.lead_cost for b in boards if b.lead_cost is not None], params.noise_sd["lead"]
-    )
-    out = replace(params, play_mean=play_mean, lead_mean=lead_mean,
-                  imps_per_trick=fit_imps_per_trick(boards, params.imps_per_trick))  # fmt: skip
-    dec_mean, dec_sd = moments(
-        [b.declarer_cost for b in boards if b.declarer_cost is not None],
-        params.noise_sd.get("declarer_cost", 0.5),
-    )
-    def_mean, def_sd = moments(
-        [c for b in boards if b.defence_costs for _, c in b.defence_costs],
-        params.noise_sd.get("defence_cost", 0.5),
-    )
-    out = replace(out, declarer_cost_mean=dec_mean, defence_cost_mean=def_mean)
-    residual = []
-    for b in boards:
-        total = _tricks_over_dd(b, out)
-        if total is not None:
-            sign = 1.0 if b.declarer_ns else -1.0
-            residual.append(b.result_imps - sign * out.imps_per_trick * total)
-    _, bid_sd = moments(residual, params.noise_sd["bid"])
-    _, res_sd = moments([b.result_imps for b in boards], params.noise_sd["result"])
-    noise = {"bid": bid_sd, "play": play_sd, "lead": lead_sd, "result": res_sd,
-             "declarer_cost": dec_sd, "defence_cost": def_sd}  # fmt: skip
-    return replace(out, noise_sd=noise)
-
-
-def fit_imps_per_trick(boards: Sequence[SkillBoard], default: float) -> float:
-    """OLS slope (through 0) of the board's IMPs less the contract's DD IMPs on the NS-view
-    tricks above DD: what one trick of better play is worth on these boards."""
-    xs, ys = [], []
-    for b in boards:
-        if b.bid_imps is None or b.declarer_ns is None or b.play_tricks is None:
-            continue
-        extra = b.play_tricks + (b.lead_cost or 0.0)
-        xs.append(extra if b.declarer_ns else -extra)
-        ys.append(b.result_imps - b.bid_imps)
-    x, y = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
-    if len(xs) < 20 or not np.any(x):
-        return default
-    return float(max(np.dot(x, y) / np.dot(x, x), 0.5))
+    Only the training boards are used, so choosing them never looks at what is predicted. The
+    arithmetic is `ddrank.ratings.skill_fit`'s, on the boards' columns (which an archive's
+    stage adds a batch at a time)."""
+    cols = FitColumns()
+    cols.add(boards)
+    return fit_params_from(cols, params)
 
 
 def _tricks_over_dd(b: SkillBoard, params: SkillParams) -> float | None:

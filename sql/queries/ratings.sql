@@ -64,3 +64,30 @@ delete from skill_periods;
 
 -- name: skill_ratings_all
 select * from skill_ratings order by player, component;
+
+-- name: skill_event_sizes
+-- The rated table results (as scored_tables) of each event by date: the skill stage reads whole
+-- events a batch at a time, the earliest first (stages.skill.skill_event_batches).
+select event, date, year, count(*) as results
+from scored_results
+where adjusted is null and contract is not null and contract <> ''
+group by all;
+
+-- name: skill_scored_tables
+-- scored_tables, of the events $events only.
+select record_id, event, session, section, match, board, played, deal_id, names, players,
+       contract, declarer, tricks, ns_vulnerable, ew_vulnerable, year, date
+from scored_results
+where adjusted is null and contract is not null and contract <> ''
+  and event in (select unnest($events))
+order by event, session, section, match, try_cast(board as integer), board, record_id;
+
+-- name: skill_dd_tables_of
+-- skill_dd_tables, of the deals the events $events played.
+select deal_id, strain, declarer, tricks from dd_tables
+where deal_id in (select deal_id from scored_results where event in (select unnest($events)));
+
+-- name: skill_play_traces_of
+-- skill_play_traces, of the tables of the events $events.
+select t.record_id, t.trace, b.play_seats from play_traces t join boards b using (record_id)
+where t.record_id in (select record_id from scored_results where event in (select unnest($events)));
