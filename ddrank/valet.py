@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ddrank.scoring.results import (
+from ddrank.scoring.intake.results import (
     RecordError,
     TableResult,
     board_vulnerability,
