@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ddrank.parsers.pbn_lines import _unescape
-from ddrank.scoring.results import (
+from ddrank.scoring.intake.results import (
     RecordError,
     TableResult,
     board_vulnerability,
