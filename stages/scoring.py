@@ -20,14 +20,20 @@ from ddrank.cleaning.reasons import EXCLUSION_REASONS
 from ddrank.events import group_unnamed
 from ddrank.ratings.lehman import LehmanParams, sortable_date
 from ddrank.raw import ParsedFile, RawRecord, place_of
+from ddrank.scoring.arithmetic.matches import matches_only_events
+from ddrank.scoring.choice.method import AUTO, event_standings
 from ddrank.scoring.events import EventInfo, EventResult, ScoredEvent
-from ddrank.scoring.matches import matches_only_events
-from ddrank.scoring.method import AUTO, event_standings
-from ddrank.scoring.printed import printed_lines
-from ddrank.scoring.published import as_float, compare_published, match_standings
-from ddrank.scoring.records import event_infos, event_label, results_from_rows, with_scoring_hint
-from ddrank.scoring.results import RecordError
+from ddrank.scoring.intake.records import (
+    event_infos,
+    event_label,
+    results_from_rows,
+    with_scoring_hint,
+)
+from ddrank.scoring.intake.results import RecordError
 from ddrank.scoring.score import EventSource, ScoreSettings, score
+from ddrank.scoring.verification.printed import printed_lines
+from ddrank.scoring.verification.published import compare_published
+from ddrank.scoring.verification.standings import as_float, match_standings
 from ddrank.types import board_year
 from publish import scores as publish
 from stages.rankings import stored_checks
@@ -39,7 +45,7 @@ Row = dict[str, Any]
 #: is rescored once and no cached session score (Prefect's `score-session`) of the old code is
 #: reused. 4: IMP totals factored for sit-outs, teams VP scales and point-a-board, kept checks.
 #: 5: IMP pairs rules as the scorer declared/published them, individual events (player_results).
-#: 6: ACBLscore's arithmetic (method acbl), pair inputs, strat places.
+#: 6: a producer's own arithmetic (its rulebook's method), pair inputs, strat places.
 #: 7: values compared at their printed precision, producers' matchpoint arithmetic (mp_rule).
 #: 8: rulebooks; each ranking line kept as its scorer prints it (rankings.place_text, ...).
 #: 9: rankings.line_decimals (a scorecard rounds its boards to them, never guessing).
@@ -272,7 +278,7 @@ def fouled_in(results: Iterable[EventResult]) -> int:
 def top_lines(scores: Mapping[str, ScoredEvent], n: int = 5, standings: Sequence[Row] = ()
               ) -> list[Row]:  # fmt: skip
     """The leaders of each event's final ranking(s), for the console and the run summary, each
-    also as its scorer prints it (`place`, `score_text`, `pct_text`: ddrank.scoring.printed)."""
+    also as its scorer prints it (`place`, `score_text`, `pct_text`: ddrank.scoring.verification.printed)."""
     out = []
     pairs = match_standings(scores, standings)
     for ev, sc in scores.items():

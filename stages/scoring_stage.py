@@ -118,7 +118,7 @@ class Done:
     def add(self, store: Store, loaded: Loaded, stored: dict[str, str], s: Any,
             scorer: SessionScorer, matches: bool) -> None:  # fmt: skip
         """Score the batch's changed events (as the scorer did, unless the settings say:
-        ddrank.scoring.method) and store them."""
+        ddrank.scoring.choice.method) and store them."""
         groups, infos, hashes, changed = changed_events(loaded, stored, s.mp_method, s.mp_top,
                                                         matches)  # fmt: skip
         if len(self.changed) + len(changed) > CACHED_EVENTS_UP_TO:  # an event per file

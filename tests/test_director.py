@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ddrank.scoring.published import compare_published
+from ddrank.scoring.verification.published import compare_published
 from stages.scoring import load_files, score_events
 
 REPO = Path(__file__).resolve().parent.parent
@@ -49,7 +49,7 @@ PUBLISHED = {
                            "place": (32, 32)}),
     # a Howell whose three sit-out pairs are factored up (x 24/16, the sum rounded to 2 decimals
     # first) and whose stationary pairs are published with a direction; the totals of pairs 16
-    # and 17 are not what the file's own lines give (explained, ddrank.scoring.impchecks)
+    # and 17 are not what the file's own lines give (explained, ddrank.scoring.verification.impchecks)
     "ebu-cross-imp": (EBU / "cross-imp-pairs.usebio.xml",
                       {"IMPs per line": (192, 192), "total IMPs": (17, 15), "place": (17, 17)}),
 }  # fmt: skip

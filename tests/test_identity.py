@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from ddrank.scoring.identity import seat_identities, side_label, two_seats
-from ddrank.scoring.records import results_from_rows
+from ddrank.scoring.intake.identity import seat_identities, side_label, two_seats
+from ddrank.scoring.intake.records import results_from_rows
 from stages.scoring import load_files, score_events
 
 REPO = Path(__file__).resolve().parent.parent

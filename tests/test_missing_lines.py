@@ -1,5 +1,5 @@
 """A traveller line missing against the movement is reported (issue 29), in errors.csv and on the
-event page, from the movement the file itself shows (`ddrank.scoring.movement`).
+event page, from the movement the file itself shows (`ddrank.scoring.intake.movement`).
 
 Welwyn (BriAn USEBIO, 13 pairs, 144 lines) with the line of board 1 between NS 1 and EW 8
 deleted: pair 1 then has 20 boards and 63.64% where the file publishes 62.02%, and nothing said

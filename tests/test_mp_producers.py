@@ -1,7 +1,7 @@
 """Matchpoint pairs as each producer publishes them, on its own real files (issue 29): the
 producer's declared arithmetic (its rulebook, ddrank.scoring.rulebooks), values compared at their printed precision
-(ddrank.scoring.precision), and where a file contradicts itself, the proof from its own numbers
-(ddrank.scoring.proofs). Every count below is the file's own published values.
+(ddrank.scoring.arithmetic.precision), and where a file contradicts itself, the proof from its own numbers
+(ddrank.scoring.verification.proofs). Every count below is the file's own published values.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ddrank.scoring.precision import agrees, agrees_printed, column_decimals, decimals
+from ddrank.scoring.arithmetic.precision import agrees, agrees_printed, column_decimals, decimals
 from ddrank.scoring.rulebooks import by_name, rulebook_for, rulebooks
 from stages.scoring import load_files, score_events
 

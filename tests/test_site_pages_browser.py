@@ -24,7 +24,7 @@ import pytest
 from site_browser import PHONE, no_sideways_scroll, open_page, shot, visit
 from site_store import EVENTS, LIN, REPO, WELWYN, build, query
 
-from ddrank.scoring.precision import round_half_away
+from ddrank.scoring.arithmetic.precision import round_half_away
 
 pytestmark = pytest.mark.flow
 

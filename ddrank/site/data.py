@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ddrank.scoring.matchpoints import matchpoints, percentages
+from ddrank.scoring.arithmetic.matchpoints import matchpoints, percentages
+from ddrank.scoring.intake.results import TableResult, make_result, pair_label
 from ddrank.scoring.model import TEAM_SCORINGS
-from ddrank.scoring.results import TableResult, make_result, pair_label
 from ddrank.site.stats import fmt_num  # noqa: F401 - the site's number format, used from here
 
 Row = dict[str, Any]
