@@ -275,7 +275,7 @@ def register(app: typer.Typer) -> None:
                 require_readable(files)  # none readable: one line each, exit 2
                 summary = score_files([str(f) for f in files], str(out), mp_method.value, mp_top)
             else:
-                from stages.scoring import score_store
+                from stages.scoring_stage import score_store
                 from store import Store
 
                 stop_if_empty(db, "score")

@@ -18,7 +18,7 @@ from typing import Any
 
 from ddrank.cleaning.reasons import EXCLUSION_REASONS
 from ddrank.events import group_unnamed
-from ddrank.ratings.lehman import LehmanParams, sortable_date
+from ddrank.ratings.lehman import sortable_date
 from ddrank.raw import ParsedFile, RawRecord, place_of
 from ddrank.scoring.arithmetic.matches import matches_only_events
 from ddrank.scoring.choice.method import AUTO, event_standings
@@ -438,31 +438,3 @@ def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError
     checks = stored_checks(store, ev)
     return publish.write_store_outputs(out_dir, source, results, pairs, butler, teams, checks,
                                        errors)  # fmt: skip
-
-
-def score_store(
-    store: Store, out_dir: str, method: str = AUTO, event: str | None = None,
-    params: LehmanParams | None = None, mp_top: float | None = None,
-) -> Row:  # fmt: skip
-    """`ddrank score --db`: rescore changed events, keep them and the ratings in the store."""
-    from stages.clean import clean_pending
-    from stages.ratings import ratings_rows, update_ratings
-
-    # Records ingested but not cleaned yet are no boards: clean them first, or they would
-    # score as nothing at all (`ingest` then `score --db`).
-    cleaned = clean_pending(store)
-    loaded = load_store(store)
-    done = score_and_save(store, loaded, method, mp_top, event)
-    rated = update_ratings(store, params) if event is None else {}
-    summary = export(store, out_dir, loaded.source, loaded.errors,
-                     events=None if event is None else [event])  # fmt: skip
-    summary["fouled_boards"] = fouled_in(loaded.results)
-    summary["rescored"], summary["unchanged"] = done["rescored"], done["unchanged"]
-    summary["ratings"] = rated
-    summary["cleaned_first"] = cleaned.cleaned
-    summary["top"] = (top_lines(done["scores"], standings=loaded.standings)
-                      if done["rescored"] else [])  # fmt: skip
-    summary["methods"] = method_rows(done["scores"])
-    if event is None:
-        summary["files"].append(str(publish.write_ratings_csv(ratings_rows(store), out_dir)))
-    return summary

@@ -92,7 +92,7 @@ def test_default_options_reproduce_every_published_value_through_the_store(
     """The pipeline's path (`ddrank run`, `ddrank results`): the store's checks and the method
     kept with the event's scores (scored_events, what the site shows)."""
     from stages.rankings import ranking_summary
-    from stages.scoring import score_store
+    from stages.scoring_stage import score_store
 
     path, expected = PUBLISHED[name]
     store = _store(tmp_path, [path])
@@ -204,7 +204,7 @@ def test_a_vugraph_closed_table_repeating_the_open_rooms_names_takes_the_header_
 @needs_shared
 def test_score_db_after_ingest_scores_without_a_clean(tmp_path: Path) -> None:
     from stages.ingest import ingest_paths
-    from stages.scoring import score_store
+    from stages.scoring_stage import score_store
     from store import Store
 
     with Store(str(tmp_path / "s.duckdb")) as store:

@@ -143,7 +143,7 @@ def test_the_qualifier_placeholders_get_no_player_page(tmp_path: Path) -> None:
     keep theirs. The unplayed match is listed, not silently dropped."""
     from stages.clean import clean_pending
     from stages.ingest import ingest_paths
-    from stages.scoring import score_store
+    from stages.scoring_stage import score_store
     from stages.site import build_site, read_who
     from store import Store
 

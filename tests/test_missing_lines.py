@@ -82,7 +82,7 @@ def test_errors_csv_and_the_event_page_show_the_missing_line(tmp_path: Path) -> 
     and the event page lists the line under "Traveller lines missing"."""
     from stages.clean import clean_pending
     from stages.ingest import ingest_paths
-    from stages.scoring import score_store
+    from stages.scoring_stage import score_store
     from stages.site import build_site
     from store import Store
 

@@ -64,6 +64,17 @@ def field_sizes(
     return dict(out)
 
 
+def played_groups(real: Sequence[EventResult]) -> list[list[EventResult]]:
+    """A board's compared results by what was really played (deal, dealer, vulnerability):
+    several groups are a fouled board, each compared within itself; an artificial score is in
+    none (it is not compared)."""
+    played: dict[str, list[EventResult]] = defaultdict(list)
+    for r in real:
+        if r.adjusted is None:
+            played[r.played].append(r)
+    return list(played.values())
+
+
 def score_mp_board(
     results: Sequence[EventResult],
     field_size: int | None = None,
@@ -81,11 +92,7 @@ def score_mp_board(
         n_field = sum(1 for r in real if r.adjusted is None) or len(real)
         method = "neuberg"  # only a fouled board's groups still need lifting to that top
     board_top = top * (n_field - 1)
-    played: dict[str, list[EventResult]] = defaultdict(list)
-    for r in real:
-        if r.adjusted is None:
-            played[r.played].append(r)
-    groups = list(played.values())
+    groups = played_groups(real)
     out: list[ScoredResult] = []
     if groups:
         lifted = matchpoints.lift([[float(r.ns_score) for r in g] for g in groups], n_field, method)  # type: ignore[arg-type]
@@ -115,13 +122,10 @@ def score_imp_board(results: Sequence[EventResult], rule: ImpRule | None = None
     """
     rule = rule or ImpRule()
     real = [r for r in results if r.is_result]
-    played: dict[str, list[EventResult]] = defaultdict(list)
-    for r in real:
-        if r.adjusted is None:
-            played[r.played].append(r)
-    compared = sum(len(g) for g in played.values())
+    groups = played_groups(real)
+    compared = sum(len(g) for g in groups)
     out: list[ScoredResult] = []
-    for g in played.values():
+    for g in groups:
         pts = [float(r.ns_score) for r in g]  # type: ignore[arg-type]
         given = {r.published_datum for r in g} if rule.datum_published else set()
         values, datum = imprule.group_imps(
