@@ -28,6 +28,7 @@ from ddrank.scoring.verification.conformance import (
     kind_of,
 )
 from stages.scoring import load_parsed, score_events
+from store.inputs.files import walk
 from store.inputs.read import read_parsed
 
 
@@ -51,7 +52,7 @@ def files_to_check(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]]
             continue
         if not p.is_dir():
             raise FileNotFoundError(f"{p}: no such file or folder")
-        for f in sorted(x for x in p.rglob("*") if x.is_file()):
+        for f in sorted(walk(p)):  # not recursive: a folder 1,100 levels deep is walked
             if any(part.startswith(".") for part in f.relative_to(p).parts):
                 continue
             try:
