@@ -3,7 +3,7 @@ the opponents, the contract, the lead, the score and the matchpoints or IMPs it 
 
 The lines are the scoring stage's own (`scored_results`, on each result as `r["scored"]`), taken
 the way the scoring stage builds its rankings (`ddrank.scoring.events.pair_rankings`,
-`ddrank.scoring.teams.butler_rankings`): a ranking line's boards are the results where its pair
+`ddrank.scoring.arithmetic.teams.butler_rankings`): a ranking line's boards are the results where its pair
 sat in its session, section and direction. So the scorecard's total is the ranking's total (an
 IMP total of a pair that sat out is factored up as the ranking is, and the page says so).
 """
@@ -15,8 +15,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ddrank.scoring.arithmetic.precision import agrees_printed, round_half_away
 from ddrank.scoring.model import ScoringError, _identity, parse_adjusted
-from ddrank.scoring.precision import agrees_printed, round_half_away
 from ddrank.site.data import Event, Row, slug
 from ddrank.site.ranking import Ranking, RankingLine, number
 
