@@ -38,6 +38,7 @@ from ddrank.types import board_year
 from publish import scores as publish
 from stages.rankings import stored_checks
 from store import Store
+from store.inputs.files import walk
 from store.inputs.read import read_parsed
 
 Row = dict[str, Any]
@@ -99,7 +100,7 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
     files: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            files += sorted(x for x in p.rglob("*") if x.is_file())
+            files += sorted(walk(p))  # not recursive: any depth of folders
         elif p.is_file():
             files.append(p)
         else:

@@ -113,6 +113,6 @@ def test_most_games_of_the_qualifier_take_the_fast_paths(monkeypatch: pytest.Mon
     assert len(games) == 299
     # the first game follows the `% PBN 2.1` header lines; a game whose text holds a PBN escape
     # (`[Note "3: 2\\3 ..."]`, PBN 3.7: `2\3`) is the line reader's
-    escaped = [g for g in path.read_text().split("\n\n") if '\\\\' in g or '\\"' in g]
+    escaped = [g for g in path.read_text().split("\n\n") if "\\\\" in g or '\\"' in g]
     assert len(escaped) == 1
     assert len(fed) <= 2 + 2 * len(escaped)  # (its lines, then the blank line that ends it)

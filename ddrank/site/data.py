@@ -179,8 +179,8 @@ def build_events(data: SiteData) -> list[Event]:
                             kind="TEAMS" if eid in leagues else str(m.get("scoring") or "")
                             .strip().upper(), model_ids={eid})  # fmt: skip
     for ev in events.values():
-        # where it was played, as its file says (PBN [Site], BridgeComposer %HRTitleSite,
-        # USEBIO's club, ACBLscore's club): the most common, when the organiser is not it
+        # where it was played, as its file says (PBN [Site], a `%HRTitleSite` line,
+        # an XML or game file's club): the most common, when the organiser is not it
         sites = Counter(str(r.get("site") or "").strip() for r in ev.results)
         sites.pop("", None)
         if sites:

@@ -96,7 +96,7 @@ def status(r: Row) -> tuple[str, str]:
     if r.get("phantom"):
         return "not-played", f"Sit-out ({r['phantom']} is a phantom pair)"
     if r.get("ns_score") is not None:
-        # a plain score is a result: a score-only file (ACBLscore, some USEBIO) records the
+        # a plain score is a result: a score-only file (a game file, some XML files) records the
         # score its table reported and no contract; only `adjusted` marks a director's score
         return "", ""
     return "not-played", "Not played"
