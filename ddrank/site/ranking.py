@@ -1,17 +1,20 @@
 """One ranking per event, session, section and direction, as a club would publish it.
 
-The lines are the scoring stage's (`rankings`: the scorer's rule). Places are shared on equal
-scores ("9="). Where the source published its own ranking (`rankings.published_*` or
-`published_standings`), the published percentage and place are shown beside ours only on the lines
-where they differ, and the agreement is counted.
+The lines are the scoring stage's (`rankings`), each printed as scoring kept it: the scorer's
+own place, total and percentage where the file published them (`place_text`, `score_text`,
+`pct_text`), else ours at the scorer's decimals. Where the file contradicts itself (ours, from
+its own results, is another number at the printed precision), the line says beside the printed
+value what its own numbers give, and the agreement is counted.
 """
 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
+
+from ddrank.scoring.printed import own_text
 
 Row = dict[str, Any]
 DIRECTIONS = {"NS": "North-South", "EW": "East-West", "N": "North-South", "E": "East-West"}
@@ -29,7 +32,7 @@ class RankingLine:
     boards: int | None
     score: float | None
     pct: float | None
-    published_pct: float | None = None  # set only where it differs from ours
+    published_pct: float | None = None  # the published percentage where it differs from ours
     #: the total and percentage as the scorer prints them, kept by scoring (`rankings.*_text`)
     score_text: str = ""
     pct_text: str = ""
@@ -38,6 +41,9 @@ class RankingLine:
     published_place: str = ""  # set only where it differs from ours
     #: the file's other places (ACBLscore): "C 5" in a lower strat, "overall 1"
     strat_places: list[str] = field(default_factory=list)
+    #: what the file's own numbers give where the printed value is another: ['484.65',
+    #: '52.31%', 'place 5'] (ddrank.scoring.printed.own_text)
+    own: list[str] = field(default_factory=list)
     #: a team's name and roster as its file publishes them (a teams ranking)
     team_name: str = ""
     roster: str = ""
@@ -74,7 +80,8 @@ class Ranking:
 
     @property
     def differs(self) -> bool:
-        return any(ln.published_pct is not None or ln.published_place for ln in self.lines)
+        """Some line's printed value is not what the file's own numbers give."""
+        return any(ln.own for ln in self.lines)
 
 
 def number(v: Any) -> float | None:
@@ -207,8 +214,11 @@ def rankings_of(
     for (kind, session, section, direction), rows in sorted(
         groups.items(), key=lambda kv: (order.get(kv[0][0], 9), kv[0][1:])
     ):
-        rows = sorted(rows, key=lambda r: (number(r.get("rank")) or math.inf,
+        # in the order the scorer printed its places, else ours
+        rows = sorted(rows, key=lambda r: (_first(r.get("place_text")) or number(r.get("rank"))
+                                           or math.inf, number(r.get("rank")) or math.inf,
                                            -(number(r.get("score")) or 0)))  # fmt: skip
+        tied = Counter(number(r.get("rank")) for r in rows)
         by = [number(r.get("pct")) if number(r.get("pct")) is not None else number(r.get("score"))
               for r in rows]  # fmt: skip
         label = team_label if kind == "teams" else "IMPs" if kind == "butler" or not mp else "MPs"
@@ -243,10 +253,11 @@ def rankings_of(
                     line.published_pct = pub_pct
             if pub_place:
                 rk.compared_place += 1
-                if pub_place.rstrip("=") == place.rstrip("="):
+                if _place_agrees(pub_place, r, tied):
                     rk.agree_place += 1
                 else:
                     line.published_place = pub_place
+            line.own = _own(r, line, tied)
             line.strat_places = [
                 f"{'overall ' if x.get('overall') else ''}{x.get('strat') or ''} "
                 f"{x.get('published_place')}".replace("  ", " ").strip()
@@ -260,6 +271,39 @@ def rankings_of(
                           str(pub.get("award") or "").split(";") if a.strip()]  # fmt: skip
             rk.lines.append(line)
         out.append(rk)
+    return out
+
+
+def _first(v: Any) -> int | None:
+    """The first place of a printed place ('7=' -> 7, '4/5' -> 4; None for none)."""
+    head = _text(v).rstrip("=").split("/")[0].split("-")[0].strip()
+    return int(head) if head.isdigit() else None
+
+
+def _place_agrees(printed: str, r: Row, tied: Counter) -> bool:
+    """The printed place is ours: within our tie (a tie the scorer broke is no disagreement)."""
+    pub, rank = _first(printed), number(r.get("rank"))
+    if pub is None or rank is None:
+        return False
+    return rank <= pub < rank + tied[rank]
+
+
+def _own(r: Row, line: RankingLine, tied: Counter) -> list[str]:
+    """What the file's own numbers give where the line prints the scorer's other value: ours at
+    the printed decimals (the kept values: `score`, `pct`, `rank`)."""
+    out = []
+    k_score = _whole(r.get("score_decimals"))
+    k_pct = _whole(r.get("pct_decimals"))
+    score = own_text(line.score, line.score_text, 2 if k_score is None else k_score)
+    if score:
+        out.append(score)
+    pct = own_text(line.pct, line.pct_text, 2 if k_pct is None else k_pct)
+    if pct:
+        out.append(f"{pct}%")
+    rank = number(r.get("rank"))
+    printed = _text(r.get("place_text"))
+    if rank is not None and _first(printed) is not None and not _place_agrees(printed, r, tied):
+        out.append(f"place {int(rank)}{'=' if tied[rank] > 1 else ''}")
     return out
 
 
