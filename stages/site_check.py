@@ -54,8 +54,8 @@ class _Rankings(HTMLParser):
         classes = (a.get("class") or "").split()
         if tag == "h1" or (tag == "p" and "facts" in classes):
             self._in = tag
-        if tag == "table" and "ranking" in classes:
-            self._heading = a.get("data-heading") or ""
+        if tag == "table" and "ranking" in classes and a.get("data-heading") is not None:
+            self._heading = a.get("data-heading") or ""  # (not the cumulative standings)
         elif tag == "tr" and self._heading is not None:
             self._line = ShownLine(self._heading)
         elif tag == "td" and self._line is not None:
@@ -63,6 +63,8 @@ class _Rankings(HTMLParser):
             self._cell = names[0] if names else None
             if self._cell:
                 self._line.cells[self._cell] = ""
+        elif self._cell and tag not in ("a",):
+            self._cell = None  # a note inside the cell (a team's name and roster, ours beside)
 
     def handle_endtag(self, tag: str) -> None:
         if tag == self._in:
@@ -200,6 +202,8 @@ def _unique(found: list[ShownLine], st: Row) -> list[ShownLine]:
     named = [x for x in found if (not session or f"Session {session}" in x.heading)
              and (not direction or direction in x.heading)
              and (not section or section in _sections(x.heading))]  # fmt: skip
+    if not session and len(named) > 1:  # the event's whole ranking, not a session's
+        named = [x for x in named if "Session " not in x.heading]
     return named if len(named) == 1 else []
 
 

@@ -38,6 +38,8 @@ class RankingLine:
     pct_text: str = ""
     #: the decimals the scorer sums each board's value at (None: exact), kept by scoring
     line_decimals: int | None = None
+    #: what the pair's summed board values were multiplied by for its total, kept by scoring
+    factor: float | None = None
     published_place: str = ""  # set only where it differs from ours
     #: the file's other places (ACBLscore): "C 5" in a lower strat, "overall 1"
     strat_places: list[str] = field(default_factory=list)
@@ -244,7 +246,8 @@ def rankings_of(
                                int(number(r.get("boards")) or 0) or None,
                                number(r.get("score")), pct, score_text=_text(r.get("score_text")),
                                pct_text=_text(r.get("pct_text")),
-                               line_decimals=_whole(r.get("line_decimals")))  # fmt: skip
+                               line_decimals=_whole(r.get("line_decimals")),
+                               factor=number(r.get("factor")))  # fmt: skip
             if pub_pct is not None and pct is not None:
                 rk.compared_pct += 1
                 if abs(pub_pct - pct) < PCT_TOLERANCE:
