@@ -129,7 +129,8 @@ def _pair(p: Any) -> str:
     return t.lstrip("0") or t
 
 
-def site_checks(lines: Sequence[ShownLine], standings: Iterable[Row]) -> list[Check]:
+def site_checks(lines: Sequence[ShownLine], standings: Iterable[Row],
+                teams: Iterable[str] = ()) -> list[Check]:  # fmt: skip
     """Each published place, total and percentage against the page line of its pair: on its
     event's page (the page titled with the event's name, dated its date) where the site has
     one, else on any page (a folder's events of one name are told apart by their pages)."""
@@ -140,7 +141,7 @@ def site_checks(lines: Sequence[ShownLine], standings: Iterable[Row]) -> list[Ch
     everywhere = _index(lines)
     checks = {k: Check(f"{k} shown") for k in SHOWN}
     standings = list(standings)
-    teams = {_event(st) for st in standings if st.get("published_vp") not in (None, "")}
+    teams = {*teams, *(_event(st) for st in standings if st.get("published_vp") not in (None, ""))}
     for st in standings:
         if st.get("phantom") or st.get("opponent") or standing_kind(st) != "place":
             continue
@@ -215,9 +216,12 @@ def _sections(text: str) -> set[str]:
 
 def check_site(site: Path, files: Sequence[Path]) -> list[Check]:
     """`ddrank check --site DIR FILES`: the built site at `site` against what `files` published."""
+    from ddrank.scoring.model import TEAM_SCORINGS
     from stages.scoring import load_files
 
-    return site_checks(shown_lines(site), load_files(files).standings)
+    loaded = load_files(files)
+    teams = [ev for ev, info in loaded.infos().items() if info.scoring in TEAM_SCORINGS]
+    return site_checks(shown_lines(site), loaded.standings, teams)
 
 
 def build_site_of(files: Sequence[Path], work: Path) -> Path:

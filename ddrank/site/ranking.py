@@ -40,6 +40,8 @@ class RankingLine:
     line_decimals: int | None = None
     #: what the pair's summed board values were multiplied by for its total, kept by scoring
     factor: float | None = None
+    #: the director's adjustment to the pair's total the file gives (ACBLscore), else None
+    adjustment: float | None = None
     published_place: str = ""  # set only where it differs from ours
     #: the file's other places (ACBLscore): "C 5" in a lower strat, "overall 1"
     strat_places: list[str] = field(default_factory=list)
@@ -267,12 +269,42 @@ def rankings_of(
                 for x in sorted(extra.get(key, []), key=lambda x: (bool(x.get("overall")),
                                                                    str(x.get("strat") or "")))
             ]  # fmt: skip
+            line.adjustment = number(pub.get("adjustment")) or None
             line.team_name = str(pub.get("team_name") or "").strip()
             if kind == "teams":
                 line.roster = str(pub.get("players") or "")
             line.award = [tuple(a.strip().split(" ", 1)) for a in  # type: ignore[misc]
                           str(pub.get("award") or "").split(";") if a.strip()]  # fmt: skip
             rk.lines.append(line)
+        out.append(rk)
+    ours = {rk.key[1:] for rk in out}
+    return out + published_only(published, ours, mp, team_label)
+
+
+def published_only(published: dict[tuple, Row], ours: set[tuple[str, str, str]], mp: bool,
+                   team_label: str) -> list[Ranking]:  # fmt: skip
+    """The rankings the file published that scoring has none of (a file holding too few of the
+    event's results to score them again): each line as printed, saying so."""
+    groups: dict[tuple[str, str, str], list[Row]] = defaultdict(list)
+    for (session, section, direction, _pair), st in published.items():
+        if (session, section, direction) not in ours and _first(st.get("published_place")):
+            groups[(session, section, direction)].append(st)
+    out = []
+    for (session, section, direction), rows in sorted(groups.items()):
+        teams = any(_text(st.get("published_vp")) for st in rows)
+        kind = "teams" if teams else "pairs"
+        rk = Ranking(heading(kind, session, section, direction), kind,
+                     team_label if teams else "MPs" if mp else "IMPs",
+                     key=(kind, session, section, direction))  # fmt: skip
+        for st in sorted(rows, key=lambda x: _first(x.get("published_place")) or math.inf):
+            total = _text(st.get("published_vp") or st.get("published_mp")
+                          or st.get("published_imps"))  # fmt: skip
+            pct = _text(st.get("published_pct"))
+            rk.lines.append(RankingLine(
+                _text(st.get("published_place")), str(st.get("pair") or "").strip(),
+                str(st.get("players") or ""), _whole(st.get("boards")), number(total),
+                number(pct), score_text=total, pct_text=pct,
+                own=["not scored: the file holds too few of its results"]))  # fmt: skip
         out.append(rk)
     return out
 

@@ -4,11 +4,12 @@ the opponents, the contract, the lead, the score and the matchpoints or IMPs it 
 The lines are the scoring stage's own (`scored_results`, on each result as `r["scored"]`), taken
 the way the scoring stage builds its rankings (`ddrank.scoring.events.pair_rankings`,
 `ddrank.scoring.teams.butler_rankings`): a ranking line's boards are the results where its pair
-sat in its session, section and direction. Each board shows the value the scorer printed for it
-where the file gives one, else the stored one; the total is the one the event page shows (the
-stored, printed total), and the card says how the boards make it: the stored factor a pair's
-sum was multiplied by (a pair that played fewer boards; ACBLscore's factoring to the field's
-boards and top), and, where the file contradicts itself, what its boards sum to.
+sat in its session, section and direction. Each board shows its value
+as the ranking sums it (stored by scoring), with the file's printed value beside where that is
+another number; the total is the one the event page shows (the stored, printed total), and the
+card says how the boards make it: the stored factor a pair's sum was multiplied by (a pair that
+played fewer boards; ACBLscore's factoring to the field's boards and top), the director's
+adjustment the file gives, and, where the file contradicts itself, what its boards sum to.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ class Scorecard:
 
     @property
     def total(self) -> float:
-        return self.sum * self.factor
+        return self.sum * self.factor + (self.line.adjustment or 0.0)
 
     @property
     def pct(self) -> float | None:
@@ -90,7 +91,9 @@ class Scorecard:
 
     @property
     def pct_note(self) -> str:
-        return _differs(self.pct, self.line.pct_text)
+        """As `total_note`, for the percentage: only where the total differs (the percentage is
+        the total's share of the top, which a factored total rounds first)."""
+        return _differs(self.pct, self.line.pct_text) if self.total_note else ""
 
 
 def _plain(value: float) -> str:
@@ -267,9 +270,8 @@ def scorecards(ev: Event, rankings: Iterable[Ranking], board_page: dict[str, str
                     r, str(r.get("board_no") or "?"), board_page.get(r["record_id"], ""),
                     direction, (a, b), None if pts is None else (pts if a == 0 else -pts),
                     value, pct, top))  # fmt: skip
-                if printed is not None:  # the scorer's value, and ours beside where it differs
-                    card.lines[-1].own = _own_board(value, printed, k_printed)
-                    card.lines[-1].value = printed
+                if printed is not None:  # the scorer's value beside, where it is another
+                    card.lines[-1].own = _own_board(printed, value, k_printed)
             card.factor = ln.factor if ln.factor is not None else 1.0  # as scoring kept it
             group.append(card)
         _as_printed(group)
@@ -277,11 +279,12 @@ def scorecards(ev: Event, rankings: Iterable[Ranking], board_page: dict[str, str
     return out
 
 
-def _own_board(ours: float | None, printed: float, k: int) -> str:
-    """Ours where it is not the printed board value at the event's printed precision."""
+def _own_board(printed: float, ours: float | None, k: int) -> str:
+    """The value the file printed for the board where ours (what its own scores give, as the
+    ranking sums them) is another number at the file's printed precision ('' where it is)."""
     if ours is None or agrees(ours, printed, k):
         return ""
-    return f"{round_half_away(ours, k):.{k}f}"
+    return f"{round_half_away(printed, k):.{k}f}"
 
 
 def _as_printed(group: list[Scorecard]) -> None:

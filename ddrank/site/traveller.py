@@ -269,8 +269,8 @@ def card_row(c: Any, players: Any, root: str, mp: bool) -> Markup:
                   f"<td>{escape(r.get('declarer') or '')}</td><td>{lead_html(r)}</td>"
                   f'<td class="n">{"" if result is None else result}</td>')  # fmt: skip
     score = "" if c.score is None else c.score
-    own = (f'<br><span class="own" title="what the file\'s own scores give">its own numbers '
-           f"give {escape(c.own)}</span>") if c.own else ""  # fmt: skip
+    own = (f'<br><span class="own" title="the value the scorer printed for the board">'
+           f"printed {escape(c.own)}</span>") if c.own else ""  # fmt: skip
     pct = f'<td class="n">{"" if c.pct is None else f"{c.pct:.0f}"}</td>' if mp else ""
     return Markup(
         f'<tr data-record="{rid}"><td class="n"><a href="{escape(root + c.board_page)}#r-{rid}">'
