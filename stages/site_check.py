@@ -201,8 +201,10 @@ def _unique(found: list[ShownLine], st: Row) -> list[ShownLine]:
     direction = DIRECTIONS.get(str(st.get("direction") or "").upper(), "")
     section = str(st.get("section") or "")
     named = [x for x in found if (not session or f"Session {session}" in x.heading)
-             and (not direction or direction in x.heading)
              and (not section or section in _sections(x.heading))]  # fmt: skip
+    # its direction's ranking; else one field's, where the scorer ranked both directions as one
+    named = [x for x in named if not direction or direction in x.heading] or [
+        x for x in named if not any(d in x.heading for d in DIRECTIONS.values())]  # fmt: skip
     if not session and len(named) > 1:  # the event's whole ranking, not a session's
         named = [x for x in named if "Session " not in x.heading]
     return named if len(named) == 1 else []

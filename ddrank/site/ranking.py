@@ -42,6 +42,8 @@ class RankingLine:
     factor: float | None = None
     #: the director's adjustment to the pair's total the file gives (ACBLscore), else None
     adjustment: float | None = None
+    #: the line's direction in a ranking of one field (both directions ranked together)
+    direction: str = ""
     published_place: str = ""  # set only where it differs from ours
     #: the file's other places (ACBLscore): "C 5" in a lower strat, "overall 1"
     strat_places: list[str] = field(default_factory=list)
@@ -369,3 +371,38 @@ def _standing_key(session: str, section: str, direction: str, pair: str,
         if len(same) == 1:
             return same[0]
     return key
+
+
+def one_field(rankings: list[Ranking]) -> list[Ranking]:
+    """North-South's and East-West's rankings as one, where the scorer ranked them as one field:
+    every line has the scorer's printed place and the places run past either direction's pairs
+    (Ruter's one field of all pairs). Each line keeps its direction (its scorecard, its label);
+    ours were ranked per direction, so their places are not set beside the scorer's."""
+    by: dict[tuple[str, str, str], dict[str, Ranking]] = defaultdict(dict)
+    for rk in rankings:
+        if rk.key[3] in ("NS", "EW"):
+            by[rk.key[:3]][rk.key[3]] = rk
+    merged: dict[int, Ranking] = {}
+    for (kind, session, section), pair in by.items():
+        ns, ew = pair.get("NS"), pair.get("EW")
+        if ns is None or ew is None or not (ns.lines and ew.lines):
+            continue
+        lines = ns.lines + ew.lines
+        if ns.compared_place < len(ns.lines) or ew.compared_place < len(ew.lines):
+            continue
+        if max(_first(ln.place) or 0 for ln in lines) <= max(len(ns.lines), len(ew.lines)):
+            continue
+        rk = Ranking(heading(kind, session, section, ""), kind, ns.score_label,
+                     compared_pct=ns.compared_pct + ew.compared_pct,
+                     agree_pct=ns.agree_pct + ew.agree_pct, key=(kind, session, section, ""))  # fmt: skip
+        for ln, direction in [(x, "NS") for x in ns.lines] + [(x, "EW") for x in ew.lines]:
+            ln.direction = direction
+            ln.own = [x for x in ln.own if not x.startswith("place ")]
+        rk.lines = sorted(lines, key=lambda ln: (_first(ln.place) or math.inf, ln.pair))
+        merged[id(ns)], merged[id(ew)] = rk, rk
+    out: list[Ranking] = []
+    for rk in rankings:
+        rk = merged.get(id(rk), rk)
+        if rk not in out:
+            out.append(rk)
+    return out
