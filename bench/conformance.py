@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ddrank.scoring.conformance import FileCheck, baseline_of, drops, gains  # noqa: E402
+from ddrank.scoring.verification.conformance import FileCheck, baseline_of, drops, gains  # noqa: E402
 
 #: Where the files are, by the label their names start with in the baseline and the README.
 ROOTS = {"events": ROOT.parent / "shared" / "data" / "events",

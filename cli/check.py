@@ -59,7 +59,7 @@ def check(
     built pages are read too: each published place, total and percentage as the page shows it.
     Writes nothing. Exit 2 when no file could be read.
     """
-    from ddrank.scoring.conformance import FAILED, UNREADABLE
+    from ddrank.scoring.verification.conformance import FAILED, UNREADABLE
     from publish.check import as_json as report_json
     from publish.check import file_text, summary_text
     from stages.check import check_paths
@@ -93,7 +93,7 @@ def check(
 def _site_shown(site: Path, files: list, lines: int, as_json: bool) -> list[dict]:
     """What the built site at `site` shows of each published place, total and percentage
     (stages.site_check), printed unless `as_json`; exit 2 when `site` is no built site."""
-    from ddrank.scoring.conformance import FAILED, UNREADABLE
+    from ddrank.scoring.verification.conformance import FAILED, UNREADABLE
     from stages.site_check import check_site
 
     if not (site / "events").is_dir():

@@ -17,6 +17,7 @@ from rich.progress import (
 
 from cli.options import JsonOpt, NewStoreOpt, StoreOpt
 from cli.render import console, emit_json, err_console, friendly_errors, print_audit, tagged
+from ddrank.parsers.registry import FORMATS_READ
 from store.defaults import DEFAULT_DB
 
 LimitOpt = Annotated[
@@ -57,9 +58,8 @@ def register(app: typer.Typer) -> None:
         paths: Annotated[
             list[Path],
             typer.Argument(
-                help="Hand-record and results files (PBN, BBO LIN, USEBIO XML, Bridgemate .bws, "
-                "the paper's dump, CSV, SQLite), or folders of them. The format is told by "
-                "content, not by the extension."
+                help=f"Hand-record and results files ({FORMATS_READ}, CSV, SQLite), or folders "
+                "of them. The format is told by content, not by the extension."
             ),
         ],  # noqa: E501
         db: NewStoreOpt = DEFAULT_DB,

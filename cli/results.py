@@ -22,14 +22,14 @@ import typer
 from cli.inputs import check_inputs, require_scored
 from cli.render import console, emit_json, friendly_errors
 from cli.run_options import ANALYSIS, DIRECTOR, EXPERT_RUN, REGRESSION, with_settings_options
+from ddrank.parsers.registry import EVENT_FORMATS
 
 
 def results(
     files: Annotated[
         list[Path],
         typer.Argument(
-            help="Event files or folders: USEBIO, Bridgemate .bws, ACBLscore, PBN, BBO LIN "
-            "(told by content).",
+            help=f"Event files or folders: {EVENT_FORMATS} (told by content).",
             show_default=False,
         ),
     ],  # fmt: skip

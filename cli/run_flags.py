@@ -45,13 +45,13 @@ FLAGS = [
     {
         "name": "max_xml_depth",
         "kind": "int",
-        "help": "Input limit: levels of nesting in a USEBIO XML file. Default: 100.",
+        "help": "Input limit: levels of nesting in an XML results file. Default: 100.",
         "panel": "Expert: input limits",
     },
     {
         "name": "max_xml_elements",
         "kind": "int",
-        "help": "Input limit: elements in a USEBIO XML file. Default: 1000000.",
+        "help": "Input limit: elements in an XML results file. Default: 1000000.",
         "panel": "Expert: input limits",
     },
     {
@@ -152,8 +152,8 @@ FLAGS = [
     {
         "name": "mp_top",
         "kind": "float",
-        "help": "Matchpoints per result beaten: 2 (EBU, FFB) or 1 (ACBL). Default: as the event's "
-        "scorer did.",
+        "help": "Matchpoints per result beaten: 2, or 1 as some federations score. Default: as the "
+        "event's scorer did.",
         "panel": "For directors: output, scoring method, what to publish",
     },
     {

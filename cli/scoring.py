@@ -17,6 +17,8 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.options import MIN_BOARDS, MaybeStoreOpt, MinBoardsOpt, stop_if_empty
+from ddrank.parsers.registry import FORMATS_READ
+from ddrank.scoring.rulebooks import own_methods, rulebooks
 from publish.console import PipeConsole as Console
 from store.defaults import DEFAULT_DB
 
@@ -46,14 +48,12 @@ FlowOpt = Annotated[
 ]
 
 
-class MpMethod(StrEnum):
-    auto = "auto"
-    neuberg = "neuberg"
-    none = "none"
-    mitchell1 = "mitchell1"
-    mitchell1_bis = "mitchell1_bis"
-    ascherman = "ascherman"
-    acbl = "acbl"
+#: auto, the board arithmetic's lifts, and each producer's own arithmetic (its rulebook's).
+MpMethod = StrEnum("MpMethod", [(m, m) for m in ("auto", "neuberg", "none", "mitchell1",  # type: ignore[misc]
+                                                 "mitchell1_bis", "ascherman", *own_methods())])  # fmt: skip
+#: The producers' own methods in words, for --mp-method's help.
+OWN_METHODS_HELP = ", ".join(f"{b.method} ({b.name}'s arithmetic: {b.method_help})"
+                             for b in rulebooks() if b.score_board)  # fmt: skip
 
 
 class DivideBy(StrEnum):
@@ -232,16 +232,16 @@ def _show_events(summary: dict[str, Any]) -> None:
 def register(app: typer.Typer) -> None:
     @app.command("score")
     def score(
-        files: Annotated[list[Path] | None, typer.Argument(help="Event files to score directly, without a store (PBN, LIN, USEBIO, Bridgemate .bws, ...: read as `ddrank ingest` reads them). Folders are read recursively.", show_default=False)] = None,
+        files: Annotated[list[Path] | None, typer.Argument(help=f"Event files to score directly, without a store ({FORMATS_READ}: read as `ddrank ingest` reads them). Folders are read recursively.", show_default=False)] = None,
         db: DbOpt = None,
         valet: ValetOpt = None,
         event: EventOpt = None,
         out: Annotated[Path, typer.Option(help="Directory for results.csv, ranking.csv, teams.csv, errors.csv and report.md.")] = Path("out/score"),
-        mp_method: Annotated[MpMethod, typer.Option(help="How a board played fewer times than the field (missing tables, adjusted scores, fouled groups) reaches the field's top: auto (as the event's scorer did: the method that reproduces the published values, else what the source's program and federation say), neuberg, mitchell1, mitchell1_bis, ascherman, none (each board on its own top, as BriAn and some club scorers publish), or acbl (ACBLscore's arithmetic: each direction on its own scores, boards rounded to 0.01, totals factored to the full number of boards).")] = MpMethod.auto,
+        mp_method: Annotated[MpMethod, typer.Option(help="How a board played fewer times than the field (missing tables, adjusted scores, fouled groups) reaches the field's top: auto (as the event's scorer did: the method that reproduces the published values, else what the source's program and federation say), neuberg, mitchell1, mitchell1_bis, ascherman, none (each board on its own top, as some club scorers publish), or a scorer's own: " + OWN_METHODS_HELP + ".")] = MpMethod.auto,
         cross_imps_divide_by: Annotated[DivideBy, typer.Option("--divide-by", help="--valet only: cross-IMPs per result (B) or per comparison (A).")] = DivideBy.results,
         butler_drop_count: Annotated[int, typer.Option("--drop-count", help="--valet only: Butler/Bastille datum, results dropped at each end.")] = 1,
         butler_drop_percent: Annotated[float | None, typer.Option("--drop-percent", help="--valet only: drop this percentage at each end instead (De Wael's fractional rule).")] = None,
-        mp_top: Annotated[float | None, typer.Option(help="Matchpoints per result beaten, overriding what the events say: 2 (EBU, FFB) or 1 (ACBL). Not with --valet.")] = None,
+        mp_top: Annotated[float | None, typer.Option(help="Matchpoints per result beaten, overriding what the events say: 2, or 1 as some federations score. Not with --valet.")] = None,
         min_boards: MinBoardsOpt = MIN_BOARDS,
         as_json: JsonOpt = False,
         via_flow: FlowOpt = False,
@@ -249,7 +249,7 @@ def register(app: typer.Typer) -> None:
         """Score events as their directors publish them, and compare with what they published.
 
         Reads the store (--db, the default) or FILE... directly. Each event is scored by its own
-        rules: matchpoints (top 2 per result beaten, 1 in ACBL events) with percentages per
+        rules: matchpoints (top 2 per result beaten, or 1, as its scorer) with percentages per
         session and event and NS/EW rankings for two-winner Mitchells, cross-IMP or Butler pairs,
         or teams (IMPs against the other room, WBF 20-VP scale, Butler for the pairs). Writes
         results.csv (one row per table result), ranking.csv, teams.csv and butler.csv (teams
@@ -275,7 +275,7 @@ def register(app: typer.Typer) -> None:
                 require_readable(files)  # none readable: one line each, exit 2
                 summary = score_files([str(f) for f in files], str(out), mp_method.value, mp_top)
             else:
-                from stages.scoring import score_store
+                from stages.scoring_stage import score_store
                 from store import Store
 
                 stop_if_empty(db, "score")

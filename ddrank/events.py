@@ -182,7 +182,7 @@ def content_groups(files: Sequence[Sequence[RawRecord]]) -> list[int]:
     """For each file (its table results), the index of the first file of its group (see
     `group_unnamed`): files are joined by a shared (board, deal), or by a shared partnership
     when their boards agree (no board number with two deals)."""
-    from ddrank.scoring.identity import is_placeholder
+    from ddrank.scoring.intake.identity import is_placeholder
 
     parent = list(range(len(files)))
     boards: list[dict[str, str]] = [{} for _ in files]

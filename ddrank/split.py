@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ddrank.scoring.duplicate import IMP_THRESHOLDS, duplicate_score, imps
-from ddrank.scoring.results import TableResult, by_pair_and_player, per_board_row
+from ddrank.scoring.arithmetic.duplicate import IMP_THRESHOLDS, duplicate_score, imps
+from ddrank.scoring.intake.results import TableResult, by_pair_and_player, per_board_row
 from ddrank.types import Contract
 
 

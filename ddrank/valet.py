@@ -16,7 +16,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ddrank.scoring.results import (
+from ddrank.parsers.pbn_lines import _unescape
+from ddrank.scoring.intake.results import (
     RecordError,
     TableResult,
     board_vulnerability,
@@ -26,7 +27,7 @@ from ddrank.scoring.results import (
 )
 from ddrank.types import Deal, Seat
 
-_TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')
+_TAG = re.compile(r'^\[(\w+)\s+"(.*)"\]\s*$')  # its value unescaped (PBN 3.7: \" and \\)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +146,7 @@ def parse_hands(
         if m.group(1) == "Board":
             flush()
             tags, start = {}, no
-        tags[m.group(1)] = m.group(2)
+        tags[m.group(1)] = _unescape(m.group(2))
     flush()
     return hands, errors
 

@@ -1,6 +1,6 @@
 """`ddrank check` in words: per file, then pooled; the same as JSON; README's agreement table.
 
-The checks are ddrank.scoring.conformance's; this module only words them. `name` maps a file's
+The checks are ddrank.scoring.verification.conformance's; this module only words them. `name` maps a file's
 path to how it is shown (relative to the folder given).
 """
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ddrank.scoring.conformance import (
+from ddrank.scoring.verification.check import Check
+from ddrank.scoring.verification.conformance import (
     CHECKED,
     FAILED,
     NO_RESULTS,
@@ -21,7 +22,6 @@ from ddrank.scoring.conformance import (
     is_per_line,
     pooled,
 )
-from ddrank.scoring.published import Check
 
 Namer = Callable[[str], str]
 #: Differing lines listed per kind of value in the text (JSON keeps more).

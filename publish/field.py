@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from ddrank.scoring.results import RecordError
+from ddrank.scoring.intake.results import RecordError
 from publish.scores import write_errors  # noqa: F401 - the one errors.csv writer, used from here
 
 Row = dict[str, Any]

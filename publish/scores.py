@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from ddrank.raw import PLACE_FIELDS
+from ddrank.scoring.arithmetic.individual import seat_rows
 from ddrank.scoring.events import EventResult, ScoredEvent
-from ddrank.scoring.individual import seat_rows
-from ddrank.scoring.printed import printed_lines
-from ddrank.scoring.published import Check, match_standings
-from ddrank.scoring.results import RecordError
+from ddrank.scoring.intake.results import RecordError
+from ddrank.scoring.verification.check import Check
+from ddrank.scoring.verification.printed import printed_lines
+from ddrank.scoring.verification.standings import match_standings
 from publish.atomic import staged_files
 from publish.encoding import markdown_text as md
 from publish.tables import write_csv
@@ -47,7 +48,7 @@ SCORED_RESULTS_COLUMNS = [
 ]  # fmt: skip
 PLAYER_RESULTS_COLUMNS = ["event", "session", "section", "board", "record_id", "seat",
                           "player_number", "player", "score", "pct"]  # fmt: skip
-#: Each line as its scorer prints it (ddrank.scoring.printed), kept with the ranking.
+#: Each line as its scorer prints it (ddrank.scoring.verification.printed), kept with the ranking.
 PRINTED_COLUMNS = ["rulebook", "score_decimals", "pct_decimals", "place_text", "score_text",
                    "pct_text", "line_decimals"]  # fmt: skip
 RANKINGS_TABLE_COLUMNS = ["event", "kind", "session", "section", "direction", "pair", "players",

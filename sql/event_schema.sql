@@ -62,7 +62,7 @@ CREATE TABLE IF NOT EXISTS events (
 );
 
 -- The scoring program the source names (USEBIO PROGRAM_NAME) and whose rules it follows (ACBL
--- member numbers in a Bridgemate file): ddrank.scoring.method chooses the matchpoint method.
+-- member numbers in a Bridgemate file): ddrank.scoring.choice.method chooses the matchpoint method.
 ALTER TABLE events ADD COLUMN IF NOT EXISTS scorer VARCHAR;
 ALTER TABLE events ADD COLUMN IF NOT EXISTS federation VARCHAR;
 -- Sections matchpointed as one field / ranked together ("A+B;C") where the source says more
@@ -97,7 +97,7 @@ ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS eligible BOOLEAN;
 -- A place in the event's overall ranking, across sections and directions (ACBLscore).
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS overall BOOLEAN;
 -- The boards a ranking line covers, as published (PBN `NrBoards`): a line over more boards than
--- the file holds cannot be reproduced from it (ddrank.scoring.published).
+-- the file holds cannot be reproduced from it (ddrank.scoring.verification.published).
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS boards VARCHAR;
 -- The masterpoints a line won, as the scorer recorded them ("1.29 Red; 1.29 Black", ACBLscore).
 ALTER TABLE published_standings ADD COLUMN IF NOT EXISTS award VARCHAR;

@@ -72,7 +72,7 @@ CREATE TABLE IF NOT EXISTS rankings (
     published_pct DOUBLE, published_place VARCHAR
 );
 
--- Each ranking line as its scorer prints it (ddrank.scoring.printed), kept once: every output
+-- Each ranking line as its scorer prints it (ddrank.scoring.verification.printed), kept once: every output
 -- prints these and none recomputes a place or guesses decimals. rulebook: the producer's
 -- (ddrank/scoring/rulebooks, '' = none known); *_decimals: what it prints totals and
 -- percentages with; place_text: '4', '4=' or '4/5' as the rulebook prints a tie, or the
@@ -116,7 +116,7 @@ CREATE TABLE IF NOT EXISTS rating_periods (
 CREATE TABLE IF NOT EXISTS scored_events (
     event VARCHAR PRIMARY KEY, date VARCHAR, scoring VARCHAR, content_hash VARCHAR, results INTEGER
 );
--- How each event was scored (ddrank.scoring.method: as the scorer did, unless an option said
+-- How each event was scored (ddrank.scoring.choice.method: as the scorer did, unless an option said
 -- otherwise) and how many of the values its source published that reproduces.
 ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS mp_method VARCHAR;     -- neuberg, none, ...
 ALTER TABLE scored_events ADD COLUMN IF NOT EXISTS mp_top DOUBLE;         -- MP per result beaten

@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
+from ddrank.parsers.producer import FORMAT_PRODUCERS
 from ddrank.parsers.registry import SNIFF_BYTES, UnreadableFile, sniff
 from ddrank.raw import ParsedFile
-from ddrank.scoring.conformance import (
+from ddrank.scoring.intake.results import RecordError
+from ddrank.scoring.verification.conformance import (
     CHECKED,
     FAILED,
     NO_RESULTS,
@@ -25,12 +27,9 @@ from ddrank.scoring.conformance import (
     FileCheck,
     kind_of,
 )
-from ddrank.scoring.results import RecordError
 from stages.scoring import load_parsed, score_events
+from store.inputs.files import walk
 from store.inputs.read import read_parsed
-
-#: A format's own name where its files declare no producer.
-FORMAT_PRODUCERS = {"lin": "BBO (LIN)", "bws": "Bridgemate"}
 
 
 def _head(path: Path) -> bytes:
@@ -53,7 +52,7 @@ def files_to_check(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]]
             continue
         if not p.is_dir():
             raise FileNotFoundError(f"{p}: no such file or folder")
-        for f in sorted(x for x in p.rglob("*") if x.is_file()):
+        for f in sorted(walk(p)):  # not recursive: a folder 1,100 levels deep is walked
             if any(part.startswith(".") for part in f.relative_to(p).parts):
                 continue
             try:
@@ -70,7 +69,7 @@ def files_to_check(paths: Iterable[str | Path]) -> tuple[list[Path], list[Path]]
 
 
 def producer_of(parsed: ParsedFile) -> str:
-    """The program the file declares (USEBIO PROGRAM_NAME, PBN Generator/Creator), else its
+    """The program the file declares (its reader reads it: ddrank.parsers.producer), else its
     format's own program where the format has one."""
     named = sorted({ev.scorer for ev in parsed.events if ev.scorer})
     return ", ".join(named) or FORMAT_PRODUCERS.get(parsed.format, "")

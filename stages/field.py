@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ddrank.ratings.lehman import LehmanParams, boards_by_period, rate_periods, sortable_date
-from ddrank.scoring.results import RecordError, TableResult, group_boards, make_result
+from ddrank.scoring.intake.results import RecordError, TableResult, group_boards, make_result
 from ddrank.scoring.tournament import ScoringOptions, aggregate_scores, score_field
 from ddrank.valet import parse_hands, parse_names, parse_scores, round_of_hands_file, table_results
 from publish.field import eligible, report_header, top_sections, write_errors, write_md
@@ -93,7 +93,7 @@ def tables_from_scored(rows: Sequence[Row], source: str) -> LoadedField:
         ev = row["event"]
         names = tuple((row["names"] or "").split("|"))
         nobody = _not_rated(row.get("players"), names)
-        if nobody:  # scored, but no one to rate at a seat (ddrank.scoring.identity)
+        if nobody:  # scored, but no one to rate at a seat (ddrank.scoring.intake.identity)
             errors.append(RecordError(f"{source}:boards[{row['record_id']}]", None, nobody, ev,
                                       row["session"] or "", row["section"] or "",
                                       board=str(row["board"])))  # fmt: skip

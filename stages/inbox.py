@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from store import Store
-from store.inputs.files import FORMATS, file_sha1
+from store.inputs.files import FORMATS, file_sha1, walk
 
 RESOURCE_PREFIX = "ddrank.inbox."
 #: A file modified this recently may still be being copied in; it waits for the next look.
@@ -44,8 +44,8 @@ def inbox_files(inbox: str | Path) -> list[Path]:
         raise FileNotFoundError(f"inbox {root} is not a folder (set DDRANK_INBOX or --inbox)")
     return sorted(
         p
-        for p in root.rglob("*")
-        if p.is_file() and p.suffix.lower() in FORMATS and not p.name.startswith(".")
+        for p in walk(root)  # regular files, not recursive: any depth of folders
+        if p.suffix.lower() in FORMATS and not p.name.startswith(".")
     )
 
 

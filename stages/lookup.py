@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from ddrank.scoring.records import event_label
+from ddrank.scoring.intake.records import event_label
 from ddrank.text import search_key
 from stages.seats import read_who
 from store import Store

@@ -18,7 +18,7 @@ from typing import Any
 
 from ddrank.dd.tables import TrickTable
 from ddrank.mistakes.costs import Mistake, Table, board_fields, board_valuer, table_costs, unit_of
-from ddrank.scoring.events import field_key, field_sizes
+from ddrank.scoring.arithmetic.boards import field_key, field_sizes
 from ddrank.types import Auction, Call, Card, Contract, DomainError, Seat, Strain
 from stages.seats import read_who, seat_identities
 from store import Store

@@ -8,7 +8,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from ddrank.scoring.published import Check
+from ddrank.scoring.verification.check import Check
 from store import Store
 
 Row = dict[str, Any]

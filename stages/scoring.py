@@ -18,20 +18,27 @@ from typing import Any
 
 from ddrank.cleaning.reasons import EXCLUSION_REASONS
 from ddrank.events import group_unnamed
-from ddrank.ratings.lehman import LehmanParams, sortable_date
+from ddrank.ratings.lehman import sortable_date
 from ddrank.raw import ParsedFile, RawRecord, place_of
+from ddrank.scoring.arithmetic.matches import matches_only_events
+from ddrank.scoring.choice.method import AUTO, event_standings
 from ddrank.scoring.events import EventInfo, EventResult, ScoredEvent
-from ddrank.scoring.matches import matches_only_events
-from ddrank.scoring.method import AUTO, event_standings
-from ddrank.scoring.printed import printed_lines
-from ddrank.scoring.published import as_float, compare_published, match_standings
-from ddrank.scoring.records import event_infos, event_label, results_from_rows, with_scoring_hint
-from ddrank.scoring.results import RecordError
+from ddrank.scoring.intake.records import (
+    event_infos,
+    event_label,
+    results_from_rows,
+    with_scoring_hint,
+)
+from ddrank.scoring.intake.results import RecordError
 from ddrank.scoring.score import EventSource, ScoreSettings, score
+from ddrank.scoring.verification.printed import printed_lines
+from ddrank.scoring.verification.published import compare_published
+from ddrank.scoring.verification.standings import as_float, match_standings
 from ddrank.types import board_year
 from publish import scores as publish
 from stages.rankings import stored_checks
 from store import Store
+from store.inputs.files import walk
 from store.inputs.read import read_parsed
 
 Row = dict[str, Any]
@@ -39,7 +46,7 @@ Row = dict[str, Any]
 #: is rescored once and no cached session score (Prefect's `score-session`) of the old code is
 #: reused. 4: IMP totals factored for sit-outs, teams VP scales and point-a-board, kept checks.
 #: 5: IMP pairs rules as the scorer declared/published them, individual events (player_results).
-#: 6: ACBLscore's arithmetic (method acbl), pair inputs, strat places.
+#: 6: a producer's own arithmetic (its rulebook's method), pair inputs, strat places.
 #: 7: values compared at their printed precision, producers' matchpoint arithmetic (mp_rule).
 #: 8: rulebooks; each ranking line kept as its scorer prints it (rankings.place_text, ...).
 #: 9: rankings.line_decimals (a scorecard rounds its boards to them, never guessing).
@@ -95,7 +102,7 @@ def load_files(paths: Iterable[str | Path]) -> Loaded:
     files: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            files += sorted(x for x in p.rglob("*") if x.is_file())
+            files += sorted(walk(p))  # not recursive: any depth of folders
         elif p.is_file():
             files.append(p)
         else:
@@ -274,7 +281,7 @@ def fouled_in(results: Iterable[EventResult]) -> int:
 def top_lines(scores: Mapping[str, ScoredEvent], n: int = 5, standings: Sequence[Row] = ()
               ) -> list[Row]:  # fmt: skip
     """The leaders of each event's final ranking(s), for the console and the run summary, each
-    also as its scorer prints it (`place`, `score_text`, `pct_text`: ddrank.scoring.printed)."""
+    also as its scorer prints it (`place`, `score_text`, `pct_text`: ddrank.scoring.verification.printed)."""
     out = []
     pairs = match_standings(scores, standings)
     for ev, sc in scores.items():
@@ -433,31 +440,3 @@ def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError
     checks = stored_checks(store, ev)
     return publish.write_store_outputs(out_dir, source, results, pairs, butler, teams, checks,
                                        errors)  # fmt: skip
-
-
-def score_store(
-    store: Store, out_dir: str, method: str = AUTO, event: str | None = None,
-    params: LehmanParams | None = None, mp_top: float | None = None,
-) -> Row:  # fmt: skip
-    """`ddrank score --db`: rescore changed events, keep them and the ratings in the store."""
-    from stages.clean import clean_pending
-    from stages.ratings import ratings_rows, update_ratings
-
-    # Records ingested but not cleaned yet are no boards: clean them first, or they would
-    # score as nothing at all (`ingest` then `score --db`).
-    cleaned = clean_pending(store)
-    loaded = load_store(store)
-    done = score_and_save(store, loaded, method, mp_top, event)
-    rated = update_ratings(store, params) if event is None else {}
-    summary = export(store, out_dir, loaded.source, loaded.errors,
-                     events=None if event is None else [event])  # fmt: skip
-    summary["fouled_boards"] = fouled_in(loaded.results)
-    summary["rescored"], summary["unchanged"] = done["rescored"], done["unchanged"]
-    summary["ratings"] = rated
-    summary["cleaned_first"] = cleaned.cleaned
-    summary["top"] = (top_lines(done["scores"], standings=loaded.standings)
-                      if done["rescored"] else [])  # fmt: skip
-    summary["methods"] = method_rows(done["scores"])
-    if event is None:
-        summary["files"].append(str(publish.write_ratings_csv(ratings_rows(store), out_dir)))
-    return summary

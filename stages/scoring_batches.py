@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
-from ddrank.scoring.records import event_label
+from ddrank.scoring.intake.records import event_label
 from stages.scoring import Loaded, loaded_rows, matched_players
 from store import Store
 

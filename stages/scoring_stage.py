@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ddrank.ratings.lehman import LehmanParams
+from ddrank.scoring.choice.method import AUTO
 from ddrank.scoring.events import (
     EventInfo,
     EventResult,
@@ -35,7 +37,11 @@ from stages.scoring import (
     event_hash,
     excluded,
     export,
+    fouled_in,
+    load_store,
+    method_rows,
     save_scores,
+    score_and_save,
     scored_events,
     top_lines,
 )
@@ -69,8 +75,11 @@ def session_scorer(event: str, scorer: SessionScorer) -> Any:
     return one
 
 
-def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session) -> dict[str, Any]:
-    """Score each changed event, store the scores, update the ratings, split the IMP events.
+def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session, *,
+                   params: LehmanParams | None = None, split: bool | None = None
+                   ) -> dict[str, Any]:  # fmt: skip
+    """Score each changed event, store the scores, update the ratings, split the IMP events
+    (`params`: the Lehman constants, else the settings'; `split`: else when rating).
 
     The table results are read and scored a batch of whole events at a time
     (`stages.scoring_batches.load_store_batches`): memory holds one batch, whatever the store's size.
@@ -85,11 +94,11 @@ def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session) 
     summary = export(store, s.out, s.db, done.errors)
     summary["ratings"], summary["rating_table"] = {}, []
     if s.ratings:
-        summary["ratings"] = ratings.update_ratings(store, ratings.lehman_params(s))
+        summary["ratings"] = ratings.update_ratings(store, params or ratings.lehman_params(s))
         summary["files"].append(str(write_ratings_csv(ratings.ratings_rows(store), s.out)))
         summary["rating_table"] = ratings.rating_table(store, min_boards=s.min_boards)
     summary["split"] = {}
-    if s.ratings:  # the split (numpy) loads only when asked: `ddrank results` has no ratings
+    if s.ratings if split is None else split:  # numpy loads only when asked (`ddrank results`)
         from stages import split
 
         summary["split"] = split.split_imp_events(
@@ -98,6 +107,49 @@ def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session) 
     summary["rankings"] = ranking_summary(store)
     summary["rescored"], summary["unchanged"] = sorted(done.changed), sorted(done.unchanged)
     summary["top"] = sorted(done.top, key=lambda t: t["event"])
+    summary["methods"], summary["fouled_boards"] = done.methods, done.fouled
+    return summary
+
+
+@dataclass(frozen=True)
+class StoreScoring:
+    """What `ddrank score --db` decides of the scoring stage: the output folder, the method and
+    top (as the scorer did by default); the stage always rates, it does not split."""
+
+    out: str
+    db: str
+    mp_method: str = AUTO
+    mp_top: float | None = None
+    ratings: bool = True
+    min_boards: int = 0
+
+
+def score_store(
+    store: Store, out_dir: str, method: str = AUTO, event: str | None = None,
+    params: LehmanParams | None = None, mp_top: float | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """`ddrank score --db`: the pipeline's clean and scoring stages on the store (rescore the
+    changed events, keep them and the Lehman ratings, export), or one `event` rescored and
+    exported alone (no ratings: one event is not a rating period)."""
+    from stages.clean import clean_pending
+
+    # Records ingested but not cleaned yet are no boards: clean them first, or they would
+    # score as nothing at all (`ingest` then `score --db`).
+    cleaned = clean_pending(store)
+    if event is None:
+        s = StoreScoring(out_dir, str(store.path), method, mp_top)
+        summary = score_and_rate(store, s, params=params or LehmanParams(), split=False)
+    else:
+        loaded = load_store(store)
+        done = score_and_save(store, loaded, method, mp_top, event)
+        summary = export(store, out_dir, loaded.source, loaded.errors, events=[event])
+        summary["fouled_boards"] = fouled_in(loaded.results)
+        summary["rescored"], summary["unchanged"] = done["rescored"], done["unchanged"]
+        summary["ratings"] = {}
+        summary["top"] = (top_lines(done["scores"], standings=loaded.standings)
+                          if done["rescored"] else [])  # fmt: skip
+        summary["methods"] = method_rows(done["scores"])
+    summary["cleaned_first"] = cleaned.cleaned
     return summary
 
 
@@ -114,11 +166,13 @@ class Done:
     errors: list[Any] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
     dates: dict[str, str] = field(default_factory=dict)
+    methods: list[dict[str, Any]] = field(default_factory=list)  # how each was scored
+    fouled: int = 0  # fouled boards in the events read
 
     def add(self, store: Store, loaded: Loaded, stored: dict[str, str], s: Any,
             scorer: SessionScorer, matches: bool) -> None:  # fmt: skip
         """Score the batch's changed events (as the scorer did, unless the settings say:
-        ddrank.scoring.method) and store them."""
+        ddrank.scoring.choice.method) and store them."""
         groups, infos, hashes, changed = changed_events(loaded, stored, s.mp_method, s.mp_top,
                                                         matches)  # fmt: skip
         if len(self.changed) + len(changed) > CACHED_EVENTS_UP_TO:  # an event per file
@@ -134,6 +188,8 @@ class Done:
         self.imp_events += [ev for ev, i in infos.items() if ev in groups
                             and infer_scoring(groups[ev], i.scoring) in IMP_SCORINGS]  # fmt: skip
         self.errors += loaded.errors
+        self.methods += method_rows(scores)
+        self.fouled += fouled_in(loaded.results)
         self.seen |= {r.event for r in loaded.results}
         self.dates.update(loaded.dates)
 

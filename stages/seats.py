@@ -3,14 +3,14 @@ the terminal's lookups). Light: the store and one naming rule, nothing else.
 
 A seat's player is the matched ranking name, else `id:<source id>` when the source gives one
 (`Markus Knob#39415` -> `id:39415`), else the name as written: as the scoring stage identifies
-seats (`ddrank.scoring.identity`), so ratings join. Placeholders and labels are nobody. The rule
+seats (`ddrank.scoring.intake.identity`), so ratings join. Placeholders and labels are nobody. The rule
 runs once per distinct (matched name, raw name, source id), a few hundred in a store of
 thousands of boards; DuckDB joins the result back to the seats (`site_who`).
 """
 
 from __future__ import annotations
 
-from ddrank.scoring.identity import is_placeholder, is_seat_label, side_label, split_name_id
+from ddrank.scoring.intake.identity import is_placeholder, is_seat_label, side_label, split_name_id
 from store import Store
 
 
@@ -18,7 +18,7 @@ def player_of(matched: str | None, raw: str | None, source_id: object,
               labels: frozenset[str] = frozenset()) -> tuple[str, str]:  # fmt: skip
     """(player key, name to show) of a seat; ('', '') for a seat nobody holds as a player: an
     empty seat, a placeholder ("Dummy 1#", a robot), a seat label ("N1") or a pair label a side
-    writes at both its seats (`labels`: ddrank.scoring.identity, as scoring identifies seats)."""
+    writes at both its seats (`labels`: ddrank.scoring.intake.identity, as scoring identifies seats)."""
     name, pid = split_name_id((raw or "").strip(), str(source_id or "").strip())
     if (
         (raw or "").strip() in labels

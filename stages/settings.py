@@ -18,7 +18,12 @@ from ddrank.data import bundled
 from ddrank.dd.solver import MAX_TABLE_BATCH, TABLE_BATCH, TRACE_BATCH
 from ddrank.limits import DEFAULT_LIMITS, Limits
 from ddrank.regression.defaults import DEFAULT_CV_SEED
+from ddrank.scoring.rulebooks import own_methods
 from store.defaults import DEFAULT_DB, DEFAULT_OUT
+
+#: The matchpoint methods an option may fix: as the scorer did, the board arithmetic's lifts, and
+#: each producer's own arithmetic (its rulebook's).
+MP_METHODS = ("auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none", *own_methods())
 
 #: Shipped with the package (ddrank/data), found from any directory.
 SAMPLE_DIR = bundled("sample")
@@ -49,9 +54,9 @@ class PipelineSettings(BaseSettings):
                           "one input file (table results, hand-record deals, ranking lines, "
                           "rows of a SQLite bridgedeals table).")  # fmt: skip
     max_xml_depth: int = Field(DEFAULT_LIMITS.max_xml_depth, ge=1, description="Input limit: "
-                               "levels of nesting in a USEBIO XML file.")  # fmt: skip
+                               "levels of nesting in an XML results file.")  # fmt: skip
     max_xml_elements: int = Field(DEFAULT_LIMITS.max_xml_elements, ge=1, description="Input "
-                                  "limit: elements in a USEBIO XML file.")  # fmt: skip
+                                  "limit: elements in an XML results file.")  # fmt: skip
     max_value_chars: int = Field(DEFAULT_LIMITS.max_value_chars, ge=1, description="Input limit: "
                                  "characters of one value (a tag's value, a text node, an XML "
                                  "start tag with its attributes).")  # fmt: skip
@@ -80,13 +85,12 @@ class PipelineSettings(BaseSettings):
     min_cards_defender: int = Field(1424, description="Regression: cards played as defender.")
     min_auctions: int = Field(392, description="Regression: auctions a player needs.")
     # -- scoring and ratings (stages/scoring.py, ratings.py, split.py, skill.py) --------------
-    mp_method: Literal["auto", "neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none",
-                       "acbl"] = (
+    mp_method: Literal[MP_METHODS] = (  # type: ignore[valid-type]
         Field("auto", description="Matchpoints of a board played fewer times than the field: "
               "`auto` as the event's scorer did, or one method for every event.")
     )  # fmt: skip
-    mp_top: float | None = Field(None, description="Matchpoints per result beaten: 2 (EBU, "
-                                 "FFB) or 1 (ACBL). Default: as the event's scorer did.")  # fmt: skip
+    mp_top: float | None = Field(None, description="Matchpoints per result beaten: 2, or 1 as "
+                                 "some federations score. Default: as the event's scorer did.")  # fmt: skip
     min_boards: int = Field(30, ge=0, description="Boards a player needs to appear in the "
                             "rating table and the reports' top 20.")  # fmt: skip
     lehman_start_rating: float = Field(50.0, description="Lehman rating of a new player (%).")

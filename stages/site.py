@@ -15,8 +15,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from ddrank.scoring.duplicate import duplicate_score
-from ddrank.scoring.records import event_label
+from ddrank.scoring.arithmetic.duplicate import duplicate_score
+from ddrank.scoring.intake.records import event_label
 from ddrank.site.costly import TOP as COSTLY_LISTED
 from ddrank.site.data import SiteData
 from ddrank.site.handrecord import dd_cells
@@ -83,7 +83,7 @@ def ns_points(row: Row) -> int | None:
 
 
 def _plain_score(row: Row) -> int | None:
-    """The score a score-only line records (no contract: ACBLscore, USEBIO without contracts),
+    """The score a score-only line records (no contract: a game file, an XML file without contracts),
     North-South's; None for an adjusted or unplayed line."""
     if row.get("adjusted"):
         return None

@@ -18,8 +18,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from ddrank.scoring.precision import decimals
-from ddrank.scoring.published import Check, as_float, standing_kind
+from ddrank.scoring.arithmetic.precision import decimals
+from ddrank.scoring.verification.check import Check
+from ddrank.scoring.verification.standings import as_float, standing_kind
 from ddrank.site.ranking import DIRECTIONS, heading
 
 Row = Mapping[str, Any]

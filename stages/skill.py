@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from ddrank.ratings import skill as sk
-from ddrank.scoring.crossimps import butler
-from ddrank.scoring.duplicate import duplicate_score
-from ddrank.scoring.results import TableResult
+from ddrank.scoring.arithmetic.crossimps import butler
+from ddrank.scoring.arithmetic.duplicate import duplicate_score
+from ddrank.scoring.intake.results import TableResult
 from ddrank.scoring.tournament import TableScore, score_field
 from ddrank.types import Card, DomainError, Seat
 from stages.field import LoadedField, load_field, tables_from_scored

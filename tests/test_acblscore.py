@@ -13,7 +13,7 @@ import pytest
 from ddrank.parsers.acblscore import parse_acblscore
 from ddrank.parsers.acblscore_layout import read_game_file
 from ddrank.parsers.registry import sniff
-from ddrank.scoring.published import compare_published
+from ddrank.scoring.verification.published import compare_published
 from stages.scoring import load_files, score_events
 
 REPO = Path(__file__).resolve().parent.parent

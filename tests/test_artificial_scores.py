@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ddrank.parsers.adjusted import adjusted_split, not_played, sits_out
-from ddrank.scoring.records import result_from_row
+from ddrank.scoring.intake.records import result_from_row
 from stages.scoring import load_files, score_events
 
 WELWYN = (Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "events" / "usebio"

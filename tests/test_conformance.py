@@ -18,8 +18,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import conformance as harness  # noqa: E402
 
-from ddrank.scoring.conformance import CHECKED, UNREADABLE, baseline_of, drops, gains  # noqa: E402
-from ddrank.scoring.published import Check  # noqa: E402
+from ddrank.scoring.verification.check import Check  # noqa: E402
+from ddrank.scoring.verification.conformance import CHECKED, UNREADABLE, baseline_of, drops, gains  # noqa: E402
 
 EVENTS = harness.ROOTS["events"]
 NO_SHARED = "../shared/data/events is absent; its files may not be bundled (SOURCES.md)"

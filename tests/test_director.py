@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ddrank.scoring.published import compare_published
+from ddrank.scoring.verification.published import compare_published
 from stages.scoring import load_files, score_events
 
 REPO = Path(__file__).resolve().parent.parent
@@ -49,7 +49,7 @@ PUBLISHED = {
                            "place": (32, 32)}),
     # a Howell whose three sit-out pairs are factored up (x 24/16, the sum rounded to 2 decimals
     # first) and whose stationary pairs are published with a direction; the totals of pairs 16
-    # and 17 are not what the file's own lines give (explained, ddrank.scoring.impchecks)
+    # and 17 are not what the file's own lines give (explained, ddrank.scoring.verification.impchecks)
     "ebu-cross-imp": (EBU / "cross-imp-pairs.usebio.xml",
                       {"IMPs per line": (192, 192), "total IMPs": (17, 15), "place": (17, 17)}),
 }  # fmt: skip
@@ -92,7 +92,7 @@ def test_default_options_reproduce_every_published_value_through_the_store(
     """The pipeline's path (`ddrank run`, `ddrank results`): the store's checks and the method
     kept with the event's scores (scored_events, what the site shows)."""
     from stages.rankings import ranking_summary
-    from stages.scoring import score_store
+    from stages.scoring_stage import score_store
 
     path, expected = PUBLISHED[name]
     store = _store(tmp_path, [path])
@@ -204,7 +204,7 @@ def test_a_vugraph_closed_table_repeating_the_open_rooms_names_takes_the_header_
 @needs_shared
 def test_score_db_after_ingest_scores_without_a_clean(tmp_path: Path) -> None:
     from stages.ingest import ingest_paths
-    from stages.scoring import score_store
+    from stages.scoring_stage import score_store
     from store import Store
 
     with Store(str(tmp_path / "s.duckdb")) as store:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ddrank.scoring.duplicate import contract_points, duplicate_score, imps, penalty
+from ddrank.scoring.arithmetic.duplicate import contract_points, duplicate_score, imps, penalty
 from ddrank.types import Contract, DomainError, Strain
 
 

@@ -71,7 +71,7 @@ def test_errors_csv_from_the_files(tmp_path: Path) -> None:
 def test_errors_csv_through_the_store_names_files_not_the_store(tmp_path: Path) -> None:
     from stages.clean import clean_pending
     from stages.ingest import ingest_paths
-    from stages.scoring import score_store
+    from stages.scoring_stage import score_store
     from store import Store
 
     files = _files()

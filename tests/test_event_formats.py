@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from ddrank.parsers.pbn import read_pbn
-from ddrank.scoring.duplicate import imps
+from ddrank.scoring.arithmetic.duplicate import imps
 from stages.audit import audit_tables
 from stages.clean import clean_pending, files_with_leading_passes
 from stages.ingest import ingest_paths

@@ -15,8 +15,8 @@ import pytest
 from usebio_constructed import usebio_individual
 
 from ddrank.parsers.pbn_tables import parse_spec, split_cells
-from ddrank.scoring.precision import agrees_printed
-from ddrank.scoring.published import compare_published
+from ddrank.scoring.arithmetic.precision import agrees_printed
+from ddrank.scoring.verification.published import compare_published
 from stages.scoring import load_files, score_events
 
 REPO = Path(__file__).resolve().parent.parent
@@ -173,7 +173,7 @@ def test_datums_no_rule_reproduces_are_taken_as_published() -> None:
     count those datums as agreeing."""
     from dataclasses import replace
 
-    from ddrank.scoring.duplicate import imps
+    from ddrank.scoring.arithmetic.duplicate import imps
 
     loaded = load_files([COMPSCORE / "butler_howell.xml"])
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from ddrank.scoring.arithmetic.boards import score_mp_board
+from ddrank.scoring.arithmetic.teams import wbf_vp
 from ddrank.scoring.events import (
     EventInfo,
     EventResult,
@@ -15,9 +17,7 @@ from ddrank.scoring.events import (
     pair_rankings,
     parse_adjusted,
     score_event,
-    score_mp_board,
     score_teams_event,
-    wbf_vp,
 )
 
 PLAYERS = {

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from ddrank.scoring import proofs
-from ddrank.scoring.matchpoints import matchpoints
+from ddrank.scoring.arithmetic.matchpoints import matchpoints
+from ddrank.scoring.verification import proofs
 
 
 def line(k: int, score: int, ours: float, published: float) -> SimpleNamespace:

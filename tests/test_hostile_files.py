@@ -76,6 +76,7 @@ def test_a_folder_nested_1100_levels_deep_is_walked(tmp_path: Path) -> None:
     out = tmp_path / "out"
     try:
         done = results(folder, out)
+        check = ddrank("check", str(folder), cwd=tmp_path)  # its folder walk, too
     finally:  # removed from the bottom up: shutil.rmtree (pytest's cleanup) recurses too
         (deep / "good.lin").unlink()
         while deep != folder:
@@ -84,6 +85,8 @@ def test_a_folder_nested_1100_levels_deep_is_walked(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     assert "RecursionError" not in done.stderr
     published(done, out)
+    assert check.returncode == 0 and "Traceback" not in check.stderr, check.stderr[-3000:]
+    assert [ln for ln in check.lines if "good.lin" in ln], check.lines
 
 
 def bws_beside(folder: Path) -> Path:
@@ -101,6 +104,11 @@ def test_a_pipe_as_companion_hand_record_is_refused_not_waited_on(tmp_path: Path
     line = refused_once(done, bws.name)
     assert "pipe" in line and bws.with_suffix(".pbn").name in line
     published(done, out)
+    check = ddrank("check", str(bws), cwd=tmp_path, timeout=120)  # `check` never waits either
+    assert check.returncode == 2 and "Traceback" not in check.stderr
+    assert check.peak_rss <= PEAK_RSS_LIMIT
+    (line,) = [ln for ln in check.lines if ln.startswith(f"{bws}: ")]  # its one line
+    assert "unreadable" in line and "is a pipe (FIFO)" in line, line
 
 
 def test_a_link_to_dev_zero_as_companion_is_refused(tmp_path: Path) -> None:

@@ -14,8 +14,16 @@ import re
 
 import pytest
 from test_hostile_files import published
-from test_hostile_values import USEBIO, needs_shared, one_line, qualifier_games, run_beside_good
+from test_hostile_values import (
+    EVENTS,
+    USEBIO,
+    needs_shared,
+    one_line,
+    qualifier_games,
+    run_beside_good,
+)
 
+from ddrank.parsers.pbn import iter_pbn
 from ddrank.parsers.registry import read_bytes
 
 FOUR = qualifier_games(4)
@@ -101,3 +109,47 @@ def test_a_usebio_value_over_the_limit_is_refused_before_it_is_held(tmp_path, wh
     line = one_line(done, "bad.xml", "max_value_chars")
     assert "refused" in line
     published(done, out)
+
+
+def test_a_backslash_at_the_end_of_a_value_is_the_value_s(tmp_path) -> None:
+    """PBN 3.7: `\\"` and `\\\\` inside a string. `[West "x\\\\"]` names West `x\\`; the string
+    closes there. Read alike by the block reader and the line reader, whole or streamed in
+    pieces (as `ddrank results` reads a large file), and published as `x\\`."""
+    west = re.search(r'^\[West "[^"]*"\]$', FOUR[SECOND:], re.MULTILINE).group()
+    text = in_second_game(west, '[West "x\\\\"]')
+    assert '[West "x\\\\"]\n' in text  # what the file holds: x, two backslashes, the quote
+    wests = [r.westname for r in read_bytes(text.encode(), "bad.pbn", "pbn").records]
+    assert wests.count("x\\") == 1 and all("\\" not in w for w in wests if w != "x\\")
+    pieces = [text[:SECOND], text[SECOND:]]  # whole lines each, as the streamed reader gets them
+    streamed = [r.westname for r in iter_pbn(None, "bad.pbn", texts=pieces)]
+    assert streamed == wests
+    done, out, _ = run_beside_good(tmp_path, "bad.pbn", text)
+    assert done.returncode == 0, done.stderr[-3000:]
+    published(done, out)
+    assert "bad.pbn" not in (out / "errors.csv").read_text()
+    (names,) = [v for row in table_results(out) for v in row.values() if "\\" in v]
+    assert names.endswith(" - x\\")  # the pair's names: East's, then West's, `x\`
+
+
+def test_an_escaped_quote_never_closed_costs_its_own_game(tmp_path) -> None:
+    """`[West "x\\"]`: the quote is escaped, so the string never closes: that game is left out
+    with why, the other three are read (the block reader must not read it as `x\\`)."""
+    west = re.search(r'^\[West "[^"]*"\]$', FOUR[SECOND:], re.MULTILINE).group()
+    text = in_second_game(west, '[West "x\\"]')
+    parsed = read_bytes(text.encode(), "bad.pbn", "pbn")
+    assert [bool(r.parse_error) for r in parsed.records] == [False, True, False, False]
+    assert "malformed tag" in parsed.records[1].parse_error
+    assert all("\\" not in r.westname for r in parsed.records)
+
+
+@needs_shared
+def test_the_verifier_s_escaped_string_is_read_as_the_standard_says() -> None:
+    """The PBN Verifier's own correct file writes East as `"\\\\\\"\\\\\\"\\"\\\\  \\a"`: an escaped
+    backslash, quote, backslash, quote, quote, backslash, two spaces, and `\\a` (no escape)."""
+    path = EVENTS / "pbn-verifier" / "correct_10.pbn"
+    east = '[East  "\\\\\\"\\\\\\"\\"\\\\  \\a"]'
+    text = path.read_bytes().decode("latin-1")
+    assert east in text
+    parsed = read_bytes(path.read_bytes(), path.name, "pbn")
+    (east_read,) = [r.eastname for r in parsed.records if "\\" in r.eastname]
+    assert east_read == '\\"\\""\\  \\a'

@@ -113,6 +113,21 @@ def test_a_pbn_score_past_32_bits_is_left_out_as_a_bad_value(tmp_path: Path) -> 
     the_store_still_works(tmp_path, out)
 
 
+def test_a_huge_par_score_is_left_out_as_a_bad_value(tmp_path: Path) -> None:
+    """Issue 40: "... or a huge par score": an `[OptimumScore]` of 10^23 (the store's par column
+    is 32-bit) is a bad value of its record, not a traceback that breaks the store."""
+    huge = "1" + "0" * 23
+    text = qualifier_games(6).replace('[OptimumScore "NS +90"]', f'[OptimumScore "NS {huge}"]', 1)
+    assert huge in text
+    done, out, _ = run_beside_good(tmp_path, "bad.pbn", text)
+    assert "Traceback" not in done.stderr
+    line = one_line(done, "unreadable", "bad.pbn")
+    assert f"bad value: par_score '{huge}'" in line, line
+    assert "bad value: par_score" in (out / "errors.csv").read_text()
+    published(done, out)
+    the_store_still_works(tmp_path, out)
+
+
 @needs_shared
 def test_an_acblscore_strat_out_of_range_refuses_that_file_only(tmp_path: Path) -> None:
     from ddrank.parsers.acblscore_layout import read_game_file

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from ddrank.scoring.identity import seat_identities, side_label, two_seats
-from ddrank.scoring.records import results_from_rows
+from ddrank.scoring.intake.identity import seat_identities, side_label, two_seats
+from ddrank.scoring.intake.records import results_from_rows
 from stages.scoring import load_files, score_events
 
 REPO = Path(__file__).resolve().parent.parent
@@ -143,7 +143,7 @@ def test_the_qualifier_placeholders_get_no_player_page(tmp_path: Path) -> None:
     keep theirs. The unplayed match is listed, not silently dropped."""
     from stages.clean import clean_pending
     from stages.ingest import ingest_paths
-    from stages.scoring import score_store
+    from stages.scoring_stage import score_store
     from stages.site import build_site, read_who
     from store import Store
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ddrank.scoring.crossimps import (
+from ddrank.scoring.arithmetic.crossimps import (
     bastille,
     bastille_datum,
     butler,

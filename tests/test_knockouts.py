@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ddrank.scoring.knockout import knockout_stages, split_segment
-from ddrank.scoring.published import compare_published
+from ddrank.scoring.arithmetic.knockout import knockout_stages, split_segment
+from ddrank.scoring.verification.published import compare_published
 from stages.scoring import load_files, score_events
 
 REPO = Path(__file__).resolve().parent.parent

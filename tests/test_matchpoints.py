@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ddrank.scoring.matchpoints import (
+from ddrank.scoring.arithmetic.matchpoints import (
     ascherman,
     matchpoints,
     mitchell1,

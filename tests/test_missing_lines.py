@@ -1,5 +1,5 @@
 """A traveller line missing against the movement is reported (issue 29), in errors.csv and on the
-event page, from the movement the file itself shows (`ddrank.scoring.movement`).
+event page, from the movement the file itself shows (`ddrank.scoring.intake.movement`).
 
 Welwyn (BriAn USEBIO, 13 pairs, 144 lines) with the line of board 1 between NS 1 and EW 8
 deleted: pair 1 then has 20 boards and 63.64% where the file publishes 62.02%, and nothing said
@@ -82,7 +82,7 @@ def test_errors_csv_and_the_event_page_show_the_missing_line(tmp_path: Path) -> 
     and the event page lists the line under "Traveller lines missing"."""
     from stages.clean import clean_pending
     from stages.ingest import ingest_paths
-    from stages.scoring import score_store
+    from stages.scoring_stage import score_store
     from stages.site import build_site
     from store import Store
 

@@ -61,7 +61,7 @@ def test_a_sides_play_costs_add_up_to_what_its_mistakes_lost_against_the_other_r
     mistakes lost against the other room's score, the opponents' mistakes as they were (3NT with
     12 tricks for East-West, with 4 for North-South): not 12 IMPs a card, 48 on a board that
     swung 5."""
-    from ddrank.scoring.duplicate import duplicate_score, imps
+    from ddrank.scoring.arithmetic.duplicate import duplicate_score, imps
     from ddrank.types import Contract, Seat
 
     ((rid, other_ns, vul),) = query(usbf, """
@@ -180,8 +180,8 @@ def test_a_score_is_valued_in_matchpoints_as_the_scorer_published() -> None:
     published for it (143 lines; the 144th is an adjusted score, which has nothing to compare
     with), and one more trick for declarer gives 2 per other result beaten and 1 per tie."""
     from ddrank.mistakes.costs import board_fields, board_valuer
-    from ddrank.scoring.duplicate import duplicate_score
-    from ddrank.scoring.events import field_key, field_sizes
+    from ddrank.scoring.arithmetic.boards import field_key, field_sizes
+    from ddrank.scoring.arithmetic.duplicate import duplicate_score
     from ddrank.scoring.score import chosen
     from ddrank.types import Contract, Seat
     from stages.scoring import load_files

@@ -1,7 +1,7 @@
 """Matchpoint pairs as each producer publishes them, on its own real files (issue 29): the
 producer's declared arithmetic (its rulebook, ddrank.scoring.rulebooks), values compared at their printed precision
-(ddrank.scoring.precision), and where a file contradicts itself, the proof from its own numbers
-(ddrank.scoring.proofs). Every count below is the file's own published values.
+(ddrank.scoring.arithmetic.precision), and where a file contradicts itself, the proof from its own numbers
+(ddrank.scoring.verification.proofs). Every count below is the file's own published values.
 """
 
 from __future__ import annotations
@@ -10,8 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from ddrank.scoring.precision import agrees, agrees_printed, column_decimals, decimals
-from ddrank.scoring.rulebooks import by_name, rulebook_for, rulebooks
+from ddrank.scoring.arithmetic.precision import agrees, agrees_printed, column_decimals, decimals
+from ddrank.scoring.rulebooks import (
+    by_name,
+    federation_top,
+    own_arithmetic,
+    own_methods,
+    rulebook_for,
+    rulebooks,
+)
 from stages.scoring import load_files, score_events
 
 EVENTS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "events"
@@ -56,20 +63,39 @@ def test_producer_rules_are_read_from_what_the_file_declares() -> None:
 
 def test_each_rulebook_is_one_file_and_no_other_scoring_code_names_a_producer() -> None:
     """Adding a producer is adding one file to ddrank/scoring/rulebooks: each module there is
-    one producer's `RULEBOOK`, and outside the rulebooks ddrank/scoring names no producer."""
+    one producer's `RULEBOOK`, and outside the rulebooks neither ddrank/scoring nor the stages
+    and the command line name a producer, its own method or its federation (the options list
+    the rulebooks' methods; the generated cli/run_flags.py holds their values)."""
     import re
 
-    root = Path(__file__).resolve().parent.parent / "ddrank" / "scoring"
+    repo = Path(__file__).resolve().parent.parent
+    root = repo / "ddrank" / "scoring"
     modules = sorted(p.stem for p in (root / "rulebooks").glob("*.py") if p.stem != "__init__")
     assert len(rulebooks()) == len(modules) >= 6
-    words = [re.escape(d) for b in rulebooks() for d in b.declares]
-    named = re.compile("|".join(words), re.IGNORECASE)
+    words = [d for b in rulebooks() for d in (*b.declares, b.name, b.federation) if d]
+    words += list(own_methods())
+    named = re.compile("|".join(rf"\b{re.escape(w)}" for w in words), re.IGNORECASE)
     reads = re.compile(r"rulebooks(\.\w+| import \w+)")  # reading a rulebook is allowed
-    found = [f"{p.relative_to(root)}:{n}" for p in root.rglob("*.py")
-             if "rulebooks" not in p.parts
+    files = [p for d in (root, repo / "stages", repo / "cli") for p in d.rglob("*.py")
+             if "rulebooks" not in p.parts and p.name != "run_flags.py"]  # fmt: skip
+    found = [f"{p.relative_to(repo)}:{n}" for p in files
              for n, line in enumerate(p.read_text().splitlines(), 1)
              if named.search(reads.sub("", line))]  # fmt: skip
     assert found == []
+
+
+def test_a_producers_own_arithmetic_is_reached_through_its_rulebook() -> None:
+    """ACBLscore's arithmetic (method `acbl`: each direction on its own scores, totals factored)
+    is its rulebook's: the event engine, the choice and the options find it by the method's
+    name, and its federation's top (1 per result beaten) by the federation's; a method of the
+    board arithmetic has no rulebook."""
+    book = own_arithmetic("acbl")
+    assert book is not None and book.name == "ACBLscore" and book is rulebook_for("ACBLscore")
+    assert book.score_board is not None and book.factor_totals is not None
+    assert book.pair_inputs is not None and own_methods() == ("acbl",)
+    assert own_arithmetic("neuberg") is None and own_arithmetic("none") is None
+    assert federation_top("ACBL") == 1.0 and federation_top("acbl ") == 1.0
+    assert federation_top("EBU") is None and federation_top("") is None
 
 
 @needs_shared

@@ -21,7 +21,7 @@ import pytest
 from ddrank.dd.par import par_from_table, parse_optimum_score
 from ddrank.dd.solver import solve_tables
 from ddrank.dd.tables import TrickTable
-from ddrank.scoring.results import parse_vulnerability
+from ddrank.scoring.intake.results import parse_vulnerability
 from ddrank.types import Deal, Seat, Strain
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ import duckdb
 import pytest
 
 from ddrank.ratings.lehman import LehmanParams, rate_periods, rated_boards, sortable_date
-from ddrank.scoring.published import compare_published
+from ddrank.scoring.verification.published import compare_published
 from stages.ratings import update_ratings
 from stages.scoring import by_event, event_hash, load_files, save_scores, score_events
 from store import Store

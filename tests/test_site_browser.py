@@ -18,7 +18,7 @@ import duckdb
 import pytest
 from site_browser import open_page, shot
 
-from ddrank.scoring.precision import agrees_printed, round_half_away
+from ddrank.scoring.arithmetic.precision import agrees_printed, round_half_away
 
 REPO = Path(__file__).resolve().parents[1]
 LIN = REPO / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"

@@ -103,7 +103,7 @@ def test_welwyn_traveller_has_numbers_and_the_lead_card(welwyn: dict) -> None:
                    "WHERE b.board_no = '1'")  # fmt: skip
     assert len(rows) == len(stored) == 6
     suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-    for rid, lead, ns_mp, ew_mp, pub_ns, pub_ew in stored:
+    for rid, lead, ns_mp, _ew_mp, pub_ns, pub_ew in stored:
         cells = [text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", rows[rid])]
         assert suits[lead[0]] + lead[1:].replace("T", "10") in cells  # the card, not the seat
         assert f"{pub_ns:g}" in cells and f"{pub_ew:g}" in cells  # the scorer's, as printed

@@ -21,10 +21,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from site_browser import PHONE, no_sideways_scroll, open_page, shot
+from site_browser import PHONE, no_sideways_scroll, open_page, shot, visit
 from site_store import EVENTS, LIN, REPO, WELWYN, build, query
 
-from ddrank.scoring.precision import round_half_away
+from ddrank.scoring.arithmetic.precision import round_half_away
 
 pytestmark = pytest.mark.flow
 
@@ -136,38 +136,60 @@ def board_pages(path: Path) -> list[Path]:
     return sorted(path.with_suffix("").glob("board-*.html"))
 
 
+#: What the frequency check reads from a board page, in one round trip to the browser: the
+#: traveller's record ids and each frequency row's cells (innerText, as Playwright's inner_text).
+FREQ_JS = """() => ({
+  rids: Array.from(document.querySelectorAll('table.results tr.line')).map(r => r.id),
+  rows: Array.from(document.querySelectorAll('#freq-table tbody tr')).map(tr => ({
+    status: (tr.getAttribute('class') || '').includes('status'),
+    score: tr.querySelector('td.score-ns')?.innerText ?? null,
+    count: tr.querySelector('td.count')?.innerText ?? null,
+    value: tr.querySelector('td.ns-value')?.innerText ?? null})),
+  counts: Array.from(document.querySelectorAll('#freq-table tbody tr td.count')).map(c => c.innerText),
+})"""
+
+
 def test_frequency_tables_equal_the_store(club: dict, browser) -> None:
     """Each score once per board, with how many tables got it and the store's MPs or IMPs."""
-    for key in ("welwyn", "qualifier", "bws"):
-        try:
-            path = event(club, key)
-        except pytest.skip.Exception:
-            continue
-        for board in board_pages(path):
-            page, errors = open_page(browser, board.as_uri())
-            rids = [i.removeprefix("r-") for i in
-                    page.locator("table.results tr.line").evaluate_all("rs => rs.map(r => r.id)")]  # fmt: skip
-            stored = query(club["db"],
-                           "SELECT coalesce(s.ns_score, CASE WHEN b.contract = 'P' THEN 0 END), "
-                           "b.adjusted, count(*), any_value(coalesce(ns_mp, butler, imps)) "
-                           "FROM boards b LEFT JOIN scored_results s USING (record_id) "
-                           "WHERE record_id IN (SELECT unnest(?)) GROUP BY ALL", [rids])  # fmt: skip
-            shown = page.locator("#freq-table tbody tr")
-            played = {}
-            for tr in shown.all():
-                if "status" in (tr.get_attribute("class") or ""):
-                    continue
-                played[int(tr.locator("td.score-ns").inner_text())] = (
-                    int(tr.locator("td.count").inner_text()),
-                    number(tr.locator("td.ns-value").inner_text()))  # fmt: skip
-            want = {s: (n, v) for s, adj, n, v in stored if adj is None and s is not None}
-            assert set(played) == set(want), board
-            for s, (n, v) in want.items():
-                assert played[s][0] == n, board
-                assert played[s][1] == (None if v is None else pytest.approx(v, abs=0.005)), board
-            assert sum(int(c) for c in shown.locator("td.count").all_inner_texts()) == len(rids)
-            assert errors == []
-            page.close()
+    import duckdb
+
+    con = duckdb.connect(str(club["db"]), read_only=True)
+    page, errors = open_page(browser, "about:blank")
+    checked = 0
+    try:
+        for key in ("welwyn", "qualifier", "bws"):
+            try:
+                path = event(club, key)
+            except pytest.skip.Exception:
+                continue
+            for board in board_pages(path):
+                visit(page, errors, board.as_uri())
+                shown = page.evaluate(FREQ_JS)
+                rids = [i.removeprefix("r-") for i in shown["rids"]]
+                stored = con.execute(
+                    "SELECT coalesce(s.ns_score, CASE WHEN b.contract = 'P' THEN 0 END), "
+                    "b.adjusted, count(*), any_value(coalesce(ns_mp, butler, imps)) "
+                    "FROM boards b LEFT JOIN scored_results s USING (record_id) "
+                    "WHERE record_id IN (SELECT unnest(?)) GROUP BY ALL", [rids]).fetchall()  # fmt: skip
+                played = {}
+                for tr in shown["rows"]:
+                    if tr["status"]:
+                        continue
+                    played[int(tr["score"])] = (int(tr["count"]), number(tr["value"]))
+                want = {s: (n, v) for s, adj, n, v in stored if adj is None and s is not None}
+                assert set(played) == set(want), board
+                for s, (n, v) in want.items():
+                    assert played[s][0] == n, board
+                    assert played[s][1] == (None if v is None else pytest.approx(v, abs=0.005)), (
+                        board
+                    )
+                assert sum(int(c) for c in shown["counts"]) == len(rids)
+                assert errors == [], board
+                checked += 1
+        assert checked >= 150 + 27  # every board of the bundled qualifier and Bridgemate game
+    finally:
+        page.close()
+        con.close()
     for width, name in ((1280, "frequencies.png"), (PHONE, "frequencies-phone.png")):
         page, _ = open_page(browser, board_pages(event(club, "welwyn"))[0].as_uri(), width)
         shot(page, name, page.locator("section.frequencies"))
@@ -333,22 +355,25 @@ def test_a_hand_record_file_alone_publishes_a_hand_record_site(hands: dict, brow
     boards = index.locator(".boardlist a")
     assert boards.count() == len(tags) == 36
     shot(index, "hand-record-event.png")
+    assert errors == []
     first = index.url.removesuffix(".html") + "/board-1.html"
+    index.close()
+    page, errs = open_page(browser, "about:blank")
     for number_, tag in tags.items():
-        page, errs = open_page(browser, first.replace("board-1.html", f"board-{number_}.html"))
-        rows = page.locator("#dd-table tbody tr").all()
+        visit(page, errs, first.replace("board-1.html", f"board-{number_}.html"))
+        got = page.evaluate(HAND_RECORD_JS)  # the page's cells in one round trip
         shown = {}
-        for tr in rows:
-            seat = tr.locator("th").inner_text()
-            for strain, td in zip("NSHDC", tr.locator("td").all_inner_texts(), strict=True):
+        for seats, cells in got["dd"]:
+            (seat,) = seats  # one header cell per row
+            for strain, td in zip("NSHDC", cells, strict=True):
                 shown[(seat, strain)] = int(td)
         assert shown == tag["table"], number_
-        assert page.get_attribute("#dd-table", "data-source") == "file"
+        assert got["source"] == "file"
         side, value = tag["par"]
         par = int(value) if side == "NS" else -int(value)
-        assert page.inner_text(".par-score") == f"{par:+d}", number_
-        assert page.locator("#hand-record-only").count() == 1
-        assert page.locator("table.results").count() == 0
+        assert got["par"][0] == f"{par:+d}", number_
+        assert got["only"] == 1
+        assert got["results"] == 0
         assert errs == []
         if number_ == "1":
             shot(page, "hand-record.png")
@@ -356,9 +381,19 @@ def test_a_hand_record_file_alone_publishes_a_hand_record_site(hands: dict, brow
             assert no_sideways_scroll(phone) == []
             shot(phone, "hand-record-phone.png")
             phone.close()
-        page.close()
-    assert errors == []
-    index.close()
+    page.close()
+
+
+#: A hand-record board page's DD table (seat, cells), its source, par and sections, read at once.
+HAND_RECORD_JS = """() => ({
+  dd: Array.from(document.querySelectorAll('#dd-table tbody tr')).map(tr =>
+        [Array.from(tr.querySelectorAll('th')).map(th => th.innerText),
+         Array.from(tr.querySelectorAll('td')).map(td => td.innerText)]),
+  source: document.querySelector('#dd-table')?.getAttribute('data-source') ?? null,
+  par: Array.from(document.querySelectorAll('.par-score')).map(e => e.innerText),
+  only: document.querySelectorAll('#hand-record-only').length,
+  results: document.querySelectorAll('table.results').length,
+})"""
 
 
 def test_results_site_shows_the_files_dd_table_and_par_without_dds(club: dict, browser) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from ddrank.scoring.precision import agrees_printed, column_decimals, round_half_away
+from ddrank.scoring.arithmetic.precision import agrees_printed, column_decimals, round_half_away
 from stages.scoring import load_files
 from stages.site_check import build_site_of
 

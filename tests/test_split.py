@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ddrank.scoring.crossimps import cross_imps
-from ddrank.scoring.duplicate import duplicate_score, imps
-from ddrank.scoring.results import TableResult
+from ddrank.scoring.arithmetic.crossimps import cross_imps
+from ddrank.scoring.arithmetic.duplicate import duplicate_score, imps
+from ddrank.scoring.intake.results import TableResult
 from ddrank.split import aggregate_splits, split_board, split_field
 from stages.field import read_valet_dir
 

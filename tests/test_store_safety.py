@@ -75,19 +75,32 @@ def test_a_stale_lock_of_a_dead_process_is_taken_over(tmp_path: Path) -> None:
 # --- a store that cannot be written -------------------------------------------------------------
 
 
-def _stored(tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def stored_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The LIN ingested and cleaned by `ddrank ingest` and `ddrank clean`, once for the module
+    (each test hurts its own copy: `_stored`)."""
+    tmp = tmp_path_factory.mktemp("stored")
+    db = tmp / "s.duckdb"
+    done = ddrank("ingest", str(LIN), "--db", str(db), cwd=tmp)
+    assert done.returncode == 0, done.stderr
+    assert ddrank("clean", "--db", str(db), cwd=tmp).returncode == 0
+    return db
+
+
+def _stored(tmp_path: Path, once: Path) -> Path:
+    """A copy of the module's ingested and cleaned store, in a folder of its own."""
     db = tmp_path / "store" / "s.duckdb"
     db.parent.mkdir()
-    done = ddrank("ingest", str(LIN), "--db", str(db), cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    assert ddrank("clean", "--db", str(db), cwd=tmp_path).returncode == 0
+    shutil.copy2(once, db)
+    if Path(f"{once}.wal").exists():
+        shutil.copy2(f"{once}.wal", f"{db}.wal")
     return db
 
 
 @pytest.fixture
-def immutable(tmp_path: Path):
+def immutable(tmp_path: Path, stored_once: Path):
     """A store made immutable with `chattr +i` (root, and a filesystem with the attribute)."""
-    db = _stored(tmp_path)
+    db = _stored(tmp_path, stored_once)
     if shutil.which("chattr") is None:
         pytest.skip("chattr is not installed here")
     done = subprocess.run(["chattr", "+i", str(db)], capture_output=True, text=True)
@@ -99,9 +112,9 @@ def immutable(tmp_path: Path):
 
 
 @pytest.fixture
-def read_only_mount(tmp_path: Path):
+def read_only_mount(tmp_path: Path, stored_once: Path):
     """The store's folder bind-mounted read-only at another place (root)."""
-    db = _stored(tmp_path)
+    db = _stored(tmp_path, stored_once)
     mnt = tmp_path / "ro"
     mnt.mkdir()
     done = subprocess.run(["mount", "--bind", str(db.parent), str(mnt)], capture_output=True,

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ddrank.scoring.method import PAB_RULE
-from ddrank.scoring.published import compare_published
-from ddrank.scoring.teams import board_points, scale_vp, wbf_vp
+from ddrank.scoring.arithmetic.teams import board_points, scale_vp, wbf_vp
+from ddrank.scoring.choice.method import PAB_RULE
+from ddrank.scoring.verification.published import compare_published
 from stages.scoring import load_files, score_events
 
 REPO = Path(__file__).resolve().parent.parent

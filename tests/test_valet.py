@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ddrank.scoring.results import RecordError, group_boards
+from ddrank.scoring.intake.results import RecordError, group_boards
 from ddrank.scoring.tournament import score_field
 from ddrank.types import Seat, Strain
 from ddrank.valet import parse_hands, parse_names, parse_scores, round_of_hands_file, table_results

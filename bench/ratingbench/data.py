@@ -123,7 +123,7 @@ def load_pbn(spec: Mapping[str, Any], by_board: bool = False) -> Stream:
     """
     from ddrank.cleaning import clean_record
     from ddrank.parsers.pbn import parse_pbn
-    from ddrank.scoring.results import TableResult, group_boards, make_result
+    from ddrank.scoring.intake.results import TableResult, group_boards, make_result
     from ddrank.scoring.tournament import score_field
     from ddrank.types import Seat
 

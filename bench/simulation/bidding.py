@@ -107,7 +107,7 @@ def trick_model() -> dict[bool, tuple[float, float, float, float]]:
 
 @functools.cache
 def _score(level: int, strain: int | None, tricks: int, vul: bool) -> int:
-    from ddrank.scoring.duplicate import duplicate_score
+    from ddrank.scoring.arithmetic.duplicate import duplicate_score
     from ddrank.types.contract import Contract
 
     return duplicate_score(Contract.parse(f"{level}{'N' if strain is None else SUITS[strain]}"),

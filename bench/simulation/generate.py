@@ -143,7 +143,7 @@ def to_pbn(records: Sequence[TableRecord]) -> str:
 
 # ---------------------------------------------------------------------- true skill in IMPs
 def ns_score(r: TableRecord) -> int:
-    from ddrank.scoring.duplicate import duplicate_score
+    from ddrank.scoring.arithmetic.duplicate import duplicate_score
     from ddrank.types.contract import Contract
 
     ns_decl = r.declarer in "NS"
@@ -154,7 +154,7 @@ def ns_score(r: TableRecord) -> int:
 
 def board_imps(records: Sequence[TableRecord]) -> list[float]:
     """Each table's NS IMPs against the Butler datum of its (round, board) group."""
-    from ddrank.scoring.crossimps import butler
+    from ddrank.scoring.arithmetic.crossimps import butler
 
     groups: dict[tuple[int, int], list[int]] = {}
     for i, r in enumerate(records):

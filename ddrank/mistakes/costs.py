@@ -35,9 +35,9 @@ from ddrank.dd.tables import TrickTable
 from ddrank.mistakes.explain import CallMistake, call_mistakes, card_mistakes, claim_mistake
 from ddrank.mistakes.scores import contract_score
 from ddrank.mistakes.variables import DECLARER_ERRONEOUS_REDOUBLE, DEFENDER_ERRONEOUSLY_DOUBLED
-from ddrank.scoring.events import field_key, score_imp_board, score_mp_board
+from ddrank.scoring.arithmetic.boards import field_key, score_imp_board, score_mp_board
+from ddrank.scoring.arithmetic.teams import match_key, score_teams_event
 from ddrank.scoring.model import TEAM_SCORINGS, EventInfo, EventResult
-from ddrank.scoring.teams import match_key, score_teams_event
 from ddrank.types import Auction, Card, Contract, Seat
 
 #: North-South's score -> North-South's units on the board (None: nothing to compare it with).

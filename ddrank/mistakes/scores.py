@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ddrank.scoring.duplicate import MODERN_PENALTY_FROM_YEAR, duplicate_score
+from ddrank.scoring.arithmetic.duplicate import MODERN_PENALTY_FROM_YEAR, duplicate_score
 from ddrank.types import Contract, Strain
 
 

@@ -27,10 +27,12 @@ _BLOCK_LINES = 20_000  # lines joined at once when the caller gives lines one at
 def _block_game(run: str, line: int) -> _Game | None:
     """One game written the common way, read with a few passes over its text instead of line by
     line: every line that starts with "[" holds one tag alone, none is indented, no `{` comment,
-    no `%` line, no quote inside a tag value, no `;` in the auction or play, no identity tag
-    written twice. None when the run is not such a game: the line reader, which knows the whole
-    grammar, reads it then (both give the same games, which a test checks)."""
-    if run[:1] != "[" or "{" in run or "\n%" in run:
+    no `%` line, no quote inside a tag value nor an escape of one (PBN 3.7: `\\"` and `\\\\` are
+    the line reader's; another backslash is no escape, `Denomination\\2R`), no `;` in the auction
+    or play, no identity tag written twice. None when the run is not such a game: the line
+    reader, which knows the whole grammar, reads it then (both give the same games, which a test
+    checks)."""
+    if run[:1] != "[" or "{" in run or "\n%" in run or '\\"' in run or "\\\\" in run:
         return None
     text = "\n" + run
     lines_with_tags = text.count("\n[")

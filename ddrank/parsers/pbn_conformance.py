@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ddrank.parsers.pbn_lines import _ANY_TAG, _strip_comments, _unescape
+
 MAX_LINE = 255  # PBN §2.3: at most 255 characters with the line end (the Verifier: 254 + LF)
 PER_RULE = 5  # warnings shown per rule and file; the rest is one summary warning
 # C0 controls other than tab, LF, CR; DEL; C1 controls (§2.2: ISO 8859-1 printable characters)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-_TAG = re.compile(r'\[\s*(\w+)\s*"([^"]*)"\s*\]')
+_TAG = _ANY_TAG  # a tag, its value a PBN string (escaped quotes and backslashes, PBN 3.7)
 # Tag values the standard lists (PBN 2.1 §4.3 player type, §4.4 competition)
 _ALLOWED = {
     "Competition": {"Cavendish", "Chicago", "Individuals", "Pairs", "Rubber", "Teams"},
@@ -31,26 +33,12 @@ _PLAY_NEEDS = ("Declarer", "Contract")
 
 
 def _tags(line: str, in_comment: bool) -> tuple[list[str], bool]:
-    """The text of a line outside `{...}` comments (which may span lines), `%` lines and `;`."""
+    """The text of a line outside `{...}` comments (which may span lines), `%` lines and `;`,
+    as the reader strips them: a `{` or `;` inside a quoted value (`"x\\";y"`) is the value's."""
     if not in_comment and line.startswith("%"):
         return [], False
-    parts: list[str] = []
-    pos = 0
-    while pos < len(line):
-        if in_comment:
-            end = line.find("}", pos)
-            if end < 0:
-                return parts, True
-            in_comment, pos = False, end + 1
-            continue
-        start = line.find("{", pos)
-        chunk = line[pos:] if start < 0 else line[pos:start]
-        semi = chunk.find(";")
-        parts.append(chunk if semi < 0 else chunk[:semi])
-        if start < 0 or semi >= 0:
-            break
-        in_comment, pos = True, start + 1
-    return parts, in_comment
+    text, in_comment = _strip_comments(line, in_comment)
+    return [text], in_comment
 
 
 def _game_warnings(tags: dict[str, tuple[int, str]]) -> list[tuple[int, str]]:
@@ -96,7 +84,7 @@ def iter_conformance(lines: Iterable[str]) -> list[tuple[int, str]]:
         parts, in_comment = _tags(line, in_comment)
         for part in parts:
             for m in _TAG.finditer(part):
-                tags.setdefault(m.group(1), (no, m.group(2)))
+                tags.setdefault(m.group(1), (no, _unescape(m.group(2))))
     found["tag"] += _game_warnings(tags)
     out: list[tuple[int, str]] = []
     for rule, hits in found.items():

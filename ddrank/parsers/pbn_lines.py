@@ -6,17 +6,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-# one tag on a line, its value free of bare quotes (a quote not after a backslash): otherwise
-# the line holds several tags, read by the token path
-_TAG = re.compile(r'^\[(\w+)\s+"([^"]*(?:\\"[^"]*)*)"\]\s*$')
+# one tag on a line, its value a PBN string: no bare quote, a backslash only as an escape of the
+# next character (PBN 3.7: \" and \\; in `[West "x\"]` the string never closes); otherwise the
+# line holds several tags, or a malformed one (the token path)
+_TAG = re.compile(r'^\[(\w+)\s+"([^"\\]*(?:\\.[^"\\]*)*)"\]\s*$')
 _ANY_TAG = re.compile(r'\[\s*(\w+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
 
 
 def _open_brackets(text: str) -> int:
     """`[` minus `]` outside double quotes: > 0 while a tag is still open."""
-    depth, quoted = 0, False
+    depth, quoted, escaped = 0, False, False
     for ch in text:
-        if ch == '"':
+        if escaped:  # `\"` and `\\` inside a string (PBN 3.7) do not close it
+            escaped = False
+        elif quoted and ch == "\\":
+            escaped = True
+        elif ch == '"':
             quoted = not quoted
         elif not quoted:
             depth += (ch == "[") - (ch == "]")

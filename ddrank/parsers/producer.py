@@ -5,7 +5,7 @@ PBN exports name their producer in the comment lines before the first tag, two w
 * Magic Contest and Ruter (www.brenning.se): `% <META  name=Generator  content="Ruter">`;
 * BridgeComposer, Bridgewebs: `%Creator: BridgeComposer Version 5.114`.
 
-The producer decides a scorer's documented arithmetic (ddrank.scoring.method), so it becomes the
+The producer decides a scorer's documented arithmetic (ddrank.scoring.choice.method), so it becomes the
 `scorer` of every event the file holds, as USEBIO's `PROGRAM_NAME` does.
 """
 
@@ -20,6 +20,8 @@ _META = re.compile(r'<META\s+name\s*=\s*"?Generator"?\s+content\s*=\s*"([^"]*)"'
 _CREATOR = re.compile(r"^%\s*Creator\s*:\s*(.+?)(?:\s+Version\b.*)?$", re.IGNORECASE)
 #: Header comment lines read before giving up (a header is a few dozen lines).
 HEADER_LINES = 200
+#: A format's own program, where its files declare no producer.
+FORMAT_PRODUCERS = {"lin": "BBO (LIN)", "bws": "Bridgemate"}
 
 
 def pbn_producer(text: str) -> str:

@@ -122,6 +122,8 @@ def sniff(head: bytes) -> str:
 #: What ddrank reads, as a refusal names it.
 FORMATS_READ = ("USEBIO XML, Bridgemate .bws, ACBLscore game files, PBN, BBO LIN or the paper's "
                 "bridgedeals dump")  # fmt: skip
+#: The event files ddrank reads, in short (an option's help).
+EVENT_FORMATS = "USEBIO, Bridgemate .bws, ACBLscore, PBN, BBO LIN"
 
 
 def _is_table(text: bytes) -> bool:

@@ -6,7 +6,7 @@ event, `PLAYER_NAME`, `NATIONAL_ID_NUMBER` and the published `TOTAL_SCORE`, `PER
 players by seat, `NORTH_PLAYER_NUMBER` .. `WEST_PLAYER_NUMBER` (`NORTH_PLAYER` .. accepted too),
 and carries the usual `NS_MATCH_POINTS` / `EW_MATCH_POINTS`: the side's score each of its two
 players takes. The line is kept with `player_numbers` "N|E|S|W" and no pair numbers, which is what
-makes the event an individual for scoring (ddrank.scoring.individual).
+makes the event an individual for scoring (ddrank.scoring.arithmetic.individual).
 
 The USEBIO 1.2 DTD was not at hand when this was written (no network); the element names are the
 standard's pattern (`<SEAT>_...`, the pair elements on a player) and are read leniently.

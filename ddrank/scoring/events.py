@@ -1,18 +1,8 @@
-"""Scoring real events the way directors publish them: boards, fields, sessions, sections, pairs.
+"""Scoring real events the way directors publish them: sessions, sections, pairs and rankings.
 
-A board is (event, session, section, board number). Its results form one field, or, when the event
-is scored across the field, the same board of every section forms one field. Within a field,
-results are grouped by what was really played (deal, dealer and vulnerability): several groups
-are a fouled board (De Wael 1996), each group scored on its own and lifted to the field's top.
-
-What is not a result: a phantom or sit-out table (no score for anybody). What is a result without
-a comparison: an adjusted score (A+ 60%, A 50%, A- 40%, or any "NS%/EW%" split); the pair gets
-that percentage and the other results of the board are lifted by Neuberg, as if the board had
-been played once fewer. A board played fewer times than the field (a missing table, a late
-arrival) is lifted to the full top the same way.
-
-Matchpoints: `top` per result beaten (2 in EBU and FFB scoring, 1 in ACBL scoring), half of it
-per tie; the board's top is `top * (N - 1)` for a field of N results.
+Each board's field is scored by the board arithmetic (ddrank.scoring.arithmetic.boards), or by
+the arithmetic of the producer whose own method the event is scored with (its rulebook,
+ddrank.scoring.rulebooks); sessions score independently, and `assemble_event` ranks the event.
 
 Nothing here reads files: `EventResult` carries what any reader or the store gives.
 """
@@ -20,170 +10,48 @@ Nothing here reads files: `EventResult` carries what any reader or the store giv
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
-from ddrank.scoring import crossimps, imprule, matchpoints
-from ddrank.scoring.imprule import ImpRule
-from ddrank.scoring.individual import individual_rankings, is_individual
-from ddrank.scoring.knockout import is_knockout, knockout_lines, knockout_stages
+from ddrank.scoring.arithmetic import imprule
+from ddrank.scoring.arithmetic.boards import (
+    field_key,
+    field_of_board,
+    field_sizes,
+    own_top_printed,
+    score_imp_board,
+    score_mp_board,
+    section_groups,
+)
+from ddrank.scoring.arithmetic.imprule import factor_imp_totals
+from ddrank.scoring.arithmetic.individual import individual_rankings, is_individual
+from ddrank.scoring.arithmetic.knockout import is_knockout, knockout_lines, knockout_stages
+from ddrank.scoring.arithmetic.mprule import factor_mp_totals
+from ddrank.scoring.arithmetic.precision import round_half_away
+from ddrank.scoring.arithmetic.teams import (
+    butler_rankings,
+    score_teams_event,
+    team_rankings,
+)
 from ddrank.scoring.model import (  # noqa: F401 - the model is imported from here too
     ADJUSTED_CODES,
     TEAM_SCORINGS,
     EventInfo,
     EventResult,
     EventScoring,
+    ImpRule,
     MpMethod,
     PairLine,
+    ScoredEvent,
     ScoredResult,
     ScoringError,
+    TeamMatch,
     _identity,
     assign_ranks,
-    factor_imp_totals,
     parse_adjusted,
     parse_number,
 )
-from ddrank.scoring.mprule import MpRule, factor_mp_totals
-from ddrank.scoring.precision import round_half_away
-from ddrank.scoring.rulebooks import acblscore as acbl
-from ddrank.scoring.teams import (  # noqa: F401 - re-exported
-    WBF_TAU,
-    TeamMatch,
-    butler_in_field,
-    butler_rankings,
-    match_key,
-    score_teams_event,
-    team_rankings,
-    wbf_vp,
-)
-
-# ---------------------------------------------------------------- boards and fields
-
-
-def board_key(r: EventResult) -> tuple[str, str, str, str]:
-    """(event, session, section, board): the board as the director knows it."""
-    return r.event, r.session, r.section, r.board
-
-
-def section_groups(spec: str) -> dict[str, str]:
-    """'A+B;C' (sections joined into one field or ranking) -> {'A': 'A+B', 'B': 'A+B', 'C': 'C'}."""
-    out: dict[str, str] = {}
-    for group in spec.split(";"):
-        label = group.strip()
-        for section in label.split("+"):
-            if section.strip():
-                out[section.strip()] = label
-    return out
-
-
-def field_key(r: EventResult, across_field: bool, groups: Mapping[str, str] | None = None
-              ) -> tuple[str, str, str, str]:  # fmt: skip
-    """The results a board's result is compared with: its section, every section, or the
-    sections joined with it (`groups`, from `section_groups(info.fields)`)."""
-    if groups:
-        return r.event, r.session, groups.get(r.section, r.section), r.board
-    return r.event, r.session, "*" if across_field else r.section, r.board
-
-
-def _field_of_board(key: tuple[str, str, str, str]) -> tuple[str, str, str]:
-    return key[0], key[1], key[2]
-
-
-def field_sizes(
-    results: Iterable[EventResult], across_field: bool, groups: Mapping[str, str] | None = None
-) -> dict[tuple[str, str, str], int]:
-    """N per field (event, session, section or '*'): the most results any of its boards has."""
-    per_board: dict[tuple[str, str, str, str], int] = defaultdict(int)
-    for r in results:
-        if r.is_result:
-            per_board[field_key(r, across_field, groups)] += 1
-    out: dict[tuple[str, str, str], int] = defaultdict(int)
-    for key, n in per_board.items():
-        f = _field_of_board(key)
-        out[f] = max(out[f], n)
-    return dict(out)
-
-
-def score_mp_board(
-    results: Sequence[EventResult],
-    field_size: int | None = None,
-    top: float = 2.0,
-    method: MpMethod = "neuberg",
-) -> list[ScoredResult]:
-    """Matchpoints and percentages of one board's field (phantom tables are left out).
-
-    `field_size` (N) defaults to the results on this board; a board played fewer times than the
-    field gets the field's N, so its results reach the full top `top * (N - 1)`.
-    """
-    real = [r for r in results if r.is_result]
-    n_field = max(field_size or 0, len(real))
-    if method == "none":  # each board on its own top: the results really compared
-        n_field = sum(1 for r in real if r.adjusted is None) or len(real)
-        method = "neuberg"  # only a fouled board's groups still need lifting to that top
-    board_top = top * (n_field - 1)
-    played: dict[str, list[EventResult]] = defaultdict(list)
-    for r in real:
-        if r.adjusted is None:
-            played[r.played].append(r)
-    groups = list(played.values())
-    out: list[ScoredResult] = []
-    if groups:
-        lifted = matchpoints.lift([[float(r.ns_score) for r in g] for g in groups], n_field, method)  # type: ignore[arg-type]
-        for g, mps in zip(groups, lifted, strict=True):
-            for r, m in zip(g, mps, strict=True):
-                ns_mp = m * top / 2.0
-                ew_mp = board_top - ns_mp
-                ns_pct = 100.0 * ns_mp / board_top if board_top else 50.0
-                out.append(ScoredResult(r, n_field, len(g), ns_mp, ew_mp, ns_pct, 100.0 - ns_pct,
-                                        top=board_top))  # fmt: skip
-    for r in real:
-        if r.adjusted is not None:
-            ns_pct, ew_pct = r.adjusted
-            out.append(ScoredResult(r, n_field, 0, board_top * ns_pct / 100.0,
-                                    board_top * ew_pct / 100.0, ns_pct, ew_pct, top=board_top))  # fmt: skip
-    return sorted(out, key=lambda s: s.result.order)
-
-
-def score_imp_board(results: Sequence[EventResult], rule: ImpRule | None = None
-                    ) -> list[ScoredResult]:  # fmt: skip
-    """Cross-IMPs or Butler IMPs of one board under `rule` (the EBU's by default: cross-IMPs
-    averaged per comparison, Butler against the mean after dropping one result at each end),
-    group by group (a fouled board's versions are never compared).
-
-    An artificial score is not compared with the others: it gets its percentage above average
-    at the rule's rate (A+ +3, A- -3 IMPs), each side its own (`ew_imps`).
-    """
-    rule = rule or ImpRule()
-    real = [r for r in results if r.is_result]
-    played: dict[str, list[EventResult]] = defaultdict(list)
-    for r in real:
-        if r.adjusted is None:
-            played[r.played].append(r)
-    compared = sum(len(g) for g in played.values())
-    out: list[ScoredResult] = []
-    for g in played.values():
-        pts = [float(r.ns_score) for r in g]  # type: ignore[arg-type]
-        given = {r.published_datum for r in g} if rule.datum_published else set()
-        values, datum = imprule.group_imps(
-            pts, rule, next(iter(given)) if len(given) == 1 else None
-        )
-        if rule.kind == imprule.CROSS and rule.cross == "sum" and 1 < len(g) < compared:
-            values = [
-                v * (compared - 1) / (len(g) - 1) for v in values
-            ]  # summed cross-IMPs of a group factored to the field
-        bu = (
-            values
-            if rule.kind == imprule.BUTLER
-            else ([float(b) for b in crossimps.butler(pts, 1)] if len(g) > 1 else [0.0] * len(g))
-        )
-        for r, v, b in zip(g, values, bu, strict=True):
-            out.append(ScoredResult(r, len(real), len(g), imps=v, butler=b, datum=datum))
-    for r in real:
-        if r.adjusted is not None:
-            ns = imprule.adjusted_imps(r.adjusted[0], rule, compared)
-            ew = imprule.adjusted_imps(r.adjusted[1], rule, compared)
-            out.append(ScoredResult(r, len(real), 0, imps=ns, butler=ns, ew_imps=ew))
-    return sorted(out, key=lambda s: s.result.order)
+from ddrank.scoring.rulebooks import own_arithmetic
 
 
 def score_pairs_event(
@@ -202,31 +70,18 @@ def score_pairs_event(
         fields[field_key(r, across, groups)].append(r)
     sizes = field_sizes(results, across, groups)
     top = info.mp_top or 2.0
+    own = own_arithmetic(method)  # a producer's own arithmetic (its rulebook's)
     out: list[ScoredResult] = []
     for key in sorted(fields):
         rs = fields[key]
         if imp:
             out += score_imp_board(rs, rule)
-        elif method == "acbl":
-            out += acbl.score_board(rs, sizes.get(_field_of_board(key)))
+        elif own is not None and own.score_board is not None:
+            out += own.score_board(rs, sizes.get(field_of_board(key)))
         else:
-            out += _printed(score_mp_board(rs, sizes.get(_field_of_board(key)), top, method),
+            out += own_top_printed(score_mp_board(rs, sizes.get(field_of_board(key)), top, method),
                             rs, info.mp_rule, top, method)  # fmt: skip
     return out
-
-
-def _printed(scored: list[ScoredResult], results: Sequence[EventResult], rule: MpRule | None,
-             top: float, method: MpMethod) -> list[ScoredResult]:  # fmt: skip
-    """A board played fewer times than its field, as a producer that prints it on its own top
-    prints it (`MpRule.own_top_lines`): kept beside the lifted matchpoints it sums."""
-    if rule is None or not rule.own_top_lines or not scored:
-        return scored
-    if scored[0].field_size <= sum(1 for r in results if r.is_result):
-        return scored
-    own = {
-        s.result.record_id: (s.ns_mp, s.ew_mp) for s in score_mp_board(results, None, top, method)
-    }
-    return [replace(s, printed=own.get(s.result.record_id)) for s in scored]  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- pairs and rankings
@@ -235,7 +90,7 @@ def _printed(scored: list[ScoredResult], results: Sequence[EventResult], rule: M
 def infer_movement(results: Iterable[EventResult]) -> str:
     """'mitchell' when a pair number never changes direction, else 'howell'.
 
-    NS 1 meeting EW 1 (ACBL numbering), disjoint NS and EW numbers (EBU numbering) or different
+    NS 1 meeting EW 1, disjoint NS and EW numbers (the two ways clubs number pairs) or different
     players behind the same number in each direction all say Mitchell.
     """
     ns: dict[str, set[str]] = defaultdict(set)
@@ -286,7 +141,7 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo,
     when the sessions have equal tops); pairs are the same pair across sessions by their players
     (or, without names, by pair number). IMP totals of a pair that sat out are factored up.
     Sections ranked together (`info.rankings`, else `across_field`) are one ranking, their pairs
-    labelled section and number ('A11'); method `acbl` totals follow that rulebook's rule.
+    labelled section and number ('A11'); a producer's own method totals by its rulebook's rule.
     """
     ranked_with = section_groups(info.rankings)
     by_section: dict[tuple[str, str, str], list[ScoredResult]] = defaultdict(list)
@@ -335,8 +190,9 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo,
         dirs = total_dirs[k]
         t.direction = next(iter(dirs)) if len(dirs) == 1 else ""
     out = list(lines.values()) + list(totals.values())
-    if method == "acbl":
-        acbl.factor_totals(list(lines.values()), info.max_score, info.pair_inputs)
+    own = own_arithmetic(method)
+    if own is not None and own.factor_totals is not None:  # the producer's own totals
+        own.factor_totals(list(lines.values()), info.max_score, info.pair_inputs)
     to_boards = rule is not None and rule.factor_to == "boards"
     factor_imp_totals(
         out,
@@ -348,26 +204,6 @@ def pair_rankings(scored: Sequence[ScoredResult], info: EventInfo,
     assign_ranks(out, by_direction=rule is None or not rule.one_ranking)
     return sorted(out, key=lambda x: (x.event, x.session == "", x.session, x.section, x.direction,
                                       x.rank, x.pair))  # fmt: skip
-
-
-@dataclass
-class ScoredEvent:
-    """Everything scored for one event."""
-
-    info: EventInfo
-    results: list[ScoredResult] = field(default_factory=list)
-    rankings: list[PairLine] = field(default_factory=list)
-    matches: list[TeamMatch] = field(default_factory=list)
-    butler: list[PairLine] = field(default_factory=list)
-    # How it was scored (ddrank.scoring.method) and how many published values that reproduces
-    method: str = ""
-    method_reason: str = ""
-    published_compared: int = 0
-    published_agree: int = 0
-    #: each kind of published value against ours (ddrank.scoring.published.Check), made once
-    checks: list = field(default_factory=list)
-    #: IMP pairs: the sit-out rows a scorer published a pair's credit on (a `Bye` row), checked
-    sitouts: list[EventResult] = field(default_factory=list)
 
 
 def infer_scoring(results: Sequence[EventResult], hint: str = "") -> str:
@@ -424,7 +260,7 @@ def score_session(
 
 def assemble_event(info: EventInfo, sessions: Sequence[ScoredEvent]) -> ScoredEvent:
     """Rankings per session and over the event from the sessions' table scores (totals by the
-    method the sessions were scored with: method `acbl` has its own rule)."""
+    method the sessions were scored with: a producer's own method, by its rulebook)."""
     scored = [s for part in sessions for s in part.results]
     if info.scoring in TEAM_SCORINGS:
         matches = [m for part in sessions for m in part.matches]

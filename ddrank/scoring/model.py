@@ -8,16 +8,14 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
-from ddrank.scoring.imprule import ImpRule
-from ddrank.scoring.mprule import MpRule
-from ddrank.scoring.precision import round_half_away
-
-MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman", "none", "acbl"]
+#: A matchpoint method: a lift of the board arithmetic ("neuberg", "mitchell1", "mitchell1_bis",
+#: "ascherman", "none") or a producer's own arithmetic (its rulebook's `method`).
+MpMethod = str
 EventScoring = Literal["MP", "IMP", "BUTLER", "TEAMS", "BAM"]
 #: Team events: matches between teams (IMPs to VPs, or point-a-board board points).
 TEAM_SCORINGS = ("TEAMS", "BAM")
@@ -25,6 +23,99 @@ TEAM_SCORINGS = ("TEAMS", "BAM")
 #: Conventional artificial adjusted scores (Law 12C2): percentage of the top.
 ADJUSTED_CODES = {"A+": 60.0, "A": 50.0, "A=": 50.0, "AV": 50.0, "AVE": 50.0, "A-": 40.0,
                   "AV+": 60.0, "AV-": 40.0, "AVE+": 60.0, "AVE-": 40.0}  # fmt: skip
+
+
+# ---------------------------------------------------------------- the rules an event is scored by
+
+CROSS = "cross"
+BUTLER = "butler"
+#: IMPs per % above average of an artificial score: A+ (60%) = +3, A- (40%) = -3 (the EBU's rule).
+ADJUSTED_RATE = 0.3
+
+
+@dataclass(frozen=True, slots=True)
+class ImpRule:
+    """One IMP pairs scoring rule; the defaults are the EBU's (and ddrank's before this rule)."""
+
+    kind: str = CROSS  # "cross" | "butler"
+    cross: str = "comparisons"  # cross-IMPs: "comparisons" (the average per comparison) | "sum"
+    drop: int = 1  # Butler: results dropped at each end before the mean (never all of them)
+    drop_fraction: float | None = None  # ... or this share of them (e.g. 5%), last in part
+    median: bool = False  # Butler: the datum is the median (every result but the middle dropped)
+    datum_step: int = 10  # Butler: the datum rounded to this many points (0: not rounded)
+    datum_half: str = "away"  # a datum half-way between steps: "away" from zero | "even"
+    adjusted_rate: float = ADJUSTED_RATE  # IMPs per % above average of an artificial score
+    # Butler: each board's datum as the file publishes it, where no rule of ours reproduces the
+    # file's datums (some scorers print it on each traveller); last resort
+    datum_published: bool = False
+    across: bool | None = None  # sections compared as one field (None: as the event says)
+    # A pair's total: its lines summed (each rounded to `line_decimals` first, as printed, when
+    # set), and a pair that played fewer boards factored up to "most" boards any pair of its
+    # ranking played (EBU), or to the "boards" of the session (a sit-out every round);
+    # `sum_decimals`: the sum rounded as printed before it is factored (EBU's Pianola)
+    line_decimals: int | None = None
+    sum_decimals: int | None = None
+    factor_to: str = "most"
+    one_ranking: bool = False  # North-South and East-West ranked together
+
+    def words(self) -> str:
+        """'cross-IMPs summed over every comparison', 'Butler: datum the mean after dropping 1
+        result at each end, rounded to 10 (halves away from zero)'."""
+        if self.kind == CROSS:
+            text = ("cross-IMPs summed over every comparison" if self.cross == "sum"
+                    else "cross-IMPs averaged per comparison")  # fmt: skip
+        else:
+            how = ("the median" if self.median else
+                   f"the mean after dropping {self.drop_fraction:.0%} of the results at each end"
+                   if self.drop_fraction is not None else
+                   f"the mean after dropping {self.drop} result{'s' if self.drop != 1 else ''} "
+                   "at each end")  # fmt: skip
+            rounding = (f"rounded to {self.datum_step} (halves "
+                        f"{'to even' if self.datum_half == 'even' else 'away from zero'})"
+                        if self.datum_step else "not rounded")  # fmt: skip
+            text = f"Butler: datum {how}, {rounding}"
+            if self.datum_published:
+                text = "Butler: each board's datum as the file publishes it"
+        if self.adjusted_rate != ADJUSTED_RATE:
+            text += f"; an artificial score {self.adjusted_rate * 10:g} IMPs per 10% above average"
+        if self.across:
+            text += "; sections compared as one field"
+        if self.line_decimals is not None:
+            text += f"; totals sum the lines as printed ({self.line_decimals} decimals)"
+        if self.sum_decimals is not None:
+            text += f"; a pair's sum rounded to {self.sum_decimals} decimals before it is factored"
+        if self.factor_to == "boards":
+            text += "; a pair's total factored up to every board of the session"
+        if self.one_ranking:
+            text += "; one ranking for both directions"
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class MpRule:
+    """How lines and totals are made from board matchpoints; the default is exact sums."""
+
+    producer: str = ""  # whose rule it is (its rulebook; "" = none declared: exact sums)
+    round_lines: bool = False  # each board's matchpoints summed as printed (their decimals)
+    line_decimals: int | None = None  # those decimals, read off the file's printed lines
+    own_top_lines: bool = False  # a board played fewer times is printed on its own top
+    factor_boards: bool = False  # a total over fewer boards factored up to the most played
+    method: str = ""  # the lift method the producer documents ("" = as the values say)
+
+    def words(self) -> str:
+        """What the rule does, for the 'why' of a method choice."""
+        parts = []
+        if self.round_lines:
+            k = "" if self.line_decimals is None else f" ({self.line_decimals} decimals)"
+            parts.append(f"totals are the sums of the board matchpoints as printed{k}")
+        if self.own_top_lines:
+            parts.append("a board played fewer times printed on its own top")
+        if self.factor_boards:
+            parts.append("a pair's total over fewer boards factored up to the most played")
+        return f"{self.producer}: {', '.join(parts)}" if parts else self.producer
+
+
+# ---------------------------------------------------------------- results, lines and matches
 
 
 class ScoringError(ValueError):
@@ -39,21 +130,21 @@ class EventInfo:
     scoring: str = ""  # MP | IMP (cross-IMPs) | BUTLER | TEAMS | BAM (point-a-board) | ""
     movement: str = ""  # howell | mitchell | ""
     across_field: bool = False
-    mp_top: float | None = None  # 2 (EBU, FFB) or 1 (ACBL) per result beaten; None = 2
+    mp_top: float | None = None  # 2, or 1 as some federations score, per result beaten; None = 2
     date: str = ""  # ISO date of the event (rating periods are in date order)
     scorer: str = ""  # the scoring program the source names (its rulebook's `declares`)
-    federation: str = ""  # whose rules the source follows, where it tells ("ACBL")
-    # TEAMS: the VP scale read from the file's published matches (ddrank.scoring.vpscale):
+    federation: str = ""  # whose rules the source follows, where it tells (its rulebooks)
+    # TEAMS: the VP scale read from the file's published matches (ddrank.scoring.choice.vpscale):
     # (boards, IMP margin, winner's VPs) steps; () = the WBF continuous scale
     vp_scale: tuple[tuple[int, int, float], ...] = ()
     # The scoring as the source declares it, word for word (PBN `[Scoring "IMP;Butler-2;Mean"]`,
-    # USEBIO `EVENT_TYPE`): `scoring` is what it means; IMP rules read their details from it.
+    # an XML file's `EVENT_TYPE`): `scoring` is what it means; IMP rules read their details from it.
     declared: str = ""
-    # IMP and BUTLER: the rule the event is scored by (ddrank.scoring.impchoice); None = EBU's
+    # IMP and BUTLER: the rule the event is scored by (ddrank.scoring.choice.impchoice); None = EBU's
     imp_rule: ImpRule | None = None
-    # MP: the producer's arithmetic of lines and totals (ddrank.scoring.mprule); None = exact
+    # MP: the producer's arithmetic of lines and totals (ddrank.scoring.arithmetic.mprule); None = exact
     mp_rule: MpRule | None = None
-    # an individual event: players, not pairs, are ranked (ddrank.scoring.individual)
+    # an individual event: players, not pairs, are ranked (ddrank.scoring.arithmetic.individual)
     individual: bool = False
     # Sections matchpointed as one field / ranked together ("A+B;C"), where the source says more
     # than across_field; the most matchpoints a pair can score in a session (a game file's).
@@ -211,7 +302,7 @@ class PairLine:
     rank: int = 0
     factor: float = 1.0  # IMP totals: what the pair's sum was multiplied by (a sit-out)
     kind: str = ""  # "" = the event's own kind; "knockout": a team's line in a knockout match
-    eligible: bool = True  # False: ranked after every eligible pair (ACBL: no awards)
+    eligible: bool = True  # False: ranked after every eligible pair (no awards)
 
     @property
     def pct(self) -> float | None:
@@ -226,33 +317,6 @@ class PairLine:
             self.players = players
 
 
-def factor_imp_totals(lines: Sequence[PairLine],
-                      boards: Mapping[tuple[str, str, str], int] | None = None,
-                      decimals: int | None = None) -> None:  # fmt: skip
-    """IMP totals of pairs that played fewer boards (a sit-out) are factored up to the most boards
-    played in their ranking, as EBU scorers do ("Factor IMPs"): a sit-out neither adds nor costs;
-    or, given `boards` per (event, session, section), up to that many (every pair sits out
-    some rounds, and the total is the one every board would have given). `decimals`: the sum is
-    rounded to them (halves away from zero, as printed) before it is factored.
-
-    Matchpoint lines are left alone: their percentage already is per board.
-    """
-    groups: dict[tuple[str, str, str, str], list[PairLine]] = defaultdict(list)
-    for line in lines:
-        if not line.top:
-            groups[(line.event, line.session, line.section, line.direction)].append(line)
-    for key, members in groups.items():
-        most = max(x.boards for x in members)
-        if boards is not None:
-            most = max(most, boards.get(key[:3], 0))
-        for line in members:
-            if 0 < line.boards < most:
-                line.factor = most / line.boards
-                if decimals is not None:
-                    line.mp = round_half_away(line.mp, decimals)
-                line.mp = line.mp * line.factor
-
-
 def rank_key(x: PairLine) -> tuple[int, float]:
     """What a line is ranked on, best first: eligible pairs before the others, then the
     percentage (or the total where there is no top)."""
@@ -262,7 +326,7 @@ def rank_key(x: PairLine) -> tuple[int, float]:
 
 def assign_ranks(lines: Sequence[PairLine], by_direction: bool = True) -> None:
     """Rank within (event, session, section, direction); equal scores share a place (3=, 3=, 5).
-    `by_direction=False`: North-South and East-West in one ranking. A pair not eligible (ACBL)
+    `by_direction=False`: North-South and East-West in one ranking. A pair not eligible for awards
     is placed after every eligible pair."""
     groups: dict[tuple[str, str, str, str], list[PairLine]] = defaultdict(list)
     for line in lines:
@@ -275,3 +339,39 @@ def assign_ranks(lines: Sequence[PairLine], by_direction: bool = True) -> None:
                 line.rank = ordered[i - 1].rank
             else:
                 line.rank = i + 1
+
+
+@dataclass
+class ScoredEvent:
+    """Everything scored for one event."""
+
+    info: EventInfo
+    results: list[ScoredResult] = field(default_factory=list)
+    rankings: list[PairLine] = field(default_factory=list)
+    matches: list[TeamMatch] = field(default_factory=list)
+    butler: list[PairLine] = field(default_factory=list)
+    # How it was scored (ddrank.scoring.choice.method) and how many published values that reproduces
+    method: str = ""
+    method_reason: str = ""
+    published_compared: int = 0
+    published_agree: int = 0
+    #: each kind of published value against ours (ddrank.scoring.verification.published.Check), made once
+    checks: list = field(default_factory=list)
+    #: IMP pairs: the sit-out rows a scorer published a pair's credit on (a `Bye` row), checked
+    sitouts: list[EventResult] = field(default_factory=list)
+
+
+@dataclass
+class TeamMatch:
+    """One team's match: IMPs for and against, boards compared, and VPs."""
+
+    event: str
+    session: str
+    section: str
+    team: str
+    opponent: str
+    boards: int = 0
+    imps_for: float = 0.0
+    imps_against: float = 0.0
+    vp: float | None = 0.0  # VPs; point-a-board: board points; None: a knockout's segment
+    points: float = 0.0  # board points (point-a-board), 2 a board won, 1 tied

@@ -6,11 +6,11 @@ is what every output prints. In order:
 
 1. **choice**: the method, top, producer arithmetic, IMP rule or VP scale the event is scored
    with: as the settings say, else as the file declares and its published numbers confirm
-   (`ddrank.scoring.method`);
+   (`ddrank.scoring.choice.method`);
 2. **board arithmetic**: each session's table scores (`ddrank.scoring.events.score_session`:
    matchpoints, cross-IMPs, Butler, teams), then the event's rankings (`assemble_event`);
 3. **verification**: every published value compared with ours at its printed precision, with a
-   proof where the file's own numbers contradict it (`ddrank.scoring.published`).
+   proof where the file's own numbers contradict it (`ddrank.scoring.verification.published`).
 
 Nothing here reads files or writes anything: a reader or the store gives the `EventSource`.
 """
@@ -21,6 +21,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ddrank.scoring.arithmetic.matches import score_matches
+from ddrank.scoring.choice.method import (
+    AUTO,
+    MethodChoice,
+    agreement,
+    choose_method,
+    event_standings,
+)
 from ddrank.scoring.events import (
     EventInfo,
     EventResult,
@@ -30,10 +38,8 @@ from ddrank.scoring.events import (
     event_info_for,
     score_session,
 )
-from ddrank.scoring.matches import score_matches
-from ddrank.scoring.method import AUTO, MethodChoice, agreement, choose_method, event_standings
-from ddrank.scoring.published import compare_published
-from ddrank.scoring.rulebooks.acblscore import pair_inputs
+from ddrank.scoring.rulebooks import pair_inputs
+from ddrank.scoring.verification.published import compare_published
 
 Row = Mapping[str, Any]
 #: How one session's table scores are made: (results, info, method) -> the session's scores.
@@ -83,7 +89,7 @@ def score(source: EventSource, settings: ScoreSettings | None = None) -> ScoredE
 def chosen(results: Sequence[EventResult], info: EventInfo, standings: Sequence[Row],
            settings: ScoreSettings | None = None) -> tuple[EventInfo, MethodChoice]:  # fmt: skip
     """The event's facts with what it is scored with (method, top, producer arithmetic, IMP rule,
-    VP scale), and the choice with its reason (ddrank.scoring.method)."""
+    VP scale), and the choice with its reason (ddrank.scoring.choice.method)."""
     settings = settings or ScoreSettings()
     standings = event_standings(info.event, standings)
     inputs = pair_inputs(standings)

@@ -11,8 +11,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ddrank.scoring import crossimps, matchpoints
-from ddrank.scoring.results import TableResult, by_pair_and_player, per_board_row
+from ddrank.scoring.arithmetic import crossimps, matchpoints
+from ddrank.scoring.intake.results import TableResult, by_pair_and_player, per_board_row
 
 MpMethod = Literal["neuberg", "mitchell1", "mitchell1_bis", "ascherman"]
 

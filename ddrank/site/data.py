@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ddrank.scoring.intake.results import TableResult, make_result
 from ddrank.scoring.model import TEAM_SCORINGS
-from ddrank.scoring.results import TableResult, make_result
 from ddrank.site.stats import fmt_num  # noqa: F401 - the site's number format, used from here
 
 Row = dict[str, Any]
@@ -178,8 +178,8 @@ def build_events(data: SiteData) -> list[Event]:
                             kind="TEAMS" if eid in leagues else str(m.get("scoring") or "")
                             .strip().upper(), model_ids={eid})  # fmt: skip
     for ev in events.values():
-        # where it was played, as its file says (PBN [Site], BridgeComposer %HRTitleSite,
-        # USEBIO's club, ACBLscore's club): the most common, when the organiser is not it
+        # where it was played, as its file says (PBN [Site], a `%HRTitleSite` line,
+        # an XML or game file's club): the most common, when the organiser is not it
         sites = Counter(str(r.get("site") or "").strip() for r in ev.results)
         sites.pop("", None)
         if sites:

@@ -1,6 +1,6 @@
 """DD tables and par as the files publish them, and hand records published on their own.
 
-A hand-record file (Bridgewebs, BridgeComposer, a Bridgemate companion PBN) gives each deal's DD
+A hand-record file (a club site's export, a dealing program's, a scoring system's PBN) gives each deal's DD
 table (`DoubleDummyTricks`, 20 hex digits) and often its par (`OptimumScore`, `ParContract`).
 A results site shows them as they are, with no DD solve; par missing from the file is worked out
 from the published table (DDS's par routine reads a table: microseconds, no solve). A file with

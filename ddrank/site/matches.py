@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ddrank.scoring.knockout import split_segment
+from ddrank.scoring.arithmetic.knockout import split_segment
 from ddrank.site.data import Event, Row
 from ddrank.site.ranking import number
 
@@ -102,7 +102,7 @@ def is_knockout(ev: Event, matches: list[Match]) -> bool:
 
 def split_matches(ev: Event, matches: list[Match]) -> tuple[list[Match], list[Match]]:
     """(round-robin matches, knockout segments): a segment the scoring stage scored as a knockout
-    carries IMPs and no VPs (`ddrank.scoring.knockout`); a knockout event's matches are all one."""
+    carries IMPs and no VPs (`ddrank.scoring.arithmetic.knockout`); a knockout event's matches are all one."""
     if is_knockout(ev, matches):
         return [], matches
     ko = [m for m in matches if m.vp_for is None and m.vp_against is None]

@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ddrank.scoring.printed import own_text
+from ddrank.scoring.verification.printed import own_text
 
 Row = dict[str, Any]
 DIRECTIONS = {"NS": "North-South", "EW": "East-West", "N": "North-South", "E": "East-West"}
@@ -45,10 +45,10 @@ class RankingLine:
     #: the line's direction in a ranking of one field (both directions ranked together)
     direction: str = ""
     published_place: str = ""  # set only where it differs from ours
-    #: the file's other places (ACBLscore): "C 5" in a lower strat, "overall 1"
+    #: the file's other places (a game file's): "C 5" in a lower strat, "overall 1"
     strat_places: list[str] = field(default_factory=list)
     #: what the file's own numbers give where the printed value is another: ['484.65',
-    #: '52.31%', 'place 5'] (ddrank.scoring.printed.own_text)
+    #: '52.31%', 'place 5'] (ddrank.scoring.verification.printed.own_text)
     own: list[str] = field(default_factory=list)
     #: a team's name and roster as its file publishes them (a teams ranking)
     team_name: str = ""
@@ -168,7 +168,7 @@ class CumulativeLine:
 
 def cumulative_of(standings: list[Row]) -> tuple[str, list[CumulativeLine]]:
     """(boards covered, lines in published order) of the cumulative ranking the event's session
-    file publishes beside the session's (Magic Contest, Ruter); ('', []) where it has none. The
+    file publishes beside the session's (some PBN scorers); ('', []) where it has none. The
     carry-over is the published total less the session's published score, at the total's
     decimals."""
     rows = [s for s in standings if str(s.get("cumulative_place") or "").strip()]
@@ -366,7 +366,7 @@ def _standing_key(session: str, section: str, direction: str, pair: str,
     for letter in section.split("+") if "+" in section else ():
         if letter and pair.startswith(letter) and pair[len(letter) :].isdigit():
             return (session, letter, direction, pair[len(letter) :])
-    if not direction:  # a team's line: its file may give it a "direction" (Ruter's home/away)
+    if not direction:  # a team's line: its file may give it a "direction" (home/away)
         same = [k for k in published if (k[0], k[1], k[3]) == (session, section, pair)]
         if len(same) == 1:
             return same[0]

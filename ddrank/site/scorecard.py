@@ -3,7 +3,7 @@ the opponents, the contract, the lead, the score and the matchpoints or IMPs it 
 
 The lines are the scoring stage's own (`scored_results`, on each result as `r["scored"]`), taken
 the way the scoring stage builds its rankings (`ddrank.scoring.events.pair_rankings`,
-`ddrank.scoring.teams.butler_rankings`): a ranking line's boards are the results where its pair
+`ddrank.scoring.arithmetic.teams.butler_rankings`): a ranking line's boards are the results where its pair
 sat in its session, section and direction. Each board shows its value
 as the ranking sums it (stored by scoring), with the file's printed value beside where that is
 another number; the total is the one the event page shows (the stored, printed total), and the
@@ -18,14 +18,14 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ddrank.scoring.model import ScoringError, _identity, parse_adjusted
-from ddrank.scoring.precision import (
+from ddrank.scoring.arithmetic.precision import (
     agrees,
     agrees_printed,
     column_decimals,
     decimals,
     round_half_away,
 )
+from ddrank.scoring.model import ScoringError, _identity, parse_adjusted
 from ddrank.site.data import Event, Row, slug
 from ddrank.site.ranking import Ranking, RankingLine, number
 

@@ -15,8 +15,8 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ddrank.scoring.arithmetic.precision import agrees, column_decimals, round_half_away
 from ddrank.scoring.model import ScoringError, parse_adjusted
-from ddrank.scoring.precision import agrees, column_decimals, round_half_away
 from ddrank.site.board import TableView, suited
 from ddrank.site.data import Event, Row, fmt_short
 from ddrank.site.ranking import number
@@ -118,7 +118,7 @@ def status(r: Row) -> tuple[str, str]:
     if r.get("phantom"):
         return "not-played", f"Sit-out ({r['phantom']} is a phantom pair)"
     if r.get("ns_score") is not None:
-        # a plain score is a result: a score-only file (ACBLscore, some USEBIO) records the
+        # a plain score is a result: a score-only file (a game file, some XML files) records the
         # score its table reported and no contract; only `adjusted` marks a director's score
         return "", ""
     return "not-played", "Not played"

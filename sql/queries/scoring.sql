@@ -87,7 +87,7 @@ order by event, rank, pair;
 delete from player_results where event in (select unnest($events));
 
 -- name: export_player_results
--- An individual event's players, board by board (ddrank.scoring.individual).
+-- An individual event's players, board by board (ddrank.scoring.arithmetic.individual).
 select * from player_results
 where $events is null or event in (select unnest($events))
 order by event, session, player_number, try_cast(board as integer), board;

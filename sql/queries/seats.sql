@@ -36,7 +36,7 @@ where k.player is not null;
 
 -- name: side_label_names
 -- Names a side writes at both its seats (a pair label, 'Para-11', or two people who share a
--- surname: ddrank.scoring.identity.side_label tells them apart).
+-- surname: ddrank.scoring.intake.identity.side_label tells them apart).
 select distinct northname from boards where northname <> '' and northname = southname
 union select distinct eastname from boards where eastname <> '' and eastname = westname;
 

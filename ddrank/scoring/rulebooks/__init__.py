@@ -4,7 +4,7 @@ A rulebook says, in one place, how a producer is recognised from the file's own 
 (the program name a USEBIO `PROGRAM_NAME`, a PBN `Generator`/`Creator` or a game file states),
 the matchpoint method and top it scores with, how its board values become lines and totals
 (`MpRule`), the decimals and rounding it prints, how it prints ties and breaks them, and the
-awards it publishes. The choice of a scoring (`ddrank.scoring.method`), the proofs and every
+awards it publishes. The choice of a scoring (`ddrank.scoring.choice.method`), the proofs and every
 output read rulebooks; nothing else names a producer.
 
 Adding a producer is adding one file here that defines `RULEBOOK`: this package finds it.
@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
-from ddrank.scoring.mprule import MpRule
+from ddrank.scoring.model import MpRule
 
 #: How a producer prints places its pairs share: "4=" (shared) or "4/5" (the range).
 SHARED, RANGE = "shared", "range"
@@ -37,6 +39,8 @@ class Rulebook:
     mp: MpRule = field(default_factory=MpRule)
     #: Matchpoints per result beaten (None: as the federation or the published values say).
     top: float | None = None
+    #: The federation whose scoring it is: a file of that federation scores on its `top` too.
+    federation: str = ""
     #: Decimals it prints (None: as the file's own printed values show) and how halves round.
     line_decimals: int | None = None
     total_decimals: int | None = None
@@ -50,6 +54,14 @@ class Rulebook:
     #: IMP pairs: cross-IMP totals in its unit ("" = IMPs summed; "per board per comparison").
     imp_total_unit: str = ""
     about: str = ""  # the evidence: which published numbers show the rules above
+    #: A producer whose method is its own (`method` names it, e.g. `--mp-method`) brings its
+    #: arithmetic: one board's field scored, (results, field size) -> scores ...
+    score_board: Callable[..., list[Any]] | None = None
+    method_help: str = ""  # that arithmetic in words, for the options' help
+    #: ... and its session lines made its totals, (lines, max score, pair inputs) -> None.
+    factor_totals: Callable[..., None] | None = None
+    #: What a director applied to pairs' totals, as its published standings give it.
+    pair_inputs: Callable[[Iterable[Mapping[str, Any]]], tuple[Any, ...]] | None = None
 
     def recognises(self, program: str) -> bool:
         """Whether a file declaring `program` was made by this producer."""
@@ -86,6 +98,30 @@ def rulebooks() -> tuple[Rulebook, ...]:
 def rulebook_for(program: str) -> Rulebook | None:
     """The rulebook of the producer a file declares (`program`), or None when none is known."""
     return next((b for b in rulebooks() if b.recognises(program)), None)
+
+
+def own_arithmetic(method: str) -> Rulebook | None:
+    """The rulebook whose own arithmetic the method `method` is (None: a method of the board
+    arithmetic, ddrank.scoring.arithmetic)."""
+    return next((b for b in rulebooks() if b.method == method and b.score_board), None)
+
+
+def own_methods() -> tuple[str, ...]:
+    """The methods that are a producer's own arithmetic (options offer them beside the others)."""
+    return tuple(b.method for b in rulebooks() if b.score_board)
+
+
+def pair_inputs(standings: Iterable[Mapping[str, Any]]) -> tuple[Any, ...]:
+    """What a director applied to pairs' totals (adjustments, eligibility), read from an event's
+    published standings by the rulebooks that publish it; () when nothing."""
+    rows = list(standings)
+    return tuple(x for b in rulebooks() if b.pair_inputs for x in b.pair_inputs(rows))
+
+
+def federation_top(federation: str) -> float | None:
+    """Matchpoints per result beaten in the federation a file names, where a rulebook says it."""
+    fed = federation.strip().upper()
+    return next((b.top for b in rulebooks() if fed and b.federation.upper() == fed and b.top), None)
 
 
 def by_name(name: str) -> Rulebook:

@@ -31,23 +31,6 @@ from typing import Any
 from ddrank.scoring.model import EventResult, PairLine, ScoredResult, parse_number
 from ddrank.scoring.rulebooks import RANGE, Rulebook
 
-RULEBOOK = Rulebook(
-    name="ACBLscore",
-    declares=("acblscore",),
-    # Its own arithmetic (method `acbl`, below): matchpoints 1 per result beaten,
-    # session totals factored to the boards a full pair played, stored in hundredths, halves up
-    # (133.5 / 240 = 55.625 -> 55.63).
-    method="acbl",
-    top=1.0,
-    total_decimals=2,
-    pct_decimals=2,
-    rounding="half up",
-    ties=RANGE,  # two pairs sharing 4th print "4/5"
-    tiebreak="a published place decides (places within a tie as the file prints them)",
-    awards="strat places (A/B/C, section and overall) and masterpoints",
-    about="events/acblscore-game: 49 game files, 15,982 matchpoints, 1,310 pair totals",
-)
-
 HALF = Fraction(1, 2)
 LONE_RESULT_PCT = 60  # a result with no other to compare with
 
@@ -172,3 +155,27 @@ def factor_totals(lines: Sequence[PairLine], max_score: float | None = None,
         if given is not None:
             line.mp = float(_hundredths(line.mp) + _hundredths(given[4]))
             line.eligible = given[5]
+
+
+RULEBOOK = Rulebook(
+    name="ACBLscore",
+    declares=("acblscore",),
+    # Its own arithmetic (method `acbl`, below): matchpoints 1 per result beaten,
+    # session totals factored to the boards a full pair played, stored in hundredths, halves up
+    # (133.5 / 240 = 55.625 -> 55.63).
+    method="acbl",
+    top=1.0,
+    federation="ACBL",  # its federation's scoring: 1 matchpoint per result beaten
+    total_decimals=2,
+    pct_decimals=2,
+    rounding="half up",
+    ties=RANGE,  # two pairs sharing 4th print "4/5"
+    tiebreak="a published place decides (places within a tie as the file prints them)",
+    awards="strat places (A/B/C, section and overall) and masterpoints",
+    about="events/acblscore-game: 49 game files, 15,982 matchpoints, 1,310 pair totals",
+    score_board=score_board,
+    method_help="each direction on its own scores, boards rounded to 0.01, totals factored to the "
+    "full number of boards",
+    factor_totals=factor_totals,
+    pair_inputs=pair_inputs,
+)

@@ -1,6 +1,6 @@
 """Compscore (ABF): the Australian Bridge Federation's scoring program."""
 
-from ddrank.scoring.mprule import MpRule
+from ddrank.scoring.model import MpRule
 from ddrank.scoring.rulebooks import Rulebook
 
 RULEBOOK = Rulebook(

@@ -1,6 +1,6 @@
 """EBUScore's PairsScorer: the English Bridge Union's club scoring program."""
 
-from ddrank.scoring.mprule import MpRule
+from ddrank.scoring.model import MpRule
 from ddrank.scoring.rulebooks import Rulebook
 
 RULEBOOK = Rulebook(

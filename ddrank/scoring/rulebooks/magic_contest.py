@@ -1,6 +1,6 @@
 """Magic Contest (FFB, www.brenning.se): the French federation's scoring program."""
 
-from ddrank.scoring.mprule import MpRule
+from ddrank.scoring.model import MpRule
 from ddrank.scoring.rulebooks import Rulebook
 
 RULEBOOK = Rulebook(

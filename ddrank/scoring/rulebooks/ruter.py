@@ -1,6 +1,6 @@
 """Ruter (www.brenning.se): the Norwegian and Swedish clubs' scoring program."""
 
-from ddrank.scoring.mprule import MpRule
+from ddrank.scoring.model import MpRule
 from ddrank.scoring.rulebooks import Rulebook
 
 RULEBOOK = Rulebook(
@@ -9,7 +9,7 @@ RULEBOOK = Rulebook(
     method="neuberg",
     # Matchpoints: like Magic Contest, each board's matchpoints printed with one decimal and
     # summed as printed. IMP pairs declare their rule in `[Scoring "IMP;Butler-2;Mean"]`
-    # (ddrank.scoring.imprule.declared_rule); cross-IMPs are summed over every comparison, one
+    # (ddrank.scoring.arithmetic.imprule.declared_rule); cross-IMPs are summed over every comparison, one
     # ranking holds both directions, and a pair's total is published per board per comparison
     # (the IMP checks read it off the file).
     mp=MpRule(round_lines=True),

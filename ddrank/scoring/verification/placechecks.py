@@ -17,9 +17,9 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ddrank.scoring.events import PairLine, ScoredEvent
-from ddrank.scoring.model import parse_number, rank_key
-from ddrank.scoring.published import Check, _place, match_standings
+from ddrank.scoring.model import PairLine, ScoredEvent, parse_number, rank_key
+from ddrank.scoring.verification.check import Check
+from ddrank.scoring.verification.standings import match_standings, place_number
 
 Row = dict[str, Any]
 
@@ -43,7 +43,7 @@ def strat_checks(scores: Mapping[str, ScoredEvent], standings: Sequence[Row]) ->
     for key, members in groups.items():
         values = [rank_key(ln) for _, ln in members if ln is not None]
         for st, line in members:
-            pub = _place(st.get("published_place"))
+            pub = place_number(st.get("published_place"))
             if pub is None:
                 continue
             ours = None if line is None else 1 + sum(1 for x in values if x < rank_key(line))
@@ -73,7 +73,7 @@ def overall_checks(scores: Mapping[str, ScoredEvent], standings: Sequence[Row]) 
         return round(line.mp + carry.get(id(line), 0.0), 6)
 
     for st, line in match_standings(scores, own, kind="overall"):
-        pub, strat = _place(st.get("published_place")), str(st.get("strat") or "")
+        pub, strat = place_number(st.get("published_place")), str(st.get("strat") or "")
         ours = None
         if line is not None and pub is not None:
             field = [x for x in everyone[(_event(st), line.session)] if x.eligible

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable, Sequence
 
-from ddrank.scoring.identity import is_seat_label
+from ddrank.scoring.intake.identity import is_seat_label
+from ddrank.scoring.intake.results import RecordError
 from ddrank.scoring.model import EventResult
-from ddrank.scoring.results import RecordError
 
 
 def _board_order(board: str) -> tuple[int, str]:

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ddrank.scoring.model import EventInfo, parse_number
-from ddrank.scoring.precision import agrees_printed
-from ddrank.scoring.teams import TeamMatch, team_rankings, wbf_vp
+from ddrank.scoring.arithmetic.precision import agrees_printed
+from ddrank.scoring.arithmetic.teams import team_rankings, wbf_vp
+from ddrank.scoring.model import EventInfo, TeamMatch, parse_number
 
 MAX_BOARDS = 64
 

@@ -2,68 +2,31 @@
 
 from __future__ import annotations
 
-import math
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from ddrank.scoring.events import PairLine, ScoredEvent
-from ddrank.scoring.impchecks import imp_checks, place_words
-from ddrank.scoring.model import TEAM_SCORINGS
-from ddrank.scoring.precision import agrees, agrees_printed, column_decimals, decimals, shown
-from ddrank.scoring.proofs import line_diffs, line_proofs, pct_proofs, total_proof
-from ddrank.scoring.vpscale import published_matches, published_vp
+from ddrank.scoring.arithmetic.precision import (
+    agrees,
+    agrees_printed,
+    column_decimals,
+    decimals,
+    shown,
+)
+from ddrank.scoring.model import TEAM_SCORINGS, PairLine, ScoredEvent
+from ddrank.scoring.verification.check import Check
+from ddrank.scoring.verification.impchecks import imp_checks, place_words
+from ddrank.scoring.verification.proofs import line_diffs, line_proofs, pct_proofs, total_proof
+from ddrank.scoring.verification.standings import (
+    as_float,
+    match_standings,
+    norm_pair,
+    place_number,
+    published_matches,
+    published_vp,
+)
 
 Row = dict[str, Any]
-
-
-@dataclass
-class Check:
-    """How many of our values agree with one kind of published value, and the ones that do not."""
-
-    what: str
-    compared: int = 0
-    agree: int = 0
-    disagree: list[str] = field(default_factory=list)
-    #: published values ours differ from where the file's own numbers disagree with each other
-    #: (its own sum is not its own total): each says which numbers, in words
-    explained: list[str] = field(default_factory=list)
-
-    def add(self, ok: bool, detail: str, proof: str = "") -> None:
-        """One value compared; a miss with a `proof` from the file's own numbers is explained."""
-        self.compared += 1
-        if ok:
-            self.agree += 1
-        elif proof:
-            self.explained.append(f"{detail} ({proof})")
-        else:
-            self.disagree.append(detail)
-
-
-def standing_kind(st: Row) -> str:
-    """'place' (the pair's own ranking), 'strat' (a strat's) or 'overall' (ACBL: every pair of
-    the event across sections and directions)."""
-    return "overall" if st.get("overall") else "strat" if st.get("strat") else "place"
-
-
-def _place(text: Any) -> int | None:
-    t = str(text or "").strip().rstrip("=").strip()
-    return int(t) if t.isdigit() else None
-
-
-def _norm_pair(p: Any) -> str:
-    t = str(p or "").strip()
-    return t.lstrip("0") or t
-
-
-def as_float(v: Any) -> float | None:
-    """A published number ('55.3', '55.3%'), or None when it is not one."""
-    try:
-        x = float(str(v).strip().rstrip("%"))
-    except (TypeError, ValueError):
-        return None
-    return None if math.isnan(x) else x
 
 
 #: What a result we could not score shows instead of a number: the board holds no other result
@@ -80,7 +43,7 @@ def _line_value(value: float | None, k: int) -> str:
 def compare_published(scores: Mapping[str, ScoredEvent], standings: Sequence[Row],
                       prove: bool = False) -> list[Check]:  # fmt: skip
     """Every published matchpoint, percentage, IMP and place against ours. `prove`: a value
-    that differs is explained where the file's own numbers contradict it (ddrank.scoring.proofs;
+    that differs is explained where the file's own numbers contradict it (ddrank.scoring.verification.proofs;
     the final comparison does, a method's trials need not)."""
     proven = {ev: line_proofs(sc.results, _rescorer(sc)) if prove and sc.info.scoring == "MP"
               else {} for ev, sc in scores.items()}  # fmt: skip
@@ -173,7 +136,7 @@ def compare_published(scores: Mapping[str, ScoredEvent], standings: Sequence[Row
             final_pct.add(line is not None and agrees_printed(line.pct, pub_pct),
                           f"{who}: ours {_ours(line, 'pct', pub_pct)}, published {pub_pct}",
                           why_pct)  # fmt: skip
-        pub_place = _place(st.get("published_place"))
+        pub_place = place_number(st.get("published_place"))
         if pub_place is not None:
             why_place = (
                 absent or (why_total or why_pct) and "its total differs from ours as proven above"
@@ -188,7 +151,10 @@ def compare_published(scores: Mapping[str, ScoredEvent], standings: Sequence[Row
                       f"{who}: ours {line.rank if line else 'not found'}, published "
                       f"{st.get('published_place')}", why_place)  # fmt: skip
     matches = match_checks(scores, standings)
-    from ddrank.scoring.placechecks import overall_checks, strat_checks  # (they use Check)
+    from ddrank.scoring.verification.placechecks import (  # (they use Check)
+        overall_checks,
+        strat_checks,
+    )
 
     ranks = (strat_checks(scores, standings), overall_checks(scores, standings))
     return [c for c in (mp, points, pct, imp, *imp_kinds.values(), mp_total, final_pct, place,
@@ -204,7 +170,7 @@ def _held_and_numbers(sc: ScoredEvent) -> tuple[set[Any], set[str]]:
     cached = _HELD.get(id(sc))
     if cached is None or cached[0] is not sc:
         held = {(s.result.session, s.result.section, s.result.board) for s in sc.results}
-        numbers = {_norm_pair(p) for s in sc.results
+        numbers = {norm_pair(p) for s in sc.results
                    for p in (s.result.ns_pair, s.result.ew_pair) if p}  # fmt: skip
         _HELD.clear()  # one event at a time: no growth across a run
         cached = _HELD[id(sc)] = (sc, held, numbers)
@@ -220,7 +186,7 @@ def _absent(sc: ScoredEvent, st: Row) -> str:
     if covers.isdigit() and int(covers) > len(held):
         return (f"it ranks pair {st.get('pair') or '?'} over {covers} boards; the file holds "
                 f"{len(held)}")  # fmt: skip
-    pair = _norm_pair(st.get("pair"))
+    pair = norm_pair(st.get("pair"))
     if pair and numbers and pair not in numbers:
         return f"no table result of the file names pair {st.get('pair')}"
     return ""
@@ -233,7 +199,7 @@ def _k_mp(sc: ScoredEvent) -> int:
 
 def _rescorer(sc: ScoredEvent) -> Any:
     """One board's results scored as `sc`'s event is (its method and top), for the proofs."""
-    from ddrank.scoring.events import score_mp_board
+    from ddrank.scoring.arithmetic.boards import score_mp_board
 
     top, method = sc.info.mp_top or 2.0, sc.method or "neuberg"
 
@@ -275,51 +241,3 @@ def match_checks(scores: Mapping[str, ScoredEvent], standings: Sequence[Row]) ->
                 (points if pab else vps).add(agrees(m.vp, pub, k), f"{where}: ours "
                                              f"{shown(m.vp, k)}, published {pub:g}")  # fmt: skip
     return [vps, points]
-
-
-def match_standings(
-    scores: Mapping[str, ScoredEvent], standings: Sequence[Row], kind: str = "place"
-) -> list[tuple[Row, PairLine | None]]:
-    """Each published standing (phantoms aside) with our ranking line for it, or None.
-
-    A standing for the whole event ('' session) of a one-session event is that session's line;
-    a standing published without a section matches the pair's line in whichever section; one
-    published per section of a field scored across its sections matches our pair 'A11' of
-    section A, pair 11.
-    """
-    index: dict[tuple[str, str, str, str], list[tuple[PairLine, bool]]] = defaultdict(list)
-    for ev, sc in scores.items():
-        single = len({x.session for x in sc.rankings}) == 1
-        for line in sc.rankings:
-            index[(ev, line.section, line.direction, _norm_pair(line.pair))].append((line, single))
-    by_pair: dict[tuple[str, str, str], list[tuple[PairLine, bool]]] = defaultdict(list)
-    for (e, _, d, p), xs in index.items():  # any section: one look-up, not a scan per standing
-        by_pair[(e, d, p)] += xs
-    out: list[tuple[Row, PairLine | None]] = []
-    for st in standings:
-        if st.get("phantom") or st.get("opponent"):  # a match's result is no ranking line
-            continue
-        if standing_kind(st) != kind:  # a strat's or an overall place is checked on its own
-            continue
-        ev = str(st.get("event_id") or st.get("event") or "")
-        direction = str(st.get("direction") or "").upper()
-        key = (ev, str(st.get("section") or ""), direction, _norm_pair(st.get("pair")))
-        session = str(st.get("session") or "")
-        found = index.get(key, [])
-        if not found and not key[1]:
-            found = list(by_pair.get((ev, direction, key[3]), []))
-        if not found and key[1]:  # sections scored as one field: our pair is section + number
-            label = _norm_pair(f"{key[1]}{key[3]}")
-            found = index.get((ev, "", direction, label), []) or [
-                x for (e, sec, d, p), xs in index.items()
-                if (e, d, p) == (ev, direction, label) and key[1] in sec.split("+") for x in xs
-            ]  # fmt: skip
-        if not found and direction:  # a Howell's stationary pair, published with its direction
-            found = index.get((ev, key[1], "", key[3]), [])
-        if not found and direction and key[1]:  # both at once: sections as one field, a Howell
-            found = index.get((ev, "", "", _norm_pair(f"{key[1]}{key[3]}")), [])
-        # a one-session event's standings may name that session; ours is then the event's line
-        cands = [x for x, single in found
-                 if x.session == session or (single and (not session or not x.session))]  # fmt: skip
-        out.append((st, cands[0] if len(cands) == 1 else None))
-    return out

@@ -3,7 +3,7 @@
 Two candidates:
 
 * the **WBF continuous** 20-VP scale (`teams.wbf_vp`, 2 decimals), the default;
-* the **file's own scale**: where the source publishes each match's VPs (USEBIO `MATCH`
+* the **file's own scale**: where the source publishes each match's VPs (an XML file's `MATCH`
   `TEAM_SCORE` / `OPPOSING_TEAM_SCORE`), the step table those matches define, per board count:
   IMP margin -> winner's VPs (the loser gets 20 minus that). It is taken only when it is
   consistent (every match of one board count maps one margin to one VP, more margin never gives
@@ -22,37 +22,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ddrank.scoring.teams import TeamMatch, VpScale, scale_vp  # noqa: F401 - re-exported
+from ddrank.scoring.arithmetic.teams import VpScale
+from ddrank.scoring.model import TeamMatch
+from ddrank.scoring.verification.standings import published_vp
 
 WBF = "wbf continuous"
 FILE = "file scale"
 TOTAL = 20.0
-
-
-def published_matches(standings: Sequence[Mapping[str, Any]], column: str = "published_vp"
-                      ) -> dict[tuple[str, str, str], float]:  # fmt: skip
-    """(session, team, opponent) -> the team's published VPs (or `column`: `published_mp`, a
-    point-a-board match's board points), from the match standings."""
-    out: dict[tuple[str, str, str], float] = {}
-    for st in standings:
-        opp = str(st.get("opponent") or "").strip()
-        try:
-            vp = float(str(st.get(column) or "").strip())
-        except ValueError:
-            continue
-        if opp:
-            out[(str(st.get("session") or ""), str(st.get("pair") or "").strip(), opp)] = vp
-    return out
-
-
-def published_vp(table: Mapping[tuple[str, str, str], float], m: TeamMatch) -> float | None:
-    """The published VPs of our match `m`, by session, team and opponent (any session as a
-    fallback: a one-session event's matches may be published under its session id)."""
-    exact = table.get((m.session, m.team, m.opponent))
-    if exact is not None:
-        return exact
-    found = [v for (_, t, o), v in table.items() if (t, o) == (m.team, m.opponent)]
-    return found[0] if len(found) == 1 else None
 
 
 @dataclass(frozen=True)

@@ -23,8 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ddrank.scoring.events import PairLine, ScoredEvent
-from ddrank.scoring.precision import agrees_printed, decimals, round_half_away
+from ddrank.scoring.arithmetic.precision import agrees_printed, decimals, round_half_away
+from ddrank.scoring.model import PairLine, ScoredEvent
 from ddrank.scoring.rulebooks import DEFAULT, Rulebook, rulebook_for
 
 Row = Mapping[str, Any]
@@ -112,7 +112,7 @@ def _published_place(st: Row | None) -> int | None:
 def printed_lines(sc: ScoredEvent, pairs: Sequence[tuple[Row, PairLine | None]]
                   ) -> dict[int, Printed]:  # fmt: skip
     """id(line) -> the line as printed, for every ranking line of `sc`; `pairs` are the
-    published standings matched with our lines (ddrank.scoring.published.match_standings)."""
+    published standings matched with our lines (ddrank.scoring.verification.standings.match_standings)."""
     book = rulebook_of(sc)
     own = {id(x) for x in sc.rankings}
     published = {id(line): st for st, line in pairs if line is not None and id(line) in own}

@@ -6,15 +6,16 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
-from ddrank.scoring import crossimps
-from ddrank.scoring.duplicate import imps
+from ddrank.scoring.arithmetic import crossimps
+from ddrank.scoring.arithmetic.duplicate import imps
 from ddrank.scoring.model import (
     EventResult,
     PairLine,
     ScoredResult,
     ScoringError,
+    TeamMatch,
     _identity,
     assign_ranks,
 )
@@ -38,7 +39,7 @@ def wbf_vp(imp_margin: float, boards: int) -> float:
     return won if imp_margin >= 0 else round(20.0 - won, 2)
 
 
-#: A VP scale read from a file (ddrank.scoring.vpscale): (boards, IMP margin, winner's VPs) steps.
+#: A VP scale read from a file (ddrank.scoring.choice.vpscale): (boards, IMP margin, winner's VPs) steps.
 VpScale = tuple[tuple[int, int, float], ...]
 
 
@@ -67,22 +68,6 @@ def match_key(r: EventResult) -> tuple[str, str, str, frozenset[str]]:
     ("A v B" and "B v A"), and the teams alone identify the match within a session.
     """
     return r.event, r.session, "", frozenset((r.home_team, r.visit_team))
-
-
-@dataclass
-class TeamMatch:
-    """One team's match: IMPs for and against, boards compared, and VPs."""
-
-    event: str
-    session: str
-    section: str
-    team: str
-    opponent: str
-    boards: int = 0
-    imps_for: float = 0.0
-    imps_against: float = 0.0
-    vp: float | None = 0.0  # VPs; point-a-board: board points; None: a knockout's segment
-    points: float = 0.0  # board points (point-a-board), 2 a board won, 1 tied
 
 
 def _ns_team(r: EventResult, first_room: bool) -> str:

@@ -2,7 +2,7 @@
 
 A matchpoint event's numbers depend on two choices the source rarely states outright:
 
-* the **top**, matchpoints per result beaten: 2 in EBU and FFB scoring, 1 in ACBL scoring;
+* the **top**, matchpoints per result beaten: 2 in most federations' scoring, 1 in some (their rulebooks say);
 * the **method** that lifts a board played fewer times than the field (a missing table, an
   adjusted score, a fouled board) to the field's top: Neuberg, Mitchell 1, Mitchell 1 bis,
   Ascherman, or `none` (each board on its own top).
@@ -10,18 +10,18 @@ A matchpoint event's numbers depend on two choices the source rarely states outr
 The rule, in this order:
 
 1. an explicit option (`--mp-method`, `--mp-top`) wins;
-2. what the source declares: its producer (USEBIO `PROGRAM_NAME`, the PBN `% <META Generator>`
-   or `%Creator`, a game file's program) has a rulebook (ddrank.scoring.rulebooks) naming its
+2. what the source declares: its producer (the program name its file declares, as its reader
+   reads it) has a rulebook (ddrank.scoring.rulebooks) naming its
    arithmetic, method and top, its federation its top, its published matchpoints their top;
 3. where the source published values, every candidate (method x top x arithmetic) is tried and
    the one that reproduces the most published per-line values is taken, then the most totals,
    percentages and places; ties keep the declared one, then the order of `METHODS`. Every value
-   is compared at the precision it is printed with (ddrank.scoring.precision), so a check that
+   is compared at the precision it is printed with (ddrank.scoring.arithmetic.precision), so a check that
    cannot agree at the file's precision never tells candidates apart;
 4. otherwise Neuberg on a top of 2 (EBU).
 
 Non-matchpoint events (IMPs) have neither choice; they keep the default and say so. Teams events
-choose their VP scale the same way (`choose_vp_scale`, ddrank.scoring.vpscale): the one that
+choose their VP scale the same way (`choose_vp_scale`, ddrank.scoring.choice.vpscale): the one that
 reproduces the published match VPs; point-a-board has one rule and says it.
 """
 
@@ -31,25 +31,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ddrank.scoring.arithmetic.precision import column_decimals
+from ddrank.scoring.choice.impchoice import choose_imp_rule, method_name
+from ddrank.scoring.choice.vpscale import FILE, WBF, VpScale, file_scale
 from ddrank.scoring.events import EventInfo, EventResult, event_info_for, score_event
-from ddrank.scoring.impchoice import choose_imp_rule, method_name
-from ddrank.scoring.imprule import ImpRule
-from ddrank.scoring.model import TEAM_SCORINGS
-from ddrank.scoring.mprule import MpRule
-from ddrank.scoring.precision import column_decimals
-from ddrank.scoring.published import compare_published
-from ddrank.scoring.rulebooks import rulebook_for
-from ddrank.scoring.vpscale import FILE, WBF, VpScale, file_scale, published_matches
+from ddrank.scoring.model import TEAM_SCORINGS, ImpRule, MpRule
+from ddrank.scoring.rulebooks import federation_top, own_arithmetic, rulebook_for
+from ddrank.scoring.verification.published import compare_published
+from ddrank.scoring.verification.standings import published_matches
 
 AUTO = "auto"
 #: Every method, in the order ties are broken after the source's own default.
 METHODS = ("neuberg", "none", "mitchell1", "mitchell1_bis", "ascherman")
 #: A producer's documented method in words (its rulebook says whose: ddrank.scoring.rulebooks).
 METHOD_WORDS = {"none": "scores each board on its own top",
-                "neuberg": "lifts a board played fewer times by Neuberg's formula",
-                "acbl": "scores by its own arithmetic (ddrank.scoring.rulebooks.acblscore)"}  # fmt: skip
-#: Matchpoints per result beaten by federation; every other federation uses 2.
-FEDERATION_TOPS = {"ACBL": 1.0}
+                "neuberg": "lifts a board played fewer times by Neuberg's formula"}  # fmt: skip
+#: Matchpoints per result beaten where neither the file nor its federation's rulebook says.
 DEFAULT_TOP = 2.0
 
 
@@ -63,8 +60,10 @@ class MethodChoice:
     compared: int = 0  # published values compared (matchpoints, percentages, places)
     agree: int = 0
     vp_scale: VpScale = ()  # teams: the file's own VP scale, () = WBF continuous
-    imp_rule: ImpRule | None = None  # IMP pairs: the rule (ddrank.scoring.impchoice)
-    mp_rule: MpRule | None = None  # matchpoints: the producer's arithmetic (ddrank.scoring.mprule)
+    imp_rule: ImpRule | None = None  # IMP pairs: the rule (ddrank.scoring.choice.impchoice)
+    mp_rule: MpRule | None = (
+        None  # matchpoints: the producer's arithmetic (ddrank.scoring.arithmetic.mprule)
+    )
 
     def line(self) -> str:
         """'neuberg, top 2 per result beaten (published values: 144 of 144 agree)'."""
@@ -82,21 +81,29 @@ def source_default(info: EventInfo) -> tuple[str, float, str]:
     book = rulebook_for(scorer)
     if book is not None and book.method:
         method = book.method
-        why.append(f"scorer {scorer} {METHOD_WORDS.get(method, 'lifts by ' + method)}")
+        why.append(f"scorer {scorer} {method_words(method)}")
     if info.mp_top:
         top = float(info.mp_top)
         why.append(f"published matchpoints are {top:g} per result beaten")
     elif book is not None and book.top:
         top = book.top
         why.append(f"{book.name} scores {top:g} per result beaten")
-    elif info.federation.upper() in FEDERATION_TOPS:
-        top = FEDERATION_TOPS[info.federation.upper()]
+    elif (fed := federation_top(info.federation)) is not None:
+        top = fed
         why.append(f"{info.federation} scores {top:g} per result beaten")
     else:
         top = DEFAULT_TOP
     if not why:
         why.append("default: Neuberg, 2 per result beaten")
     return method, top, "; ".join(why)
+
+
+def method_words(method: str) -> str:
+    """A method in words: a board arithmetic's, or a producer's own (its rulebook's module)."""
+    own = own_arithmetic(method)
+    if method not in METHOD_WORDS and own is not None and own.score_board is not None:
+        return f"scores by its own arithmetic ({own.score_board.__module__})"
+    return METHOD_WORDS.get(method, "lifts by " + method)
 
 
 def candidates(info: EventInfo, method: str = AUTO,
@@ -188,7 +195,7 @@ def choose_mp(results: Sequence[EventResult], info: EventInfo, own: Sequence[Map
     """A matchpoint event's method, top and arithmetic: what the source declares first (its
     producer's rule and method, its federation's top), then what reproduces the most published
     per-line values, then the most totals, percentages and places; ties keep the declared one.
-    A published value is compared at its printed precision (ddrank.scoring.precision)."""
+    A published value is compared at its printed precision (ddrank.scoring.arithmetic.precision)."""
     first_method, first_top, why = source_default(info)
     rules = mp_rules(results, info)
     declared = producer_rule(info)
@@ -229,7 +236,7 @@ KNOCKOUT_RULE = ("knockout: each team meets one opponent over several segments o
 def choose_vp_scale(results: Sequence[EventResult], info: EventInfo,
                     own: Sequence[Mapping[str, Any]], top: float) -> MethodChoice:  # fmt: skip
     """A teams event's VP scale: WBF continuous, or the file's own scale where that reproduces
-    more of its published match VPs (ties: WBF continuous); see ddrank.scoring.vpscale."""
+    more of its published match VPs (ties: WBF continuous); see ddrank.scoring.choice.vpscale."""
     if info.scoring == "BAM":
         sc = score_event(results, info)
         compared, agree = agreement(compare_published({info.event: sc}, own))

@@ -3,8 +3,8 @@ one person holds two seats.
 
 Sources name seats in many ways that are not one person per name:
 
-* a **pair label** written at both seats of a side: a number or two joined names (JFR Pary
-  through PbnTools: `North "Para-11"`, `South "Para-11"`; "Smith & Jones" in both seats);
+* a **pair label** written at both seats of a side: a number or two joined names (a PBN
+  written through PbnTools: `North "Para-11"`, `South "Para-11"`; "Smith & Jones" in both seats);
 * a **seat label**: the seat's own letter and a number (`N1`, `E1`: North and East of table 1);
 * a **surname only** ("Wu"), which two players at one table may share (a married couple);
 * a **placeholder**: a robot, a phantom, a sit-out ("Dummy 1#" on RealBridge, BBO's `~~M59370`).

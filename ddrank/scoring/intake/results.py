@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ddrank.raw import PLACE_FIELDS, place_of, place_text  # noqa: F401 - place_of is used from here
-from ddrank.scoring.duplicate import duplicate_score
+from ddrank.scoring.arithmetic.duplicate import duplicate_score
 from ddrank.types import Contract, DomainError, Seat
 
 #: The standard 16-board vulnerability cycle (board 1 = None, 2 = NS, ...), repeated every 16.

@@ -2,7 +2,7 @@
 published values say (per-line IMPs, Butler datums, totals, places).
 
 The declared rule comes first (`[Scoring "IMP;Butler-2;Mean"]`: 2 results dropped at each end;
-`IMP;Cross`; USEBIO `BUTLER_PAIRS` / `CROSS_IMP`; else the EBU's rule). Where the file published
+`IMP;Cross`; an XML file's `BUTLER_PAIRS` / `CROSS_IMP`; else the EBU's rule). Where the file published
 values, each detail the declaration leaves open is tried in turn, the others held
 (cross-IMPs summed or averaged; the datum's drop, median and rounding; sections compared
 together or apart; the artificial score's rate, also as the file's own adjusted lines define
@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ddrank.scoring import imprule
+from ddrank.scoring.arithmetic import imprule
 from ddrank.scoring.events import (
     EventInfo,
     EventResult,
@@ -26,8 +26,8 @@ from ddrank.scoring.events import (
     score_event,
     score_session,
 )
-from ddrank.scoring.imprule import ImpRule
-from ddrank.scoring.published import compare_published
+from ddrank.scoring.model import ImpRule
+from ddrank.scoring.verification.published import compare_published
 
 #: Declarations that say IMPs but not which kind: cross-IMPs and Butler are both tried.
 GENERIC = ("", "IMP", "IMPS")

@@ -1,5 +1,5 @@
 """The published values only IMP pairs events have, against ours: each board's Butler datum
-(PBN `ButlerDatum`, USEBIO `BOARD_AVERAGE`), each pair's IMP total, and the IMPs a scorer
+(a PBN's `ButlerDatum`, an XML file's `BOARD_AVERAGE`), each pair's IMP total, and the IMPs a scorer
 credits a pair on a board it sat out (PBN `Bye` rows: the pair's average per board played).
 
 A value printed with k decimals agrees when ours, rounded to k decimals, is that value.
@@ -11,8 +11,8 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ddrank.scoring.arithmetic.precision import agrees_printed, decimals
 from ddrank.scoring.model import PairLine
-from ddrank.scoring.precision import agrees_printed, decimals
 
 
 def place_words(ev: str, *parts: tuple[str, Any]) -> str:

@@ -27,8 +27,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from ddrank.scoring.model import PairLine
-from ddrank.scoring.teams import TeamMatch
+from ddrank.scoring.model import PairLine, TeamMatch
 
 _OF = re.compile(r"^(?P<stage>.*?)\s*(?:seg(?:ment)?\.?|session|set)?\s*(?P<k>\d+)\s*(?:of|/)\s*"
                  r"(?P<n>\d+)\s*$", re.IGNORECASE)  # fmt: skip

@@ -17,15 +17,8 @@ from typing import Any
 
 from ddrank.parsers.adjusted import not_played, sits_out
 from ddrank.raw import BOARD_GAME
-from ddrank.scoring.duplicate import duplicate_score
-from ddrank.scoring.events import (
-    EventInfo,
-    EventResult,
-    ScoringError,
-    parse_adjusted,
-    parse_number,
-)
-from ddrank.scoring.identity import (
+from ddrank.scoring.arithmetic.duplicate import duplicate_score
+from ddrank.scoring.intake.identity import (
     placeholder_side,
     seat_identities,
     side_label,
@@ -34,8 +27,15 @@ from ddrank.scoring.identity import (
     split_name_id,
     two_seats,
 )
-from ddrank.scoring.movement import line_key, missing_lines
-from ddrank.scoring.results import RecordError, board_vulnerability, place_of
+from ddrank.scoring.intake.movement import line_key, missing_lines
+from ddrank.scoring.intake.results import RecordError, board_vulnerability, place_of
+from ddrank.scoring.model import (
+    EventInfo,
+    EventResult,
+    ScoringError,
+    parse_adjusted,
+    parse_number,
+)
 from ddrank.types import (
     Contract,
     DomainError,
@@ -294,7 +294,7 @@ def results_from_rows(
     rows: Iterable[Mapping[str, Any]],
 ) -> tuple[list[EventResult], list[RecordError]]:
     """Every row as a result or an error, then duplicate tables left out (with why), then the
-    traveller lines the movement expects and no row holds (`ddrank.scoring.movement`). A PBN game
+    traveller lines the movement expects and no row holds (`ddrank.scoring.intake.movement`). A PBN game
     whose ScoreTable lists its board's results is not one of them (`ddrank.raw.BOARD_GAME`)."""
     results: list[EventResult] = []
     errors: list[RecordError] = []
@@ -329,7 +329,7 @@ def drop_duplicate_tables(
     """A pair (or, without pair numbers, a player) with two results on one board: the later one
     is left out and reported. Pair numbers decide where the source gives them, because club
     sources often write surnames only, and two pairs may hold a "Wu" each. (A table that seats one
-    person twice is left out when it is read: `ddrank.scoring.identity.two_seats`.)
+    person twice is left out when it is read: `ddrank.scoring.intake.identity.two_seats`.)
 
     The board is the director's (event, session, section, board) and, in teams events, the match,
     so the same board number of two matches, sessions or sections never clashes; and tables the

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Literal
 
-from ddrank.scoring.duplicate import imps
+from ddrank.scoring.arithmetic.duplicate import imps
 
 
 def cross_imp_totals(scores: Sequence[float]) -> list[int]:

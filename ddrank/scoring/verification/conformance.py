@@ -2,7 +2,7 @@
 
 `ddrank check` scores every file on its own, with default options, and keeps per file: the
 producer the file declares, each event's kind, the scoring chosen and why, and one `Check` per
-kind of published value (ddrank.scoring.published). This module holds what that report is made
+kind of published value (ddrank.scoring.verification.published). This module holds what that report is made
 of and the arithmetic over it: the pooled agreement, and the baseline a change may not fall below
 (`baseline_of`, `drops`). Nothing here reads files.
 """
@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ddrank.scoring.published import Check
+from ddrank.scoring.verification.check import Check
 
 #: What a file came to: values compared; read but nothing published; nothing to score; nothing
 #: read; reading or scoring raised an error (a bug to report).

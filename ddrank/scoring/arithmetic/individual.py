@@ -8,7 +8,7 @@ it per seat, `MP_North` .. `MP_West`). A player's total is the sum over the boar
 their percentage that sum over the tops of those boards, and all players form one ranking.
 
 An event is individual when its table results name the four players by their numbers in the
-event (PBN `PlayerId_North`.., USEBIO individual traveller lines) and no pair numbers: what the
+event (PBN `PlayerId_North`.., an XML file's individual traveller lines) and no pair numbers: what the
 file says, never a guess from names.
 """
 

@@ -4,7 +4,7 @@ A scorer's file is sometimes at odds with itself: a line's two matchpoints do no
 board's top, two equal scores get different matchpoints, a board was matchpointed without two
 lines the file still gives played scores for, a total is not what its own lines give. Ours then
 differs, and rightly. Each proof here names the file's own numbers that contradict each other, so
-the harness lists the value as explained, not as a disagreement (ddrank.scoring.published).
+the harness lists the value as explained, not as a disagreement (ddrank.scoring.verification.published).
 Nothing here changes a score.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from itertools import combinations
 from typing import Any
 
-from ddrank.scoring.precision import agrees, column_decimals, round_half_away
+from ddrank.scoring.arithmetic.precision import agrees, column_decimals, round_half_away
 
 #: Lines tried as unmarked artificial scores on one board (pairs of them at most).
 MAX_UNMARKED = 2
