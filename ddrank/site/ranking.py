@@ -217,6 +217,7 @@ def rankings_of(
             published[key] = s
     order = {"teams": 0, "pairs": 1, "individual": 2, "butler": 3}
     out = []
+    used: set[tuple] = set()  # the published lines shown beside a line of ours
     for (kind, session, section, direction), rows in sorted(
         groups.items(), key=lambda kv: (order.get(kv[0][0], 9), kv[0][1:])
     ):
@@ -239,6 +240,7 @@ def rankings_of(
             pair = str(r.get("pair") or "").strip()
             key = _standing_key(session, section, direction, pair, published)
             pub = published.get(key, {})
+            used.add(key)
             pub_pct = number(r.get("published_pct"))
             if pub_pct is None:
                 pub_pct = number(pub.get("published_pct"))
@@ -280,19 +282,26 @@ def rankings_of(
             rk.lines.append(line)
         out.append(rk)
     ours = {rk.key[1:] for rk in out}
-    return out + published_only(published, ours, mp, team_label)
+    pairs = {ln.pair for rk in out for ln in rk.lines}
+    unmatched = {k: st for k, st in published.items() if k not in used}
+    return out + published_only(unmatched, ours, pairs, mp, team_label)
 
 
-def published_only(published: dict[tuple, Row], ours: set[tuple[str, str, str]], mp: bool,
-                   team_label: str) -> list[Ranking]:  # fmt: skip
+def published_only(published: dict[tuple, Row], ours: set[tuple[str, str, str]],
+                   pairs: set[str], mp: bool, team_label: str) -> list[Ranking]:  # fmt: skip
     """The rankings the file published that scoring has none of (a file holding too few of the
-    event's results to score them again): each line as printed, saying so."""
+    event's results to score them again: most of their pairs have no line of ours), each line as
+    printed, saying so."""
     groups: dict[tuple[str, str, str], list[Row]] = defaultdict(list)
     for (session, section, direction, _pair), st in published.items():
         if (session, section, direction) not in ours and _first(st.get("published_place")):
             groups[(session, section, direction)].append(st)
     out = []
     for (session, section, direction), rows in sorted(groups.items()):
+        known = [st for st in rows if str(st.get("pair") or "").strip() in pairs
+                 or f"{section}{str(st.get('pair') or '').strip()}" in pairs]  # fmt: skip
+        if 2 * len(known) >= len(rows):
+            continue  # ranked by ours under other labels (one field, sections together)
         teams = any(_text(st.get("published_vp")) for st in rows)
         kind = "teams" if teams else "pairs"
         rk = Ranking(heading(kind, session, section, direction), kind,
