@@ -69,6 +69,8 @@ class Ranking:
     agree_place: int = 0
     #: (kind, session, section, direction) as the store's `rankings` key the lines
     key: tuple[str, str, str, str] = ("", "", "", "")
+    #: what the page says under the ranking (a ranking shown only as the file published it)
+    note: str = ""
 
     @property
     def numbered(self) -> bool:
@@ -314,8 +316,9 @@ def published_only(published: dict[tuple, Row], ours: set[tuple[str, str, str]],
             rk.lines.append(RankingLine(
                 _text(st.get("published_place")), str(st.get("pair") or "").strip(),
                 str(st.get("players") or ""), _whole(st.get("boards")), number(total),
-                number(pct), score_text=total, pct_text=pct,
-                own=["not scored: the file holds too few of its results"]))  # fmt: skip
+                number(pct), score_text=total, pct_text=pct))  # fmt: skip
+        rk.note = ("As the scorer published it: the file holds too few of this ranking's "
+                   "results to score it again.")  # fmt: skip
         out.append(rk)
     return out
 
