@@ -113,9 +113,7 @@ class PlainProgress:
             if st is None:
                 unit = self.unit or (f" {STAGE_UNITS[stage]}" if stage in STAGE_UNITS else "")
                 st = self.seen[stage] = _Seen(self.labels.get(stage, stage), now, now, unit=unit)
-                self.line(
-                    f"{st.label}: started" + (f", {total:,}{st.unit} to do" if total else "")
-                )
+                self.line(f"{st.label}: started" + (f", {total:,}{st.unit} to do" if total else ""))
                 st.eta.last_done = done
             elif st.finished:
                 if total <= st.total:
