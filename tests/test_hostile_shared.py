@@ -21,6 +21,7 @@ import shutil
 from pathlib import Path
 
 import duckdb
+import pytest
 from hostile import LIN, PEAK_RSS_LIMIT, ddrank
 from test_hostile_files import published
 from test_input_limits import SAMPLE_PBN
@@ -85,6 +86,7 @@ def test_a_long_inherited_event_under_the_limit_costs_no_memory_per_game(tmp_pat
     assert scored + len(left_out) == 7_632 and scored > 7_000, (scored, len(left_out))
 
 
+@pytest.mark.slow  # a 17.6 MB ingest, 1-2 minutes on 2 cores: `pytest -m slow` runs it
 def test_a_long_inherited_event_in_a_streamed_file_is_cut_in_every_batch(tmp_path: Path) -> None:
     """A PBN over 16 MB is read and stored in batches of 20,000 (`stages.ingest`): the same
     value is cut alike in each batch, said once. Nine copies of the sample (68,688 games, 17.6
