@@ -16,6 +16,9 @@ from cli.progress import stage_progress
 from cli.render import a_stop_is_under_way, console, emit_json, friendly_errors
 from cli.run_options import DIRECTOR, EXPERT_RUN, with_settings_options
 
+#: Seconds the start of `ddrank run` (settings, inputs, the store) may take before it says so.
+STARTUP_QUIET = 0.3
+
 
 def run(
     inputs: Annotated[
@@ -48,25 +51,27 @@ def run(
 
     Every option below is a field of the run settings, so a deployment parameter, a DDRANK_* environment variable or a --config file can set it too. When the inputs, the store, the settings and the outputs are the same as after the last finished run (recorded in OUT/.ddrank-run.json), it says so at once and starts nothing. It ends with each stage's wall time (also in --json, under "timings").
     """
-    from stages.run import freshness_of, open_run
-    from stages.settings import limits_of, load_settings
-
+    # A line within the first second, before anything slow is imported: checking what is new
+    # (settings, inputs hashed, the store opened) says so when it takes more than a moment, then
+    # Prefect's import and its API's start are each a progress line with a heartbeat.
+    progress = stack_progress(json)
+    settings = None
     with friendly_errors():
-        settings = load_settings(config, inputs=inputs or None, **fields)
-        _, said = check_inputs(
-            settings.inputs, limits_of(settings), [settings.out]
-        )  # each named once
-        store_folder(Path(settings.db))  # a new store, but never in a folder made up by a typo
         try:
-            # the run's one Store and its inputs hashed once, before Prefect is even imported;
-            # then the console hears from Prefect's import on (it and the API's start are each
-            # a progress line: together they can take a minute or more on a busy machine)
-            progress = stack_progress(json)
             with ExitStack() as held:
-                # (no progress line: a rerun with nothing new is one line, and hashing takes
-                # about a second per GB of input)
-                run = held.enter_context(open_run(settings))
-                fresh = freshness_of(run)
+                with progress("inputs", after=STARTUP_QUIET):
+                    from stages.run import freshness_of, open_run
+                    from stages.settings import limits_of, load_settings
+
+                    settings = load_settings(config, inputs=inputs or None, **fields)
+                    _, said = check_inputs(
+                        settings.inputs, limits_of(settings), [settings.out]
+                    )  # each named once
+                    store_folder(Path(settings.db))  # a new store, never in a folder made up
+                    # the run's one Store and its inputs hashed once, before Prefect is imported
+                    # (about a second per GB of input)
+                    run = held.enter_context(open_run(settings))
+                    fresh = freshness_of(run)
                 if fresh.nothing_new:
                     if json:
                         emit_json(fresh.as_dict())
@@ -91,7 +96,7 @@ def run(
             # a library may wrap the interrupt in its own error (pydantic: "Error calling
             # function `_ser_model`: KeyboardInterrupt"): once a stop signal came, it is the stop.
             # The store is closed and unlocked by now.
-            if is_stop(exc) or a_stop_is_under_way():
+            if settings is not None and (is_stop(exc) or a_stop_is_under_way()):
                 stopped(settings)
             raise
     if json:
@@ -124,11 +129,11 @@ def stack_progress(disable: bool) -> Any:
     from stages.progress import stage
 
     @contextmanager
-    def progress(name: str) -> Any:
+    def progress(name: str, after: float = 0.0) -> Any:
         if disable:
             yield
             return
-        with stage_progress(), stage(name, heartbeat=1.0):
+        with stage_progress(), stage(name, heartbeat=1.0, after=after):
             yield
 
     return progress

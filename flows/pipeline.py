@@ -21,8 +21,12 @@ from flows.run_names import pipeline_run_name
 from flows.scoring import score_events_and_lehman
 from flows.server import prefect_api
 from stages.pipeline import Run, Stage, freshness_of, lookup, open_run, run_stages
+from stages.progress import report
 from stages.settings import PipelineSettings, load_settings
 from tasks.run import publish_artifacts_task, stage_task
+
+#: The progress stage from the call of the flow to its body: Prefect creates the flow run.
+FLOW_START = "prefect-flow"
 
 
 def in_prefect(st: Stage, run: Run) -> Any:
@@ -49,6 +53,7 @@ def pipeline(settings: PipelineSettings | None = None, run_id: str | None = None
     `run_id` is a run the caller opened (`stages.run.open_run`: the store open, the inputs
     hashed) and found something new in. Without it (a deployment) the flow opens the run itself,
     and with nothing new since the last finished run (and `force` off) returns at once."""
+    report(FLOW_START, 1, 1)
     s = settings or PipelineSettings()
     with ExitStack() as stack:
         if run_id:
@@ -81,6 +86,7 @@ def run_pipeline(settings: PipelineSettings, run: Run | None = None) -> dict[str
                 return fresh.as_dict()
         with prefect_api():
             api_ready = time.monotonic()
+            report(FLOW_START, 0, 0)  # a progress line until the flow's body starts (seconds)
             result = pipeline(settings, run_id=run.id)
     stages = result.get("timings", {})
     total = time.monotonic() - begun

@@ -6,6 +6,7 @@ path to how it is shown (relative to the folder given).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -102,7 +103,7 @@ def summary_text(files: Sequence[FileCheck], skipped: int = 0, name: Namer = str
     by = {s: [f for f in files if f.status == s]
           for s in (CHECKED, NOT_PUBLISHED, NO_RESULTS, UNREADABLE, FAILED)}  # fmt: skip
     p = pooled(files)
-    out = [f"{len(files)} files: {len(by[CHECKED])} with published values, "
+    out = [f"{len(files)} file{'' if len(files) == 1 else 's'}: {len(by[CHECKED])} with published values, "
            f"{len(by[NOT_PUBLISHED])} without, {len(by[NO_RESULTS])} without table results, "
            f"{len(by[UNREADABLE])} unreadable, {len(by[FAILED])} failed"
            + (f"; {skipped} other files skipped (no reader takes them)" if skipped else ""),  # fmt: skip
@@ -121,12 +122,32 @@ def summary_text(files: Sequence[FileCheck], skipped: int = 0, name: Namer = str
     for status in (UNREADABLE, FAILED):
         if by[status]:
             out.append(f"{status}: {len(by[status])}")
-            why: dict[str, list[str]] = {}
-            for f in by[status]:
-                why.setdefault(f.note.split(": ", 1)[-1], []).append(name(f.path))
-            for note, names in why.items():
-                more = f" and {len(names) - 3} more" if len(names) > 3 else ""
-                out.append(f"  {len(names)} file(s), {note}: {', '.join(names[:3])}{more}")
+            out += _why_groups(by[status], name)
+    return out
+
+
+#: "line 7: why" or "refused: line 7: why": the line, and the reason files may share.
+_AT_LINE = re.compile(r"^(?:refused: )?line (\d+): (.*)$", re.S)
+
+
+def _why_groups(files: Sequence[FileCheck], name: Namer) -> list[str]:
+    """Files that failed for the same reason, one line per reason, each file with the line it
+    failed at: 'x.pbn, line 7: why' for one file; '3 files, why: a.pbn (line 7), b.pbn (line
+    9), c.pbn (line 3)' for several (the reason once, never a file's line lost)."""
+    why: dict[str, list[tuple[str, str]]] = {}
+    for f in files:
+        at = _AT_LINE.match(f.note)
+        reason, line = (at.group(2), at.group(1)) if at else (f.note, "")
+        why.setdefault(reason, []).append((name(f.path), line))
+    out = []
+    for reason, where in why.items():
+        if len(where) == 1:
+            shown, line = where[0]
+            out.append(f"  {shown}{f', line {line}' if line else ''}: {reason}")
+            continue
+        listed = [f"{shown} (line {line})" if line else shown for shown, line in where[:3]]
+        more = f" and {len(where) - 3} more" if len(where) > 3 else ""
+        out.append(f"  {len(where)} files, {reason}: {', '.join(listed)}{more}")
     return out
 
 

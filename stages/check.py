@@ -10,6 +10,7 @@ pages) is skipped.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -30,6 +31,9 @@ from ddrank.scoring.verification.conformance import (
 from stages.scoring import load_parsed, score_events
 from store.inputs.files import walk
 from store.inputs.read import read_parsed
+
+#: A message that names its line already ("line 7: ...", "refused: line 7: ...").
+LINE_SAID = re.compile(r"^(refused: )?line \d+: ")
 
 
 def _head(path: Path) -> bytes:
@@ -84,12 +88,16 @@ def check_file(path: Path) -> FileCheck:
     if parsed.refused:  # refused whole (cut short, damaged, over a limit): nothing of it checked
         return FileCheck(str(path), parsed.format, producer, UNREADABLE, parsed.refused)
     if not good and not parsed.standings:
-        if bad:
-            why = bad[0].parse_error  # (a reader's message may name its line already)
-            if not why.startswith(f"line {bad[0].source_line}"):
+        why = ""
+        if bad:  # "line N: why", where N is the line a reader's message names, else the record's
+            why = bad[0].parse_error
+            if not LINE_SAID.match(why):
                 why = f"line {bad[0].source_line}: {why}"
+        if bad and not parsed.deals:
             return FileCheck(str(path), parsed.format, producer, UNREADABLE, why)
         held = f"a hand record: {len(parsed.deals)} deals" if parsed.deals else "nothing to score"
+        if bad:  # a hand record with a bad game is still a hand record: the game is said
+            held += f"; {len(bad)} game(s) left out, the first at {why}"
         return FileCheck(str(path), parsed.format, producer, NO_RESULTS, held)
     loaded = load_parsed([(path, parsed)])
     scores = score_events(loaded)

@@ -39,14 +39,18 @@ def report(stage: str, done: int, total: int) -> None:
 
 
 @contextmanager
-def stage(name: str, heartbeat: float = 0.0) -> Iterator[None]:
+def stage(name: str, heartbeat: float = 0.0, after: float = 0.0) -> Iterator[None]:
     """A stage whose size is unknown: started on entry, finished on a normal exit.
 
     `heartbeat` > 0: while the stage runs, the hooks hear `(name, 0, 0)` again every `heartbeat`
     seconds from a helper thread, so a log shows that a long silent wait (Prefect's API starting,
-    its import) is still under way."""
-    report(name, 0, 0)
-    if heartbeat <= 0:
+    its import) is still under way. `after` > 0: the stage is told only if it is still running
+    `after` seconds from entry (a check that is usually instant, like "what is new", then prints
+    nothing: a rerun with nothing new stays one line)."""
+    told = after <= 0
+    if told:
+        report(name, 0, 0)
+    if heartbeat <= 0 and told:
         yield
         report(name, 1, 1)
         return
@@ -54,13 +58,23 @@ def stage(name: str, heartbeat: float = 0.0) -> Iterator[None]:
 
     done = threading.Event()
 
+    def tell() -> bool:
+        for hook in list(_hooks):
+            try:
+                hook(name, 0, 0)
+            except Exception:  # a display's trouble never stops the work
+                return False
+        return True
+
     def beat() -> None:
-        while not done.wait(heartbeat):
-            for hook in list(_hooks):
-                try:
-                    hook(name, 0, 0)
-                except Exception:  # a display's trouble never stops the work
-                    return
+        nonlocal told
+        if not told:
+            if done.wait(after):
+                return
+            told = tell()
+        while heartbeat > 0 and not done.wait(heartbeat):
+            if not tell():
+                return
 
     thread = threading.Thread(target=beat, name=f"progress {name}", daemon=True)
     thread.start()
@@ -69,4 +83,5 @@ def stage(name: str, heartbeat: float = 0.0) -> Iterator[None]:
     finally:
         done.set()
         thread.join(timeout=1)
-    report(name, 1, 1)
+    if told:
+        report(name, 1, 1)

@@ -174,9 +174,12 @@ def test_manual_examples_say_why() -> None:
             assert len(ex.manual.split()) >= 4, f"{ex.id}: give the reason after 'manual:'"
 
 
-#: A line a reader would paste into a shell.
+#: A line a reader would paste into a shell (after a `$ ` prompt, `NAME=value` settings and
+#: `nice -n N`, as the benchmarks' recorded commands start).
 COMMAND_LINE = re.compile(
-    r"^\s*(\$ )?((ddrank|python3?|pytest|pip|prefect|docker|bash)(\s|$)|ops/\S+\.sh\b|\.venv/bin/)"
+    r"^\s*(\$ )?([A-Z_][A-Z0-9_]*=\S*\s+)*(nice(\s+-n\s*-?\d+)?\s+)?"
+    r"((ddrank|python3?|pytest|pip|prefect|docker|docker-compose|bash|uv)(\s|$)"
+    r"|ops/\S+\.(sh|py)\b|\.venv/bin/)"
 )
 
 
@@ -193,3 +196,40 @@ def test_every_command_block_is_a_shell_example() -> None:
     assert not untagged, (
         f"untagged command blocks (tag them bash, or text for an output): {untagged}"
     )
+
+
+#: A date as the docs write one: 2026-11-28, 24 Nov 2026.
+DATE = re.compile(
+    r"\b20\d\d-\d\d-\d\d\b|\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\w* 20\d\d\b"
+)
+
+
+def recorded_outputs() -> list[tuple[str, int, str, str]]:
+    """(doc, line, command, the text before it) of each recorded output: a ```text block whose
+    first line is the command that printed it, after a `$ ` prompt."""
+    found = []
+    for path in doc_files():
+        text = path.read_text(encoding="utf-8")
+        for m in FENCE.finditer(text):
+            first = (m.group(2).splitlines() or [""])[0]
+            if m.group(1) == "text" and first.startswith("$ ") and COMMAND_LINE.match(first):
+                before = "\n".join(text[: m.start()].splitlines()[-12:])
+                found.append((str(path.relative_to(ROOT)), text.count("\n", 0, m.start()) + 1,
+                              first.removeprefix("$ ").strip(), before))  # fmt: skip
+    return found
+
+
+def test_every_recorded_output_says_its_date_and_load_and_its_command_is_an_example() -> None:
+    """A figure the docs quote from a benchmark comes with the output it was read from, the day
+    and the machine's load (the same command gives other numbers at load 1 and load 10), and
+    the command that printed it is an example here too (run, or slow, or manual with why)."""
+    commands = {" ".join(ln.split()) for ex in ALL for ln in ex.script.splitlines()}
+    undated, unrun = [], []
+    for doc, line, command, before in recorded_outputs():
+        if not (DATE.search(before) and re.search(r"\bload\b|nothing else running", before)):
+            undated.append(f"{doc}:{line}")
+        bare = re.sub(r"^(nice -n \d+ )", "", " ".join(command.split()))
+        if not any(bare in c for c in commands):
+            unrun.append(f"{doc}:{line} {command}")
+    assert not undated, f"recorded outputs without the date and load before them: {undated}"
+    assert not unrun, f"recorded outputs whose command is no ```bash example: {unrun}"

@@ -93,3 +93,65 @@ def test_the_readme_count_of_tests_is_what_pytest_collects() -> None:
     assert abs(quoted - collected) <= 0.05 * collected, (
         f"README says {quoted:,} tests, pytest collects {collected:,}: update README command 2"
     )
+
+
+# -- results and tables quoted of single bundled files ------------------------------------------
+
+QUALIFIER = SAMPLE / "pbn" / "online-qualifier-2021-example2.pbn"
+LIN = SAMPLE / "lin" / "usbf-2010-sf-14502.lin"
+#: (file, pattern, the counts its groups quote): the qualifier as `ddrank score` scores it, the
+#: vugraph LIN as `ddrank run` stores it.
+QUOTED_FILES = [
+    ("README.md", r"Of the file's ([\d,]+)\s+tables, ([\d,]+) are scored; `errors.csv` lists the "
+     r"other ([\d,]+)", ("qualifier_records", "qualifier_scored", "qualifier_left_out")),
+    ("README.md", r"IMPs per line: ([\d,]+)\s+compared, ([\d,]+) agree",
+     ("qualifier_imps_compared", "qualifier_imps_agree")),
+    ("docs/methodology.md", r"\(([\d,]+) records = ([\d,]+) scored \+ ([\d,]+) left out\)",
+     ("qualifier_records", "qualifier_scored", "qualifier_left_out")),
+    ("docs/methodology.md", r"RealBridge, ([\d,]+) deals, ([\d,]+) records",
+     ("qualifier_deals", "qualifier_records")),
+    ("docs/operations.md", r"vugraph file: ([\d,]+) table results, ([\d,]+) DD tables",
+     ("lin_records", "lin_deals")),
+    ("docs/performance.md", r"\(([\d,]+) \+ ([\d,]+) PBN table results and ([\d,]+) LIN\)",
+     ("worldclass_records", "qualifier_records", "lin_records")),
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def file_counts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, int]:
+    """Each file read and cleaned on its own (records, distinct deals), and the qualifier scored
+    and checked as `ddrank score` / `ddrank check` do (results scored, left out, IMPs agreeing)."""
+    from stages.check import check_file
+
+    counts: dict[str, int] = {}
+    for name, path in (("qualifier", QUALIFIER), ("lin", LIN), ("worldclass", WORLDCLASS_2012)):
+        con = connect(tmp_path_factory.mktemp(name) / "s.duckdb")
+        try:
+            ingest_paths(con, [path])
+            clean_pending(con, 1)
+            ((counts[f"{name}_records"], counts[f"{name}_deals"]),) = con.execute(
+                "SELECT (SELECT count(*) FROM raw_records), "
+                "(SELECT count(DISTINCT deal_id) FROM boards)"
+            ).fetchall()
+        finally:
+            con.close()
+    fc = check_file(QUALIFIER)
+    imps = next(c for ev in fc.events for c in ev.checks if c.what == "IMPs per line")
+    counts.update(qualifier_scored=sum(ev.results for ev in fc.events),
+                  qualifier_left_out=fc.left_out, qualifier_imps_compared=imps.compared,
+                  qualifier_imps_agree=imps.agree)  # fmt: skip
+    return counts
+
+
+@pytest.mark.parametrize(("doc", "pattern", "names"), QUOTED_FILES,
+                         ids=[q[1][:40] for q in QUOTED_FILES])  # fmt: skip
+def test_quoted_counts_of_bundled_files_are_today_s(
+    doc: str, pattern: str, names: tuple[str, ...], file_counts: dict[str, int]
+) -> None:
+    text = (ROOT / doc).read_text(encoding="utf-8")
+    found = list(re.finditer(pattern, text))
+    assert found, f"{doc}: no longer quotes {pattern!r}: update QUOTED_FILES here"
+    for m in found:
+        quoted = {n: int(g.replace(",", "")) for n, g in zip(names, m.groups(), strict=True)}
+        line = text.count("\n", 0, m.start()) + 1
+        assert quoted == {n: file_counts[n] for n in names}, f"{doc}:{line}: stale count"

@@ -2,8 +2,8 @@
 
 Each pipeline run is a real Prefect flow run (one temporary API per process), so this file keeps
 to a few runs on the 30 table results of the bundled BBO vugraph file. The uninterrupted run is
-the session's `lin_pipeline` (tests/conftest.py), shared with tests/test_scoring_flow.py: the
-file is in xdist group `lin-pipeline`, on the worker that builds it.
+the session's `lin_pipeline` (tests/conftest.py), shared with tests/test_faults.py and
+tests/test_scoring_flow.py: the three files are one share (conftest's SHARES), on one worker.
 """
 
 from __future__ import annotations
@@ -31,8 +31,6 @@ COMPARED = {
     "player_board_stats": "SELECT * FROM player_board_stats ORDER BY ALL",
     "player_stats": "SELECT * FROM player_stats ORDER BY ALL",
 }
-
-pytestmark = pytest.mark.xdist_group("lin-pipeline")
 
 
 def _env(tmp: Path, name: str) -> dict[str, str]:

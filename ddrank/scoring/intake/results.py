@@ -7,6 +7,7 @@ groups of such tables under one board number. Records that cannot be scored are 
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,10 @@ _VUL_CYCLE = (
 )
 
 
+#: A message that starts with the line it is about: "line 47: OptimumScore '100' is not ...".
+_LINE_SAID = re.compile(r"^line (\d+): ")
+
+
 @dataclass(frozen=True, slots=True)
 class RecordError:
     """Why one input record was left out (or, `kind` "missing", which record the movement expects
@@ -62,9 +67,15 @@ class RecordError:
         return place_text({n: getattr(self, n) for n in PLACE_FIELDS})
 
     def __str__(self) -> str:
-        where = f"{self.source}:{self.line}" if self.line is not None else self.source
+        """'x.pbn:47: section A, board 11: why'. A reader's message that names the line it
+        failed at ("line 47: ...", a tag inside a game that starts at line 40) gives that line,
+        once: never 'x.pbn:40: ...: line 47: why'."""
+        line, message = self.line, self.message
+        if said := _LINE_SAID.match(message):
+            line, message = int(said.group(1)), message[said.end() :]
+        where = f"{self.source}:{line}" if line is not None else self.source
         place = self.place
-        return f"{where}: {place}: {self.message}" if place else f"{where}: {self.message}"
+        return f"{where}: {place}: {message}" if place else f"{where}: {message}"
 
 
 @dataclass(frozen=True, slots=True)
