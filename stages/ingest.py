@@ -279,7 +279,10 @@ def _ingest_streamed(store: Store, path: Path, sha1: str, extras: EventRows,
     try:
         for batch in stream.batches(path):
             limits.check_rows(stream.count + len(stream.deals) + len(stream.standings))
-            check_lengths(ParsedFile(stream.format, batch), limits)
+            checked = ParsedFile(stream.format, batch)
+            check_lengths(checked, limits)  # (and cuts a long shared value, with a warning)
+            said = {w for _, w in stream.warnings}  # a value cut in each batch: said once
+            stream.warnings += [(n, w) for n, w in checked.warnings if w not in said]
             mine.add_records(batch)
             fresh = _fresh(store, batch, [r.record_id for r in batch], summary)
             _insert(store, fresh, summary, first_partition, partition_size)

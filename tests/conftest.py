@@ -23,33 +23,59 @@ if _worker and "DDRANK_TEST_PREFECT_HOME" not in os.environ:
 # timeout failed once in a suite run on a loaded machine (flows/server.py gives ddrank's own 120 s).
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120")
 
-#: Files with the longest tests (real Prefect runs, fault chains, doc examples), started first so
-#: that the two workers finish together instead of one waiting on a long file at the end.
-LONG_FIRST = ("test_faults.py", "test_pipeline.py", "test_doc_examples.py", "test_ops.py",
-              "test_director_cli.py", "test_site_browser.py", "test_scoring_flow.py")  # fmt: skip
+#: Files that share a session fixture, and the name of their share: the scheduler below sends
+#: each share to one worker, so that its fixture is built once (`lin_pipeline`: one `ddrank`
+#: pipeline run over the bundled LIN, about 30 s of CPU, instead of one per worker).
+SHARES = {"test_pipeline.py": "lin-pipeline", "test_faults.py": "lin-pipeline",
+          "test_scoring_flow.py": "lin-pipeline"}  # fmt: skip
+
+#: Files with the longest tests (real Prefect runs, fault chains, doc examples, browser sweeps),
+#: longest first (`--durations`, 2026-12-07), started first so that the two workers finish
+#: together instead of one waiting on a long file at the end.
+LONG_FIRST = ("test_faults.py", "test_pipeline.py", "test_scoring_flow.py",
+              "test_doc_examples.py", "test_site_phone.py", "test_site_pages_browser.py",
+              "test_dd_engine.py", "test_estimate.py", "test_dask_runner.py",
+              "test_input_limits.py", "test_hostile_files.py", "test_ops.py",
+              "test_site_browser.py", "test_director_cli.py", "test_results_in_process.py",
+              "test_mistake_costs.py", "test_store_safety.py", "test_run_once.py")  # fmt: skip
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (--dist loadgroup)
 def pytest_collection_modifyitems(items: list) -> None:
-    """Long files first (a stable sort: the order within each file is kept), and each test in an
-    xdist group: its own `xdist_group` when it has one (tests that share a session fixture, such
-    as `lin_pipeline`), else its file's. Only `--dist loadgroup` reads the groups; pyproject stays
-    on `--dist loadfile`, because a trial of loadgroup (2026-11-28) still split one file's tests
-    over both workers (not yet understood). Under loadfile, a shared session fixture is built
-    once per worker that uses it."""
+    """Long files first (a stable sort: the order within each file is kept). The scheduler
+    below keeps this order."""
     rank = {name: k for k, name in enumerate(LONG_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(LONG_FIRST)))
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.path.name))
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)  # optional: runs without xdist too
+def pytest_xdist_make_scheduler(config, log):  # noqa: ANN001, ANN201 - xdist's hook
+    """`--dist loadfile`, with the files of one share (SHARES) as one unit and the units in
+    collection order (longest first) instead of xdist's largest-count-first.
+
+    Why not `--dist loadgroup` with `xdist_group` marks: pytest-xdist 3.8 puts the group into
+    `item._nodeid`, which pytest 9.2 no longer reads (node ids live in `item._id`), so every
+    test became its own unit and a file's tests, with its module fixtures, were split over both
+    workers (seen 2026-11-28 and again 2026-12-07)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ShareScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return SHARES.get(path.rsplit("/", 1)[-1], path)
+
+    config.option.loadscopereorder = False
+    return ShareScheduling(config, log)
 
 
 @pytest.fixture(scope="session")
 def lin_pipeline(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - (Path, CompletedProcess)
     """One uninterrupted pipeline run over the bundled LIN (`tmp/full.duckdb`, `tmp/full-out`)
     and its output, shared by the files that need one: tests/test_pipeline.py (read, rerun,
-    compared) and tests/test_scoring_flow.py (copied, then a second file added). Its users are in
-    xdist group `lin-pipeline`, so one worker runs it once. Tests that change the store copy it."""
+    compared), tests/test_faults.py (the uninterrupted reference) and tests/test_scoring_flow.py
+    (copied, then a second file added). Its users are one share (SHARES), so one worker runs it
+    once. Tests that change the store copy it."""
     from pipeline_run import LIN, run_pipeline
 
     tmp = tmp_path_factory.mktemp("lin-pipeline")

@@ -24,6 +24,8 @@ from test_pipeline import _snapshot
 
 from ddrank.processes import descendants
 
+# The reference, an uninterrupted run, is the session's run over the LIN (tests/conftest.py
+# `lin_pipeline`, partitions of 4 boards): this file is in its share (conftest's SHARES).
 pytestmark = pytest.mark.faults
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -118,11 +120,15 @@ def _interrupt(tmp: Path, name: str, how: str, at: float | None = None) -> str:
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("faults-ref")
-    proc = _start(tmp, "ref")
-    assert proc.wait(timeout=900) == 0, (tmp / "ref.log").read_text()[-3000:]
-    return tmp
+def reference(lin_pipeline: tuple[Path, subprocess.CompletedProcess[str]]) -> Path:
+    """The folder of an uninterrupted run over the LIN: `full.duckdb` and `full-out/`. It is the
+    session's run (tests/conftest.py, checked by tests/test_pipeline.py), read here, never
+    written. Its partitions are 4 boards where the runs below use the default: its store tables,
+    results.csv and ranking.csv are the same (compared on 2026-12-07), and the chain's last run
+    must equal it."""
+    db, done = lin_pipeline
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return db.parent
 
 
 def test_every_stop_is_clean_and_the_rerun_equals_an_uninterrupted_run(
@@ -141,8 +147,8 @@ def test_every_stop_is_clean_and_the_rerun_equals_an_uninterrupted_run(
     assert "stage wall times" in out, out[-3000:]
     for name in ("results.csv", "ranking.csv"):
         ours = (tmp_path / "chain-out" / name).read_bytes()
-        assert ours == (reference / "ref-out" / name).read_bytes(), name
-    assert _snapshot(tmp_path / "chain.duckdb") == _snapshot(reference / "ref.duckdb")
+        assert ours == (reference / "full-out" / name).read_bytes(), name
+    assert _snapshot(tmp_path / "chain.duckdb") == _snapshot(reference / "full.duckdb")
 
 
 def _ddrank(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -193,7 +199,7 @@ def test_a_full_disk_is_one_line_and_loses_nothing(small_disk: Path, tmp_path: P
 
 def test_a_truncated_store_is_one_line_naming_it(reference: Path, tmp_path: Path) -> None:
     db = tmp_path / "cut.duckdb"
-    shutil.copy(reference / "ref.duckdb", db)
+    shutil.copy(reference / "full.duckdb", db)
     os.truncate(db, db.stat().st_size // 3)
     done = _ddrank("report", "--db", str(db), "--out", str(tmp_path / "out"), cwd=tmp_path)
     assert done.returncode == 2, done.stdout + done.stderr
@@ -206,7 +212,7 @@ def test_a_reader_during_a_run_is_told_a_run_holds_the_store(
     reference: Path, tmp_path: Path
 ) -> None:
     db = tmp_path / "busy.duckdb"
-    shutil.copy(reference / "ref.duckdb", db)
+    shutil.copy(reference / "full.duckdb", db)
     holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; "
                                f"con = duckdb.connect({str(db)!r}); print('held', flush=True); "
                                "time.sleep(120)"], stdout=subprocess.PIPE, text=True)  # fmt: skip
@@ -224,7 +230,9 @@ def test_a_reader_during_a_run_is_told_a_run_holds_the_store(
 
 
 def test_dd_with_nothing_left_starts_no_server(reference: Path, tmp_path: Path) -> None:
-    done = _ddrank("dd", "--db", str(reference / "ref.duckdb"), cwd=tmp_path)
+    db = tmp_path / "done.duckdb"  # a copy: the session's store is only read
+    shutil.copy(reference / "full.duckdb", db)
+    done = _ddrank("dd", "--db", str(db), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("nothing to analyse: every board of ")
     assert "Prefect" not in done.stdout + done.stderr

@@ -2,8 +2,8 @@
 
 Each pipeline run is a real Prefect flow run (one temporary API per process), so this file keeps
 to a few runs on the 30 table results of the bundled BBO vugraph file. The uninterrupted run is
-the session's `lin_pipeline` (tests/conftest.py), shared with tests/test_scoring_flow.py: the
-file is in xdist group `lin-pipeline`, on the worker that builds it.
+the session's `lin_pipeline` (tests/conftest.py), shared with tests/test_faults.py and
+tests/test_scoring_flow.py: the three files are one share (conftest's SHARES), on one worker.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from cli_lines import without_start_up_lines
 from pipeline_run import pipeline_env, run_pipeline
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,8 +32,6 @@ COMPARED = {
     "player_board_stats": "SELECT * FROM player_board_stats ORDER BY ALL",
     "player_stats": "SELECT * FROM player_stats ORDER BY ALL",
 }
-
-pytestmark = pytest.mark.xdist_group("lin-pipeline")
 
 
 def _env(tmp: Path, name: str) -> dict[str, str]:
@@ -128,9 +127,10 @@ def test_run_with_nothing_new_starts_no_server(uninterrupted: Path) -> None:
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env={**env, "COLUMNS": "300"},
                          capture_output=True, text=True, timeout=120)  # fmt: skip
     assert out.returncode == 0, out.stderr[-3000:]
-    lines = out.stdout.splitlines()
+    # one line, after the start-up's progress lines where checking took more than a moment
+    lines = without_start_up_lines(out.stdout)
     assert lines[-1] == "PREFECT False"
-    assert len(lines) == 2 and lines[0].startswith("nothing new since ")
+    assert len(lines) == 2 and lines[0].startswith("nothing new since "), out.stdout
     assert f"1 file(s) unchanged; results in {env['DDRANK_OUT']}/" in lines[0]
 
 

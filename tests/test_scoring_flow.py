@@ -27,7 +27,6 @@ pytestmark = pytest.mark.flow
     not USEBIO.is_file(),
     reason="../shared/data/events is absent; USEBIO files may not be bundled: no licence (SOURCES.md)",
 )
-@pytest.mark.xdist_group("lin-pipeline")  # on the worker that holds the session's LIN run
 def test_run_scores_rates_and_rescores_only_the_new_event(
     lin_pipeline: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
 ) -> None:

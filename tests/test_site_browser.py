@@ -18,6 +18,8 @@ import duckdb
 import pytest
 from site_browser import open_page, shot
 
+from ddrank.scoring.arithmetic.precision import agrees_printed, round_half_away
+
 REPO = Path(__file__).resolve().parents[1]
 LIN = REPO / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
 #: The renamed player: quotes, an apostrophe and a tag-like '<' that must show as text.
@@ -27,10 +29,10 @@ RENAMED = "Meckstroth"
 pytestmark = pytest.mark.flow
 
 
-def ddrank(*args: str) -> subprocess.CompletedProcess:
+def ddrank(*args: str, **extra: str) -> subprocess.CompletedProcess:
     exe = Path(sys.executable).with_name("ddrank")
     cmd = [str(exe), *args] if exe.exists() else [sys.executable, "-m", "cli.main", *args]
-    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "400"}
+    env = {**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "400", **extra}
     proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc
@@ -40,7 +42,9 @@ def ddrank(*args: str) -> subprocess.CompletedProcess:
 def site(tmp_path_factory: pytest.TempPathFactory) -> dict:
     tmp = tmp_path_factory.mktemp("site")
     db, out = tmp / "store.duckdb", tmp / "out"
-    run = ddrank("run", "--db", str(db), "--out", str(out), "--workers", "1", str(LIN))
+    # (no terminal: plain progress lines, one a second here; test_the_run_talks_... reads them)
+    run = ddrank("run", "--db", str(db), "--out", str(out), "--workers", "1", str(LIN),
+                 DDRANK_PROGRESS_EVERY="1")  # fmt: skip
     # the run's last lines point to the site
     assert f"{out / 'site' / 'index.html'}" in run.stdout.replace("\n", "")
     con = duckdb.connect(str(db))
@@ -52,7 +56,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict:
     )
     con.close()
     ddrank("report", "--db", str(db), "--out", str(out))
-    return {"db": db, "site": out / "site", "tmp": tmp}
+    return {"db": db, "site": out / "site", "tmp": tmp, "run": run}
 
 
 def q(db: Path, sql: str, params: list | None = None) -> list:
@@ -206,20 +210,19 @@ def test_director_page_for_welwyn_one_ranking_equal_to_the_store(welwyn: dict, b
     assert tables.count() == 1
     headings = [h.strip() for h in index.locator("main h2").all_inner_texts()]
     assert headings == ["Ranking", "Boards"]  # no model, ratings, sources or "computed here"
-    stored = q(welwyn["db"], "SELECT pair, score_text, pct_text FROM rankings ORDER BY rank")
+    stored = q(welwyn["db"], "SELECT pair, score_text, pct_text, pct FROM rankings ORDER BY rank")
     rows = tables.locator("tbody tr")
     assert rows.count() == len(stored)
     published = dict(q(welwyn["db"], "SELECT pair, published_pct FROM published_standings"))
-    for k, (pair, score, pct) in enumerate(stored):
-        row = rows.nth(k)
-        assert row.locator("td.pair").inner_text() == pair
+    by_pair = {rows.nth(k).locator("td.pair").inner_text(): rows.nth(k) for k in range(len(stored))}
+    for pair, score, pct, ours in stored:
+        row = by_pair[pair]
         assert row.locator("td.score").inner_text() == score  # as the scorer printed it (stored)
-        assert row.locator("td.pct").inner_text() == pct
-        # the published percentage beside ours exactly where the two differ
-        pub = float(published[pair])
-        shown = row.locator("td.pub").inner_text() if row.locator("td.pub").count() else ""
-        differs = abs(pub - float(pct)) >= 0.005
-        assert (f"{pub:.2f}%" in shown) == differs
+        assert row.locator("td.pct").inner_text() == pct == published[pair]  # its own digits
+        # what the file's own numbers give beside it exactly where the two differ
+        shown = row.locator("td.own").inner_text() if row.locator("td.own").count() else ""
+        differs = not agrees_printed(ours, pct)
+        assert (f"{round_half_away(ours, 2):.2f}%" in shown) == differs
     shot(index, "director-welwyn.png")
     # on a phone the page fits its width (tables scroll inside their own box)
     phone, phone_errors = open_page(browser, index.url, width=390)
@@ -271,3 +274,33 @@ def test_board_page_shows_auction_play_and_marked_mistakes(site: dict, browser) 
     shot(page, "player-board.png")
     assert errors == []
     page.close()
+
+
+def test_the_run_talks_from_its_first_second(site: dict) -> None:
+    """The run's own output, piped (a log): its first line is the start-up's, before Prefect is
+    loaded; every stage says when it starts and how long it took; and while one runs, a line
+    comes every DDRANK_PROGRESS_EVERY seconds (1 here) even when nothing of it finished: at
+    least half as many as its seconds (counted against the stage's own reported time, so the
+    machine's load does not matter), for the Prefect API's start and the DD stage alike."""
+    import re
+
+    lines = site["run"].stdout.splitlines()
+    progress = [m.groups() for m in map(re.compile(r"^\d\d:\d\d:\d\d ([^:]+): (.*)$").match,
+                                       lines) if m]  # fmt: skip
+    assert lines[0] == lines[0].strip() and progress, lines[:5]
+    first_label, first_text = progress[0]
+    assert first_label in ("check the inputs (what is new)", "load Prefect"), lines[:3]
+    assert first_text == "started" and re.match(r"^\d\d:\d\d:\d\d ", lines[0])
+    done = {label: float(m.group(1)) * (60 if m.group(2) == "min" else 1)
+            for label, text in progress
+            if (m := re.search(r"(?:^|, )([\d.]+) (min|s)[^,]*$", text)) and text.startswith("done")}  # fmt: skip
+    for label in ("load Prefect", "start Prefect API", "DD solve (tables + traces)"):
+        assert label in done, (label, progress)
+    for label, seconds in done.items():
+        beats = [t for lb, t in progress if lb == label and not t.startswith(("started", "done"))]
+        if seconds >= 3:
+            assert len(beats) >= seconds / 2 - 1, (label, seconds, beats)
+    solve = [t for lb, t in progress if lb == "DD solve (tables + traces)"]
+    middle = solve[1:-1]
+    assert all(re.search(r"estimating the time left|about .+ left|finishing the last"
+                         r"|still under way", t) for t in middle), middle  # fmt: skip

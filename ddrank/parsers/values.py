@@ -11,6 +11,7 @@ errors.csv), and a ranking line's bad number is dropped with a warning (the line
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from dataclasses import fields
@@ -95,28 +96,86 @@ def check_values(parsed: ParsedFile) -> ParsedFile:
     return parsed
 
 
+def _text_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls) if f.type in ("str", str))
+
+
 def _texts(cls: type) -> attrgetter:
     """A getter of every text field of a raw type (its values as one tuple)."""
-    return attrgetter(*(f.name for f in fields(cls) if f.type in ("str", str)))
+    return attrgetter(*_text_names(cls))
 
 
 _TEXTS = {RawRecord: _texts(RawRecord), RawStanding: _texts(RawStanding),
           RawEvent: _texts(RawEvent)}  # fmt: skip
+_NAMES = {kind: _text_names(kind) for kind in _TEXTS}
+
+#: A value of a field that readers copy from record to record (an event's name, date and place,
+#: a board's deal, a player's name: every text field but `_OWN`) longer than this is cut, in
+#: every record, ranking line and event that carries it, to its first `CUT_TO` characters and a
+#: digest of the whole, with one warning. A real one is under 150 characters; a 60,000-character
+#: `[Event]` that 7,632 games inherit would otherwise be held and stored 7,632 times (460 MB,
+#: several times over in the store's frames).
+SHARED_VALUE_CHARS = 256
+CUT_TO = 160
+#: Each kind's own text, never copied to other records: a record's auction and play, a ranking
+#: line's players (a team's names joined)
+_OWN = {RawRecord: frozenset({"auction", "play", "parse_error"}),
+        RawStanding: frozenset({"players", "player_ids"}), RawEvent: frozenset()}  # fmt: skip
+
+
+def cut_value(value: str) -> str:
+    """`value`, over `SHARED_VALUE_CHARS`, as what is kept of it: its first `CUT_TO` characters,
+    its length and a digest (two values that differ after `CUT_TO` stay two values)."""
+    digest = hashlib.sha1(value.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+    return f"{value[:CUT_TO]}... (cut: {len(value):,} characters, sha1 {digest})"
 
 
 def check_lengths(parsed: ParsedFile, limits: Limits = DEFAULT_LIMITS) -> None:
-    """Refuse the file (`LimitExceeded`) when one of its values is longer than `max_value_chars`.
+    """Refuse the file (`LimitExceeded`) when one of its values is longer than `max_value_chars`;
+    cut a shared value longer than `SHARED_VALUE_CHARS` (`cut_value`), with one warning each.
 
     A reader shares an inherited value (a PBN `[Event]` that every game after it keeps) among
     its records, but the store writes it once per record: a 990,000-character `[Event]` of a
-    1 MB file, inherited by 1,000 games, is a gigabyte there. Checked before anything is stored."""
+    1 MB file, inherited by 1,000 games, is a gigabyte there. Checked before anything is stored;
+    what is cut is cut before any record id is computed from it (cached ids are dropped)."""
     limit = limits.max_value_chars
+    floor = min(limit, SHARED_VALUE_CHARS)
+    long: list[tuple[object, type]] = []
     for items, kind in ((parsed.records, RawRecord), (parsed.deals, RawRecord),
                         (parsed.standings, RawStanding), (parsed.events, RawEvent)):  # fmt: skip
         get = _TEXTS[kind]
         for item in items:
+            over = False
             for value in get(item):
-                if len(value) > limit:
-                    line = getattr(item, "source_line", 0)
-                    where = f"line {line}: a value" if line else "a value"
-                    raise LimitExceeded("max_value_chars", limit, len(value), where)
+                if len(value) > floor:
+                    if len(value) > limit:
+                        line = getattr(item, "source_line", 0)
+                        where = f"line {line}: a value" if line else "a value"
+                        raise LimitExceeded("max_value_chars", limit, len(value), where)
+                    over = True
+            if over:
+                long.append((item, kind))
+    if long:
+        parsed.warnings = [*parsed.warnings, *_cut_shared(long)]
+
+
+def _cut_shared(long: list[tuple[object, type]]) -> list[tuple[int, str]]:
+    """Cut each long shared value in place (the same value, one key everywhere); a warning per
+    value, at the first line that carries it."""
+    keys: dict[str, str] = {}  # (a value shared by identity hashes once: its hash is cached)
+    first: dict[str, tuple[int, str, int]] = {}
+    for item, kind in long:
+        for name in _NAMES[kind]:
+            value = getattr(item, name)
+            if len(value) <= SHARED_VALUE_CHARS or name in _OWN[kind]:
+                continue
+            key = keys.get(value)
+            if key is None:
+                key = keys[value] = cut_value(value)
+                first[key] = (getattr(item, "source_line", 0), name, len(value))
+            setattr(item, name, key)
+        if kind is RawRecord:
+            item.__dict__.pop("record_id", None)  # computed from the value before its cut
+    return [(line, f"{name} value of {n:,} characters, over {SHARED_VALUE_CHARS}: every record "
+                   f"that carries it keeps its first {CUT_TO} characters and a digest, not the "
+                   "whole value") for line, name, n in first.values()]  # fmt: skip
