@@ -82,14 +82,42 @@ def site_column(files: list[FileCheck]) -> dict[str, dict[str, list[int]]]:
     return out
 
 
+def check_column(files: list[FileCheck]) -> dict[str, dict[str, list[int]]]:
+    """Per file: [verified, compared] of the places, totals and percentages `check` compares,
+    by the site column's names: verified is agree plus differing where the file's own numbers
+    prove it wrong (the page prints the scorer's value there, and says what they give)."""
+    from stages.site_check import SHOWN
+
+    out: dict[str, dict[str, list[int]]] = {}
+    for f in files:
+        checks = {c.what: c for c in f.checks() if c.compared}
+        row = {}
+        for kind, whats in SHOWN.items():
+            cs = [checks[w] for w in whats if w in checks]
+            if cs:
+                row[f"{kind} shown"] = [sum(c.agree + len(c.explained) for c in cs),
+                                        sum(c.compared for c in cs)]  # fmt: skip
+        if row:
+            out[label(f.path)] = row
+    return out
+
+
 def load_site() -> dict[str, dict[str, list[int]]]:
     return json.loads(SITE.read_text())["files"] if SITE.is_file() else {}
 
 
-def save_site(column: dict[str, dict[str, list[int]]]) -> None:
-    data = {"about": "what each file's built site shows as the scorer printed it: "
-                     "`python bench/conformance.py --site` writes it (bench/conformance.py)",
-            "files": column}  # fmt: skip
+def load_checked() -> dict[str, dict[str, list[int]]]:
+    """`check`'s column beside the site's: [verified, compared] per file and kind."""
+    return json.loads(SITE.read_text()).get("checked", {}) if SITE.is_file() else {}
+
+
+def save_site(column: dict[str, dict[str, list[int]]],
+              checked: dict[str, dict[str, list[int]]]) -> None:  # fmt: skip
+    data = {"about": "what each file's built site shows as the scorer printed it (files), and "
+                     "what `check` verifies of the same values (checked: agree + proven by the "
+                     "file's own numbers): `python bench/conformance.py --site` writes both",
+            "files": column,
+            "checked": {k: v for k, v in checked.items() if k in column}}  # fmt: skip
     SITE.write_text(json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n")
 
 
@@ -128,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     files, skipped, present = run()
     if args.site:
-        save_site(site_column(files))
+        save_site(site_column(files), check_column(files))
         print(f"wrote {SITE.relative_to(ROOT)}")
     now = baseline_of(files, {f.path: label(f.path) for f in files})
     before = load_baseline() if BASELINE.is_file() else {}

@@ -49,6 +49,8 @@ STAGE_LABELS = {
     "scoring": "scoring",
     "skill ratings": "ddrank skill ratings",
 }
+#: What a stage counts, where its label does not say it ("ingest: done, 2 files, 1.2 s").
+STAGE_UNITS = {"ingest": "files", "tally": "boards"}
 #: Seconds between two plain progress lines of one stage (DDRANK_PROGRESS_EVERY overrides).
 DEFAULT_EVERY = 10.0
 
@@ -80,6 +82,7 @@ class _Seen:
     total: int = 0
     finished: bool = False
     eta: Eta = field(default_factory=Eta)
+    unit: str = ""  # " boards": what the count counts
 
 
 class PlainProgress:
@@ -108,17 +111,16 @@ class PlainProgress:
             now = self.clock()
             st = self.seen.get(stage)
             if st is None:
-                st = self.seen[stage] = _Seen(self.labels.get(stage, stage), now, now)
-                self.line(
-                    f"{st.label}: started" + (f", {total:,}{self.unit} to do" if total else "")
-                )
+                unit = self.unit or (f" {STAGE_UNITS[stage]}" if stage in STAGE_UNITS else "")
+                st = self.seen[stage] = _Seen(self.labels.get(stage, stage), now, now, unit=unit)
+                self.line(f"{st.label}: started" + (f", {total:,}{st.unit} to do" if total else ""))
                 st.eta.last_done = done
             elif st.finished:
                 if total <= st.total:
                     return
                 st.finished = False  # more work came (the next wave of a large run)
                 st.last_line = now
-                self.line(f"{st.label}: {total - st.total:,}{self.unit} more to do")
+                self.line(f"{st.label}: {total - st.total:,}{st.unit} more to do")
             if total and not st.total:
                 st.eta.last_done = done  # the work before the size was known is no step
             st.done, st.total = done, total
@@ -126,7 +128,7 @@ class PlainProgress:
                 st.eta.step(now, done)
             if total and done >= total:
                 st.finished = True
-                count = f"{done:,}{self.unit}, " if total > 1 else ""
+                count = f"{done:,}{st.unit}, " if total > 1 else ""
                 self.line(f"{st.label}: done, {count}{duration(now - st.started)}")
             elif now - st.last_line >= self.every:
                 self._beat(st, now)
@@ -145,8 +147,8 @@ class PlainProgress:
         if not st.total:
             self.line(f"{st.label}: still under way, {so_far}")
             return
-        left = st.eta.text(now, st.done, st.total, self.unit)
-        self.line(f"{st.label}: {st.done:,} of {st.total:,}{self.unit} "
+        left = st.eta.text(now, st.done, st.total, st.unit)
+        self.line(f"{st.label}: {st.done:,} of {st.total:,}{st.unit} "
                   f"({100 * st.done / st.total:.0f}%) after {so_far}, {left}")  # fmt: skip
 
     @contextmanager

@@ -68,7 +68,12 @@ def register(app: typer.Typer) -> None:
         with friendly_errors():
             if not db.is_file():
                 raise FileNotFoundError(f"{db}: no such store (run `ddrank run` first)")
-            with console.status("writing the site", spinner="dots") if not json else _null():
+            # a progress line (a spinner on a terminal; in a log, a line every 10 s): the site of a
+            # big store takes minutes, and `console.status` showed nothing in a pipe
+            from cli.progress import stage_progress
+            from stages.progress import stage
+
+            with stage_progress(disable=json), stage("site"):
                 summary = _build(build_site, db, out)
         if json:
             emit_json(summary)
@@ -256,9 +261,3 @@ def show_event(found: dict[str, Any], top: int, as_json: bool) -> None:
         err_console.print("no ranking stored for this event", markup=False)
         return
     console.print(ranking_text([ranking], top=top), markup=False, highlight=False, soft_wrap=True)
-
-
-def _null() -> Any:
-    from contextlib import nullcontext
-
-    return nullcontext()

@@ -53,7 +53,7 @@ PRINTED_COLUMNS = ["rulebook", "score_decimals", "pct_decimals", "place_text", "
                    "pct_text", "line_decimals"]  # fmt: skip
 RANKINGS_TABLE_COLUMNS = ["event", "kind", "session", "section", "direction", "pair", "players",
                           "boards", "score", "pct", "rank", "published_pct", "published_place",
-                          *PRINTED_COLUMNS]  # fmt: skip
+                          *PRINTED_COLUMNS, "factor"]  # fmt: skip
 
 
 # ---------------------------------------------------------------- rows
@@ -107,7 +107,8 @@ def ranking_rows(scores: Mapping[str, ScoredEvent], standings: Sequence[Row] = (
                         "rank": x.rank, "rulebook": p.rulebook,
                         "score_decimals": p.score_decimals, "pct_decimals": p.pct_decimals,
                         "place_text": p.place, "score_text": p.score,
-                        "pct_text": p.pct, "line_decimals": p.line_decimals})  # fmt: skip
+                        "pct_text": p.pct, "line_decimals": p.line_decimals,
+                        "factor": x.factor})  # fmt: skip
     return out
 
 

@@ -87,6 +87,10 @@ ALTER TABLE rankings ADD COLUMN IF NOT EXISTS pct_text VARCHAR;
 -- line_decimals: what the scorer rounds each board's value to before summing (NULL: exact sums);
 -- a scorecard rounds its boards to them, never guessing.
 ALTER TABLE rankings ADD COLUMN IF NOT EXISTS line_decimals INTEGER;
+-- factor: what the pair's summed board values were multiplied by to give its total (a pair
+-- that played fewer boards, a field of another top: ACBLscore's, the IMP rules'), 1 otherwise;
+-- a scorecard states it and totals to the stored score.
+ALTER TABLE rankings ADD COLUMN IF NOT EXISTS factor DOUBLE;
 
 CREATE TABLE IF NOT EXISTS team_matches (
     event VARCHAR, session VARCHAR, section VARCHAR, team VARCHAR, opponent VARCHAR,

@@ -281,7 +281,8 @@ def _ingest_streamed(store: Store, path: Path, sha1: str, extras: EventRows,
             limits.check_rows(stream.count + len(stream.deals) + len(stream.standings))
             checked = ParsedFile(stream.format, batch)
             check_lengths(checked, limits)  # (and cuts a long shared value, with a warning)
-            stream.warnings += checked.warnings
+            said = {w for _, w in stream.warnings}  # a value cut in each batch: said once
+            stream.warnings += [(n, w) for n, w in checked.warnings if w not in said]
             mine.add_records(batch)
             fresh = _fresh(store, batch, [r.record_id for r in batch], summary)
             _insert(store, fresh, summary, first_partition, partition_size)

@@ -50,7 +50,9 @@ Row = dict[str, Any]
 #: 7: values compared at their printed precision, producers' matchpoint arithmetic (mp_rule).
 #: 8: rulebooks; each ranking line kept as its scorer prints it (rankings.place_text, ...).
 #: 9: rankings.line_decimals (a scorecard rounds its boards to them, never guessing).
-MODEL_VERSION = "9"
+#: 10: a line the file published is kept as printed (score_text, pct_text, place_text) even
+#:     where ours differs; the outputs say beside it what its own numbers give; rankings.factor.
+MODEL_VERSION = "10"
 
 
 @dataclass

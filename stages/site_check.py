@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -34,6 +35,7 @@ class ShownLine:
 
     heading: str
     cells: dict[str, str] = field(default_factory=dict)  # class -> text: place, pair, score, pct
+    page: tuple[str, str] = ("", "")  # the event its page ranks: (name, date's digits)
 
 
 class _Rankings(HTMLParser):
@@ -41,6 +43,8 @@ class _Rankings(HTMLParser):
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
+        self.name, self.date = "", ""  # the page's title (h1) and the date its facts open with
+        self._in: str | None = None
         self.lines: list[ShownLine] = []
         self._heading: str | None = None
         self._cell: str | None = None
@@ -49,8 +53,10 @@ class _Rankings(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = dict(attrs)
         classes = (a.get("class") or "").split()
-        if tag == "table" and "ranking" in classes:
-            self._heading = a.get("data-heading") or ""
+        if tag == "h1" or (tag == "p" and "facts" in classes):
+            self._in = tag
+        if tag == "table" and "ranking" in classes and a.get("data-heading") is not None:
+            self._heading = a.get("data-heading") or ""  # (not the cumulative standings)
         elif tag == "tr" and self._heading is not None:
             self._line = ShownLine(self._heading)
         elif tag == "td" and self._line is not None:
@@ -58,8 +64,12 @@ class _Rankings(HTMLParser):
             self._cell = names[0] if names else None
             if self._cell:
                 self._line.cells[self._cell] = ""
+        elif self._cell and tag not in ("a",):
+            self._cell = None  # a note inside the cell (a team's name and roster, ours beside)
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == self._in:
+            self._in = None
         if tag == "td":
             self._cell = None
         elif tag == "tr" and self._line is not None:
@@ -70,6 +80,10 @@ class _Rankings(HTMLParser):
             self._heading = None
 
     def handle_data(self, data: str) -> None:
+        if self._in == "h1":
+            self.name += data
+        elif self._in == "p" and not self.date:
+            self.date = _digits(data.split("·")[0])
         if self._line is not None and self._cell:
             self._line.cells[self._cell] += data.strip()
 
@@ -80,8 +94,19 @@ def shown_lines(site: Path) -> list[ShownLine]:
     for page in sorted((site / "events").glob("*.html")):
         p = _Rankings()
         p.feed(page.read_text(encoding="utf-8"))
+        for ln in p.lines:
+            ln.page = (p.name.strip(), p.date)
         out += p.lines
     return out
+
+
+def _event(st: Row) -> str:
+    return str(st.get("event_id") or st.get("event") or "")
+
+
+def _digits(v: Any) -> str:
+    """A date's digits: '2017.07.24' and '2017-07-24' alike."""
+    return "".join(c for c in str(v or "") if c.isdigit())
 
 
 def _first_place(text: str) -> int | None:
@@ -105,18 +130,24 @@ def _pair(p: Any) -> str:
     return t.lstrip("0") or t
 
 
-def site_checks(lines: Sequence[ShownLine], standings: Iterable[Row]) -> list[Check]:
-    """Each published place, total and percentage against the page line of its pair."""
-    index: dict[tuple[str, str], list[ShownLine]] = {}
-    by_pair: dict[str, list[ShownLine]] = {}
+def site_checks(lines: Sequence[ShownLine], standings: Iterable[Row],
+                teams: Iterable[str] = ()) -> list[Check]:  # fmt: skip
+    """Each published place, total and percentage against the page line of its pair: on its
+    event's page (the page titled with the event's name, dated its date) where the site has
+    one, else on any page (a folder's events of one name are told apart by their pages)."""
+    pages: dict[tuple[str, str], list[ShownLine]] = defaultdict(list)
     for ln in lines:
-        pair = _pair(ln.cells.get("pair"))
-        index.setdefault((ln.heading, pair), []).append(ln)
-        by_pair.setdefault(pair, []).append(ln)
+        pages[ln.page].append(ln)
+    indexes = {page: _index(found) for page, found in pages.items()}
+    everywhere = _index(lines)
     checks = {k: Check(f"{k} shown") for k in SHOWN}
+    standings = list(standings)
+    teams = {*teams, *(_event(st) for st in standings if st.get("published_vp") not in (None, ""))}
     for st in standings:
         if st.get("phantom") or st.get("opponent") or standing_kind(st) != "place":
             continue
+        own = (str(st.get("event") or "").strip(), _digits(st.get("date")))
+        index, by_pair = indexes.get(own, everywhere)
         kind = "teams" if st.get("published_vp") not in (None, "") else "pairs"
         pair = _pair(st.get("pair"))
         want = heading(kind, st.get("session") or "", st.get("section") or "",
@@ -132,7 +163,9 @@ def site_checks(lines: Sequence[ShownLine], standings: Iterable[Row]) -> list[Ch
             checks["place"].add(_first_place(text) == place,
                                 f"{who}: shown {text or 'nothing'}, published "
                                 f"{st.get('published_place')}")  # fmt: skip
-        total = st.get("published_vp") or st.get("published_mp") or st.get("published_imps")
+        total = st.get("published_vp") or st.get("published_mp") or (
+            # a pair of a teams event: its Butler IMPs are no ranking total (`check` counts none)
+            None if _event(st) in teams else st.get("published_imps"))  # fmt: skip
         if as_float(total) is not None:
             text = ln.cells.get("score", "") if ln else ""
             checks["total"].add(
@@ -147,6 +180,18 @@ def site_checks(lines: Sequence[ShownLine], standings: Iterable[Row]) -> list[Ch
     return [c for c in checks.values() if c.compared]
 
 
+def _index(lines: Iterable[ShownLine]
+           ) -> tuple[dict[tuple[str, str], list[ShownLine]], dict[str, list[ShownLine]]]:  # fmt: skip
+    """Lines by (heading, pair) and by pair alone."""
+    index: dict[tuple[str, str], list[ShownLine]] = defaultdict(list)
+    by_pair: dict[str, list[ShownLine]] = defaultdict(list)
+    for ln in lines:
+        pair = _pair(ln.cells.get("pair"))
+        index[(ln.heading, pair)].append(ln)
+        by_pair[pair].append(ln)
+    return index, by_pair
+
+
 def _unique(found: list[ShownLine], st: Row) -> list[ShownLine]:
     """A line found by its pair alone when the page's headings name the ranking otherwise (one
     table with the pair, or the one whose heading names the standing's session and direction;
@@ -157,8 +202,12 @@ def _unique(found: list[ShownLine], st: Row) -> list[ShownLine]:
     direction = DIRECTIONS.get(str(st.get("direction") or "").upper(), "")
     section = str(st.get("section") or "")
     named = [x for x in found if (not session or f"Session {session}" in x.heading)
-             and (not direction or direction in x.heading)
              and (not section or section in _sections(x.heading))]  # fmt: skip
+    # its direction's ranking; else one field's, where the scorer ranked both directions as one
+    named = [x for x in named if not direction or direction in x.heading] or [
+        x for x in named if not any(d in x.heading for d in DIRECTIONS.values())]  # fmt: skip
+    if not session and len(named) > 1:  # the event's whole ranking, not a session's
+        named = [x for x in named if "Session " not in x.heading]
     return named if len(named) == 1 else []
 
 
@@ -170,9 +219,12 @@ def _sections(text: str) -> set[str]:
 
 def check_site(site: Path, files: Sequence[Path]) -> list[Check]:
     """`ddrank check --site DIR FILES`: the built site at `site` against what `files` published."""
+    from ddrank.scoring.model import TEAM_SCORINGS
     from stages.scoring import load_files
 
-    return site_checks(shown_lines(site), load_files(files).standings)
+    loaded = load_files(files)
+    teams = [ev for ev, info in loaded.infos().items() if info.scoring in TEAM_SCORINGS]
+    return site_checks(shown_lines(site), loaded.standings, teams)
 
 
 def build_site_of(files: Sequence[Path], work: Path) -> Path:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import csv
 import re
 
+import duckdb
 import pytest
+from hostile import PEAK_RSS_LIMIT, ddrank
 from test_hostile_files import published
 from test_hostile_values import (
     EVENTS,
@@ -92,6 +94,31 @@ def test_a_game_of_30000_tags_is_read_in_linear_time(tmp_path) -> None:
     text = game.replace('[Competition "Teams"]\n', '[Competition "Teams"]\n' + tags, 1)
     parsed = read_bytes(text.encode(), "tags.pbn", "pbn")  # was names.count per tag: n^2
     assert len(parsed.records) == 1 and not parsed.records[0].parse_error
+
+
+def test_a_game_of_125000_tags_in_results_and_check(tmp_path) -> None:
+    """The issue's file: one game of 125,000 tags, 2.3 MB (206 s in `results`, 214 s in `check`,
+    `names.count` per tag). Through both commands in a child process: the four games stored,
+    nothing left out, the file named once by `check`, peak RSS <= 1 GB. Bounded work is the
+    in-process test above (a count of games, no timing here)."""
+    tags = "".join(f'[Note{i} "v"]\n' for i in range(125_000))
+    text = in_second_game('[Competition "Teams"]\n', '[Competition "Teams"]\n' + tags)
+    assert len(text) > 2_000_000
+    done, out, bad = run_beside_good(tmp_path, "tags.pbn", text)
+    assert done.returncode == 0, done.stderr[-3000:]
+    published(done, out)
+    assert "tags.pbn" not in (out / "errors.csv").read_text()  # nothing left out
+    con = duckdb.connect(str(out / "results.duckdb"), read_only=True)
+    try:
+        (stored,), = con.execute("select count(*) from raw_records where source_file like "
+                                 "'%tags.pbn'").fetchall()  # fmt: skip
+    finally:
+        con.close()
+    assert stored == len(read_bytes(FOUR.encode(), "four.pbn", "pbn").records) == 4
+    check = ddrank("check", str(bad), cwd=tmp_path)
+    assert check.returncode == 0 and "Traceback" not in check.stderr, check.stderr[-3000:]
+    assert check.peak_rss <= PEAK_RSS_LIMIT
+    assert len([ln for ln in check.lines if ln.startswith(f"{bad}: ")]) == 1, check.lines[:5]
 
 
 @needs_shared

@@ -21,11 +21,12 @@ import shutil
 from pathlib import Path
 
 import duckdb
+import pytest
 from hostile import LIN, PEAK_RSS_LIMIT, ddrank
 from test_hostile_files import published
 from test_input_limits import SAMPLE_PBN
 
-from ddrank.parsers.values import CUT_TO, SHARED_VALUE_CHARS
+from ddrank.parsers.values import CUT_TO, SHARED_VALUE_CHARS, cut_value
 from store.inputs.read import read
 
 LONG = 60_000
@@ -83,3 +84,32 @@ def test_a_long_inherited_event_under_the_limit_costs_no_memory_per_game(tmp_pat
                     if r["source"].endswith("long.pbn") and r["kind"] == "left out"]  # fmt: skip
     assert all(r["event"].startswith("E" * CUT_TO + "... (cut: ") for r in left_out)
     assert scored + len(left_out) == 7_632 and scored > 7_000, (scored, len(left_out))
+
+
+@pytest.mark.slow  # a 17.6 MB ingest, 1-2 minutes on 2 cores: `pytest -m slow` runs it
+def test_a_long_inherited_event_in_a_streamed_file_is_cut_in_every_batch(tmp_path: Path) -> None:
+    """A PBN over 16 MB is read and stored in batches of 20,000 (`stages.ingest`): the same
+    value is cut alike in each batch, said once. Nine copies of the sample (68,688 games, 17.6
+    MB), every game inheriting the first game's 60,000-character [Event]: 4 GB of copies."""
+    text = inherited_event(SAMPLE_PBN.read_text(encoding="latin-1"))
+    start = text.index('[Event "E')
+    again = text[start:].replace('[Event "' + "E" * LONG + '"]', '[Event "#"]', 1)
+    big = tmp_path / "big.pbn"
+    with big.open("w", encoding="latin-1") as fh:
+        fh.write(text)
+        for k in range(8):  # other matches (stages), each inheriting the event
+            fh.write("\n" + again.replace('[Stage "', f'[Stage "copy {k} '))
+    assert big.stat().st_size > 16 << 20
+    db = tmp_path / "s.duckdb"
+    done = ddrank("ingest", str(big), "--db", str(db), cwd=tmp_path, timeout=1200)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.peak_rss <= PEAK_RSS_LIMIT, f"peak RSS {done.peak_rss / 2**20:.0f} MB"
+    named = [ln for ln in done.lines if "big.pbn" in ln and "60,000 characters" in ln]
+    assert len(named) == 1, named
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        stored = con.execute("select count(*), max(length(event)), count(distinct event) "
+                             "from raw_records").fetchall()  # fmt: skip
+    finally:
+        con.close()
+    assert stored == [(9 * 7_632, len(cut_value("E" * LONG)), 1)]

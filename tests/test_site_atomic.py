@@ -100,6 +100,9 @@ def test_a_disk_full_during_the_second_build_keeps_the_old_site(
     out = small_disk / "out"
     first = ddrank("report", "--db", str(db), "--out", str(out), cwd=tmp_path)
     assert first.returncode == 0, first.stderr
+    # piped, the build says it started and how long it took (a big store's site takes minutes)
+    said = [ln.split(" ", 1)[1] for ln in first.stdout.splitlines() if ln[2:3] == ":"]
+    assert said[0] == "site: started" and said[-1].startswith("site: done, "), first.stdout
     # a site an older version wrote: no page is the same, so the second build writes every page
     # (a rebuild keeps unchanged pages as hard links, which take no room)
     (out / "site" / ".build.json").unlink()

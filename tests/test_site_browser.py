@@ -18,6 +18,8 @@ import duckdb
 import pytest
 from site_browser import open_page, shot
 
+from ddrank.scoring.arithmetic.precision import agrees_printed, round_half_away
+
 REPO = Path(__file__).resolve().parents[1]
 LIN = REPO / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
 #: The renamed player: quotes, an apostrophe and a tag-like '<' that must show as text.
@@ -208,20 +210,19 @@ def test_director_page_for_welwyn_one_ranking_equal_to_the_store(welwyn: dict, b
     assert tables.count() == 1
     headings = [h.strip() for h in index.locator("main h2").all_inner_texts()]
     assert headings == ["Ranking", "Boards"]  # no model, ratings, sources or "computed here"
-    stored = q(welwyn["db"], "SELECT pair, score_text, pct_text FROM rankings ORDER BY rank")
+    stored = q(welwyn["db"], "SELECT pair, score_text, pct_text, pct FROM rankings ORDER BY rank")
     rows = tables.locator("tbody tr")
     assert rows.count() == len(stored)
     published = dict(q(welwyn["db"], "SELECT pair, published_pct FROM published_standings"))
-    for k, (pair, score, pct) in enumerate(stored):
-        row = rows.nth(k)
-        assert row.locator("td.pair").inner_text() == pair
+    by_pair = {rows.nth(k).locator("td.pair").inner_text(): rows.nth(k) for k in range(len(stored))}
+    for pair, score, pct, ours in stored:
+        row = by_pair[pair]
         assert row.locator("td.score").inner_text() == score  # as the scorer printed it (stored)
-        assert row.locator("td.pct").inner_text() == pct
-        # the published percentage beside ours exactly where the two differ
-        pub = float(published[pair])
-        shown = row.locator("td.pub").inner_text() if row.locator("td.pub").count() else ""
-        differs = abs(pub - float(pct)) >= 0.005
-        assert (f"{pub:.2f}%" in shown) == differs
+        assert row.locator("td.pct").inner_text() == pct == published[pair]  # its own digits
+        # what the file's own numbers give beside it exactly where the two differ
+        shown = row.locator("td.own").inner_text() if row.locator("td.own").count() else ""
+        differs = not agrees_printed(ours, pct)
+        assert (f"{round_half_away(ours, 2):.2f}%" in shown) == differs
     shot(index, "director-welwyn.png")
     # on a phone the page fits its width (tables scroll inside their own box)
     phone, phone_errors = open_page(browser, index.url, width=390)

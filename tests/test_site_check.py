@@ -27,10 +27,7 @@ needs_shared = pytest.mark.skipif(
 )
 #: Files whose site does not show their published ranking yet, and why (each must still differ:
 #: the test says when one is fixed and its entry can go).
-NOT_SHOWN_YET = {
-    "events/ruter-pbn/team.pbn": "a teams league published as its matches only has no event "
-                                 "page yet (issue 36 item 3: teams league pages)",
-}  # fmt: skip
+NOT_SHOWN_YET: dict[str, str] = {}
 
 
 def _check_column(counts: dict[str, int], kind: str) -> int:
@@ -39,17 +36,23 @@ def _check_column(counts: dict[str, int], kind: str) -> int:
 
 @needs_shared
 def test_site_column_equals_check_column_on_every_file() -> None:
-    """Every place, total and percentage `check` finds agreeing, the built site shows as the
-    scorer printed it (and none it does not)."""
-    site, checked = harness.load_site(), harness.load_baseline()
+    """Every place, total and percentage the scorer published, the built site shows as printed,
+    and `check` verifies the same values (agree, or differ where the file's own numbers prove
+    it wrong: the page then says beside the printed value what they give)."""
+    site, checked, baseline = harness.load_site(), harness.load_checked(), harness.load_baseline()
     assert len([f for f in site if f.startswith("events/acblscore-game/")]) == 49
+    assert set(checked) == set(site)
     differ = {}
     for name, kinds in site.items():
-        for what, (agree, _compared) in kinds.items():
+        assert set(kinds) == set(checked[name]), name
+        for what, (agree, compared) in kinds.items():
             kind = what.removesuffix(" shown")
-            if agree != _check_column(checked.get(name, {}), kind):
-                differ.setdefault(name, []).append(f"{what}: site {agree}, check "
-                                                   f"{_check_column(checked[name], kind)}")  # fmt: skip
+            verified, n = checked[name][what]
+            # the kept check column is this run's: agree counts never below the baseline's
+            assert verified >= _check_column(baseline.get(name, {}), kind), (name, what)
+            if not agree == compared == verified == n:
+                differ.setdefault(name, []).append(f"{what}: site {agree}/{compared}, check "
+                                                   f"{verified}/{n}")  # fmt: skip
     assert set(differ) == set(NOT_SHOWN_YET), differ
 
 

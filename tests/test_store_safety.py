@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from hostile import LIN, counts, ddrank
+from hostile import LIN, PEAK_RSS_LIMIT, counts, ddrank
 
 from store import store_lock
 from store.store import LockRefusedError
@@ -131,6 +131,7 @@ def read_only_mount(tmp_path: Path, stored_once: Path):
 def _one_error_line(done, *words: str) -> str:
     assert done.returncode == 2, done.stdout + done.stderr
     assert "Traceback" not in done.stdout + done.stderr
+    assert done.peak_rss <= PEAK_RSS_LIMIT, f"peak RSS {done.peak_rss / 2**20:.0f} MB"
     errors = [ln for ln in done.lines if ln.startswith("error:")]
     assert len(errors) == 1, done.lines
     for w in words:

@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ddrank.scoring.arithmetic.matchpoints import matchpoints, percentages
-from ddrank.scoring.intake.results import TableResult, make_result, pair_label
+from ddrank.scoring.intake.results import TableResult, make_result
 from ddrank.scoring.model import TEAM_SCORINGS
 from ddrank.site.stats import fmt_num  # noqa: F401 - the site's number format, used from here
 
@@ -220,34 +219,24 @@ def boards_of(ev: Event) -> list[tuple[str, str, list[Row]]]:
 
 
 def score_event(ev: Event) -> None:
-    """MPs or Butler IMPs of each result against the other tables of its deal, and the split.
+    """The bid/play split of an IMP event's results (Cammarata 2015: analysis, not a score).
 
-    Published or stored values (`scored_results`) are shown beside these when present; these are
-    computed here so that every traveller has a comparison even before the scoring stage ran.
-    """
+    Scores are never computed here: every page prints what the scoring stage stored
+    (`scored_results`, on each result as `r["scored"]`) and what the file printed."""
+    if ev.scoring == "MP":
+        return
     for _label, _deal, rows in boards_of(ev):
-        for r in rows:  # the scoring stage's values, when it ran
-            st = r.get("scored") or {}
-            r["stored_pct_ns"], r["stored_imps_ns"] = st.get("ns_pct"), st.get("imps")
-        scored = [r for r in rows if r.get("ns_points") is not None]
-        if ev.scoring == "MP":
-            mps = matchpoints([r["ns_points"] for r in scored])
-            pcts = percentages(mps, len(scored))
-            for r, mp, pct in zip(scored, mps, pcts, strict=True):
-                r["mp_ns"], r["pct_ns"] = mp, pct
-        else:
-            tables = []
-            for r in scored:
-                made = table_result(r)
-                if made is not None:
-                    tables.append((r, made))
-            if len(tables) >= 2:
-                from ddrank.split import split_board  # numpy: only for IMP events
+        tables = []
+        for r in rows:
+            made = table_result(r) if r.get("ns_points") is not None else None
+            if made is not None:
+                tables.append((r, made))
+        if len(tables) >= 2:
+            from ddrank.split import split_board  # numpy: only for IMP events
 
-                split = split_board([t for _, t in tables]).per_table()
-                for (r, _), s in zip(tables, split, strict=True):
-                    r["split"] = s
-                    r["imps_ns"] = s.butler
+            split = split_board([t for _, t in tables]).per_table()
+            for (r, _), s in zip(tables, split, strict=True):
+                r["split"] = s
 
 
 def table_result(r: Row) -> TableResult | None:
@@ -270,20 +259,6 @@ def pair_split(ev: Event) -> list[Row]:
     splits = [r["split"] for r in ev.results if r.get("split") is not None]
     pairs, _players = aggregate_splits(splits)
     return sorted(pairs, key=lambda p: (-float(p["butler"]), str(p["players"])))
-
-
-def pair_matchpoints(ev: Event) -> list[Row]:
-    """Per pair of an MP event: boards and the average matchpoint percentage, best first."""
-    tot: dict[str, list[float]] = defaultdict(list)
-    for r in ev.results:
-        if r.get("pct_ns") is None:
-            continue
-        ns = pair_label([r["labels"][0] or "", r["labels"][2] or ""])
-        ew = pair_label([r["labels"][1] or "", r["labels"][3] or ""])
-        tot[ns].append(r["pct_ns"])
-        tot[ew].append(100.0 - r["pct_ns"])
-    rows = [{"players": k, "boards": len(v), "pct": sum(v) / len(v)} for k, v in tot.items()]
-    return sorted(rows, key=lambda p: (-p["pct"], p["players"]))
 
 
 def fmt_short(value: Any) -> str:

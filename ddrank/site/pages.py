@@ -17,7 +17,7 @@ from ddrank.site.frequency import frequencies
 from ddrank.site.ranking import Ranking
 from ddrank.site.replay import replays
 from ddrank.site.scorecard import Scorecard
-from ddrank.site.traveller import Columns, card_row, published_differs, result_row
+from ddrank.site.traveller import Columns, card_row, event_decimals, own_differs, result_row
 
 
 @dataclass
@@ -98,10 +98,12 @@ def dd_rows(table: dict[tuple[str, str], int] | None) -> list[tuple[str, list[An
     return [(seat, [table.get((s, seat), "") for s in "NSHDC"]) for seat in "NSEW"]
 
 
-def traveller_columns(ev: Event, b: BoardPage) -> Columns:
+def traveller_columns(ev: Event, b: BoardPage, k: int) -> Columns:
+    """The board's traveller's columns; `k`: the decimals the event's file prints its values
+    with (`event_decimals`)."""
     mp = ev.scoring == "MP"
     return Columns(mp=mp, table=any(r.get("table_no") or r.get("room") for r in b.rows),
-                   published=any(published_differs(r, mp) for r in b.rows),
+                   own=any(own_differs(r, mp, k) for r in b.rows), decimals=k,
                    analysis=any(v.play_analysed or v.auction_analysed for v in b.views),
                    numbered=all(r.get("ns_pair") and r.get("ew_pair") for r in b.rows))  # fmt: skip
 
@@ -142,9 +144,10 @@ def event_pages(ev: Event, data: Any, players: Any, render: Any, boards: list[Bo
                  players=players, card_page=card_page,
                  board_dir=ev.page[: -len(".html")].split("/")[-1])  # fmt: skip
     links = card_links(cards)
+    printed = event_decimals(ev.results, ev.scoring == "MP")
     for k, b in enumerate(boards):
         first = b.first
-        cols = traveller_columns(ev, b)
+        cols = traveller_columns(ev, b, printed)
         yield render(b.page, "board.html", ev=ev, b=b, f=first, players=players,
                      hands=hands(first.get("deal")),
                      ddt=dd_rows(data.dd_tables.get(b.deal_id) or data.published_dd.get(b.deal_id)

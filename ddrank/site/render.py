@@ -37,7 +37,7 @@ from ddrank.site.handrecord import fill_from_published, hand_record_events
 from ddrank.site.matches import knockouts, matches_of, split_matches
 from ddrank.site.pages import board_pages, event_pages
 from ddrank.site.profile import CATEGORIES, count_text, field_rates, profile
-from ddrank.site.ranking import Ranking, cumulative_of, event_standings, rankings_of
+from ddrank.site.ranking import Ranking, cumulative_of, event_standings, one_field, rankings_of
 from ddrank.site.scorecard import Scorecard, scorecards
 from ddrank.site.stats import regression_verdict
 from ddrank.text import SPECIAL_LETTERS, search_key
@@ -217,8 +217,8 @@ class SitePages:
             )
             rr, ko = split_matches(ev, matches_of(ev, team_matches))
             # knockout matches are shown as matches: not ranked on VPs, nor as a ranking of two
-            self.rankings[ev.event_id] = [rk for rk in rks if rk.kind != "knockout" and
-                                          not (rk.kind == "teams" and ko and not rr)]  # fmt: skip
+            self.rankings[ev.event_id] = one_field([rk for rk in rks if rk.kind != "knockout"
+                                                    and not (rk.kind == "teams" and ko and not rr)])  # fmt: skip
             self.matches[ev.event_id] = {"matches": rr, "knockouts": knockouts(ko)}
             # a session's file that also publishes the standings over the sessions so far
             self.matches[ev.event_id]["cumulative"] = cumulative_of(event_standings(

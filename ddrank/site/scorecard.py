@@ -4,18 +4,27 @@ the opponents, the contract, the lead, the score and the matchpoints or IMPs it 
 The lines are the scoring stage's own (`scored_results`, on each result as `r["scored"]`), taken
 the way the scoring stage builds its rankings (`ddrank.scoring.events.pair_rankings`,
 `ddrank.scoring.arithmetic.teams.butler_rankings`): a ranking line's boards are the results where its pair
-sat in its session, section and direction. So the scorecard's total is the ranking's total (an
-IMP total of a pair that sat out is factored up as the ranking is, and the page says so).
+sat in its session, section and direction. Each board shows its value
+as the ranking sums it (stored by scoring), with the file's printed value beside where that is
+another number; the total is the one the event page shows (the stored, printed total), and the
+card says how the boards make it: the stored factor a pair's sum was multiplied by (a pair that
+played fewer boards; ACBLscore's factoring to the field's boards and top), the director's
+adjustment the file gives, and, where the file contradicts itself, what its boards sum to.
 """
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ddrank.scoring.arithmetic.precision import agrees_printed, round_half_away
+from ddrank.scoring.arithmetic.precision import (
+    agrees,
+    agrees_printed,
+    column_decimals,
+    decimals,
+    round_half_away,
+)
 from ddrank.scoring.model import ScoringError, _identity, parse_adjusted
 from ddrank.site.data import Event, Row, slug
 from ddrank.site.ranking import Ranking, RankingLine, number
@@ -36,6 +45,8 @@ class CardLine:
     value: float | None  # matchpoints or IMPs for the pair
     pct: float | None  # the pair's percentage on the board (matchpoints)
     top: float = 0.0  # the board's matchpoint top (0 at IMPs)
+    #: what the file's own scores give where the printed value is another number ('' else)
+    own: str = ""
 
 
 @dataclass
@@ -55,7 +66,7 @@ class Scorecard:
 
     @property
     def total(self) -> float:
-        return self.sum * self.factor
+        return self.sum * self.factor + (self.line.adjustment or 0.0)
 
     @property
     def pct(self) -> float | None:
@@ -64,24 +75,53 @@ class Scorecard:
 
     @property
     def total_text(self) -> str:
-        """The card's total as the ranking prints it (kept by scoring) where the two are the
-        same number at its decimals; else to the hundredth, to be seen to differ."""
-        return _same_as_kept(self.total, self.line.score_text)
+        """The total the event page shows (the stored, printed one); the card's own sum where
+        the ranking kept none."""
+        return self.line.score_text or _plain(self.total)
 
     @property
     def pct_text(self) -> str:
-        return _same_as_kept(self.pct, self.line.pct_text)
+        return self.line.pct_text or ("" if self.pct is None else _plain(self.pct))
+
+    @property
+    def total_note(self) -> str:
+        """What the boards give where that is not the printed total: the file contradicts itself
+        (a total that is not the sum of its printed boards), '' where they give it."""
+        return _differs(self.total, self.line.score_text)
+
+    @property
+    def pct_note(self) -> str:
+        """As `total_note`, for the percentage: only where the total differs (the percentage is
+        the total's share of the top, which a factored total rounds first)."""
+        return _differs(self.pct, self.line.pct_text) if self.total_note else ""
 
 
-def _same_as_kept(value: float | None, kept: str) -> str:
-    """`kept` where `value` printed as the scorer prints can be it (`agrees_printed`: at the kept
-    decimals, to the significant digits a scorer's arithmetic carries, so 53.846153 is the
-    single-precision 700/13); else `value` to the hundredth, to be seen to differ."""
-    if value is None:
-        return ""
-    if kept and agrees_printed(value, kept):
-        return kept
+def _plain(value: float) -> str:
     return f"{value:.2f}"
+
+
+def _differs(value: float | None, kept: str) -> str:
+    """`value` at the kept text's decimals where it cannot be the kept text (`agrees_printed`: at
+    its decimals, to the significant digits a scorer's arithmetic carries, so 53.846153 is the
+    single-precision 700/13); '' where it can, or there is nothing to compare."""
+    k = decimals(kept)
+    if value is None or k is None or agrees_printed(value, kept):
+        return ""
+    return f"{round_half_away(value, k):.{k}f}"
+
+
+def _printed(r: Row, st: Row, direction: str, mp: bool) -> float | None:
+    """The value the file printed for one side of a result (its matchpoints, or its IMPs), or
+    None where it printed none."""
+    ns = direction == "NS"
+
+    def kept(name: str) -> float | None:
+        return number(r.get(name) if r.get(name) is not None else st.get(name))
+
+    if mp:
+        return kept("published_ns_mp" if ns else "published_ew_mp")
+    imps = kept("published_imps")
+    return None if imps is None else (imps if ns else -imps)
 
 
 def _side(st: Row, direction: str) -> tuple[str, str]:
@@ -181,6 +221,10 @@ def scorecards(ev: Event, rankings: Iterable[Ranking], board_page: dict[str, str
     own scores come from `player_results`."""
     mp = ev.scoring == "MP"
     scored = [r for r in ev.results if r.get("scored")]
+    # the precision the file prints its board values with (one for the whole column)
+    k_printed = column_decimals(
+        number(r.get(c)) for r in scored
+        for c in (("published_ns_mp", "published_ew_mp") if mp else ("published_imps",)))  # fmt: skip
     sessions = {str(r["scored"].get("session") or "") for r in scored}
     by_key, by_players = _index(scored)
     players = None
@@ -216,37 +260,38 @@ def scorecards(ev: Event, rankings: Iterable[Ranking], board_page: dict[str, str
                 st = r["scored"]
                 if rk.kind == "butler":
                     value, pct, top = _butler(st, direction), None, 0.0
+                    printed = None
                 else:
                     value, pct, top = _value(st, direction, mp)
+                    printed = _printed(r, st, direction, mp)
                 a, b = (0, 2) if direction == "NS" else (1, 3)
                 pts = r.get("ns_points")
                 card.lines.append(CardLine(
                     r, str(r.get("board_no") or "?"), board_page.get(r["record_id"], ""),
                     direction, (a, b), None if pts is None else (pts if a == 0 else -pts),
                     value, pct, top))  # fmt: skip
+                if printed is not None:  # the scorer's value beside, where it is another
+                    card.lines[-1].own = _own_board(printed, value, k_printed)
+            card.factor = ln.factor if ln.factor is not None else 1.0  # as scoring kept it
             group.append(card)
-        if not mp:
-            _factor(group, rk)
         _as_printed(group)
         out += group
     return out
 
 
-def _factor(group: list[Scorecard], rk: Ranking) -> None:
-    """IMP totals factored up to the most boards played in the ranking (a sit-out), as scored."""
-    if rk.kind == "butler":
-        return  # ranked per board, not factored
-    most = max((len(c.lines) for c in group), default=0)
-    for c in group:
-        if 0 < len(c.lines) < most:
-            c.factor = most / len(c.lines)
+def _own_board(printed: float, ours: float | None, k: int) -> str:
+    """The value the file printed for the board where ours (what its own scores give, as the
+    ranking sums them) is another number at the file's printed precision ('' where it is)."""
+    if ours is None or agrees(ours, printed, k):
+        return ""
+    return f"{round_half_away(printed, k):.{k}f}"
 
 
 def _as_printed(group: list[Scorecard]) -> None:
     """Where the scorer sums each board's value as it prints it (its rulebook; scoring kept the
-    decimals with the ranking: `rankings.line_decimals`), each board's value on its cards is
-    rounded to them, so the card sums to the ranking's total. Nothing is guessed: no kept
-    decimals, no rounding."""
+    decimals with the ranking: `rankings.line_decimals`), each board's stored value on its cards
+    is rounded to them (a value the file printed is already), so the card sums as the scorer
+    does. Nothing is guessed: no kept decimals, no rounding."""
     for c in group:
         k = c.line.line_decimals
         if k is None:
@@ -254,9 +299,3 @@ def _as_printed(group: list[Scorecard]) -> None:
         c.printed = k
         for ln in c.lines:
             ln.value = None if ln.value is None else round_half_away(ln.value, k)
-
-
-def agrees(card: Scorecard) -> bool:
-    """The scorecard's total is the ranking's (to the hundredth it is printed to)."""
-    score = card.line.score
-    return score is not None and math.isclose(card.total, score, abs_tol=0.005)

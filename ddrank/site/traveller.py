@@ -15,6 +15,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from ddrank.scoring.arithmetic.precision import agrees, column_decimals, round_half_away
 from ddrank.scoring.model import ScoringError, parse_adjusted
 from ddrank.site.board import TableView, suited
 from ddrank.site.data import Event, Row, fmt_short
@@ -30,9 +31,11 @@ class Columns:
 
     mp: bool
     table: bool = True  # a table number or room
-    published: bool = False  # the scorer's value, where it differs from ours
+    own: bool = False  # what the file's own scores give, where the scorer printed another value
     analysis: bool = True  # DD mistakes
     numbered: bool = True  # every line has pair numbers (a phone shows those, not the names)
+    #: the decimals the event's file prints its line values with (one for the whole column)
+    decimals: int = 0
 
     @property
     def count(self) -> int:
@@ -51,32 +54,51 @@ def lead_html(r: Row) -> Markup:
 
 
 def ours(r: Row, mp: bool) -> tuple[float | None, float | None]:
-    """North-South's and East-West's matchpoints (MP) or NS IMPs (IMP): the scoring stage's
-    values, else the ones computed here."""
+    """North-South's and East-West's matchpoints (MP) or NS IMPs (IMP) as the scoring stage
+    stored them (none where it did not score the line: nothing is computed here)."""
     st = r.get("scored") or {}
     if mp:
-        if st.get("ns_mp") is not None:
-            return number(st.get("ns_mp")), number(st.get("ew_mp"))
-        return r.get("mp_ns"), None
-    imps = st.get("imps") if st.get("imps") is not None else r.get("imps_ns")
-    return number(imps), None
+        return number(st.get("ns_mp")), number(st.get("ew_mp"))
+    return number(st.get("imps")), None
 
 
-def published_differs(r: Row, mp: bool) -> str:
-    """The published value of the line where it differs from ours ('' where it agrees or the
-    source published none); published zeros count."""
-    a, b = ours(r, mp)
+def published(r: Row, mp: bool) -> tuple[float | None, float | None]:
+    """The line's values as its file printed them (None where it printed none)."""
     if mp:
-        pn, pe = number(r.get("published_ns_mp")), number(r.get("published_ew_mp"))
-        if pn is None and pe is None:
-            return ""
-        same = (pn is None or (a is not None and abs(pn - a) < 0.005)) and (
-            pe is None or (b is not None and abs(pe - b) < 0.005))  # fmt: skip
-        return "" if same else f"{fmt_short(pn)} / {fmt_short(pe)}"
-    pi = number(r.get("published_imps"))
-    if pi is None or (a is not None and abs(pi - a) < 0.005):
+        return number(r.get("published_ns_mp")), number(r.get("published_ew_mp"))
+    return number(r.get("published_imps")), None
+
+
+def shown(r: Row, mp: bool) -> tuple[float | None, float | None]:
+    """What the traveller prints: the scorer's value where the file printed one, else ours."""
+    pn, pe = published(r, mp)
+    a, b = ours(r, mp)
+    if pn is None and pe is None:
+        return a, b
+    return pn, pe if mp else None
+
+
+def event_decimals(rows: list[Row], mp: bool) -> int:
+    """The precision the file prints a traveller's values with: one for the whole column."""
+    return column_decimals(x for r in rows for x in published(r, mp))
+
+
+def own_differs(r: Row, mp: bool, k: int) -> str:
+    """What the file's own scores give where the scorer printed another value at its printed
+    precision `k` ('28.33' agrees with a printed 28.3): ours at k decimals, '' where it agrees,
+    the file printed nothing, or ours is none."""
+    pn, pe = published(r, mp)
+    a, b = ours(r, mp)
+    if a is None or (pn is None and pe is None):
         return ""
-    return fmt_short(pi)
+    same = (pn is None or agrees(a, pn, k)) and (pe is None or b is None or agrees(b, pe, k))
+    if same:
+        return ""
+
+    def at_k(v: float | None) -> str:
+        return "" if v is None else f"{round_half_away(v, k):.{k}f}"
+
+    return f"{at_k(a)} / {at_k(b)}" if mp and pe is not None else at_k(a)
 
 
 def status(r: Row) -> tuple[str, str]:
@@ -172,16 +194,16 @@ def result_row(r: Row, ev: Event, players: Any, root: str, cols: Columns,
                   td(r.get("declarer") or "", ""), f"<td>{lead_html(r)}</td>",
                   td(r.get("result"))]  # fmt: skip
     cells.append(td(r.get("ns_points"), "n c-score"))
-    a, b = ours(r, mp)
+    a, b = shown(r, mp)
     if mp:
         cells += [td(fmt_short(a)), td(fmt_short(b))]
     else:
         split = r.get("split")
         cells += [td(fmt_short(a)), td(fmt_short(split.bid) if split else "", "n c-split"),
                   td(fmt_short(split.play) if split else "", "n c-split")]  # fmt: skip
-    published = published_differs(r, mp) if cols.published else ""
-    if cols.published:
-        cells.append(td(published, "n pub c-pub"))
+    own = own_differs(r, mp, cols.decimals) if cols.own else ""
+    if cols.own:
+        cells.append(td(own, "n own c-pub"))
     cells.append(f'<td class="n nowrap c-dd">{dd_cell}</td>')
     mistakes = mistakes_cell(r) if cols.analysis else ""
     if cols.analysis:
@@ -193,7 +215,7 @@ def result_row(r: Row, ev: Event, players: Any, root: str, cols: Columns,
            ("Table " if r.get("table_no") else "") + table.replace("<br>", " ")
            if cols.table and table else "",
            f"DD {dd_cell}" if dd_cell else "", mistakes,
-           f'<span class="pub">published {escape(published)}</span>' if published else ""]  # fmt: skip
+           f'<span class="own">its own numbers give {escape(own)}</span>' if own else ""]  # fmt: skip
     sub_html = " · ".join(x for x in sub if x)
     return Markup(line + f'<tr class="sub"><td colspan="{cols.count}">{sub_html}</td></tr>')
 
@@ -247,9 +269,11 @@ def card_row(c: Any, players: Any, root: str, mp: bool) -> Markup:
                   f"<td>{escape(r.get('declarer') or '')}</td><td>{lead_html(r)}</td>"
                   f'<td class="n">{"" if result is None else result}</td>')  # fmt: skip
     score = "" if c.score is None else c.score
+    own = (f'<br><span class="own" title="the value the scorer printed for the board">'
+           f"printed {escape(c.own)}</span>") if c.own else ""  # fmt: skip
     pct = f'<td class="n">{"" if c.pct is None else f"{c.pct:.0f}"}</td>' if mp else ""
     return Markup(
         f'<tr data-record="{rid}"><td class="n"><a href="{escape(root + c.board_page)}#r-{rid}">'
         f'{escape(c.board)}</a></td><td>{c.direction}</td><td class="opp">{opp}</td>{played}'
-        f'<td class="n">{score}</td><td class="n value">{fmt_short(c.value)}</td>{pct}</tr>'
+        f'<td class="n">{score}</td><td class="n value">{fmt_short(c.value)}{own}</td>{pct}</tr>'
     )

@@ -150,6 +150,7 @@ def factor_totals(lines: Sequence[PairLine], max_score: float | None = None,
         scale = event_max / (own_top * big_b)
         score = round2(_hundredths(line.mp) * big_b / b * scale)
         line.mp, line.top = float(score), float(event_max)
+        line.factor = big_b / b * scale  # what the board matchpoints were multiplied by
         given = _inputs_of(line, inputs) if inputs else None
         if given is not None:
             line.mp = float(_hundredths(line.mp) + _hundredths(given[4]))

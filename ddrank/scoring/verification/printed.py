@@ -6,13 +6,14 @@ CSV or terminal line recomputes a place or guesses decimals again.
 
 * **Decimals**: the producer's rulebook's, else those its published ranking is printed with,
   else two.
-* **Values**: where the file published the line's value and ours agrees with it at its printed
-  precision (ddrank.scoring.arithmetic.precision), the scorer's printed digits (55.63 for 55.625, as the
-  scorer rounded it); else ours, rounded half away from zero to those decimals. A value that
-  disagrees is shown with the published one beside it by the outputs (`published_pct`,
-  `published_place`).
-* **Places**: a published place inside our tie (a tie the scorer broke: "32" of two pairs equal
-  at 31) is the scorer's; else ours, a shared place as the rulebook prints it ("4=" or "4/5").
+* **Values**: where the file published the line's value, the scorer's printed digits (55.63 for
+  55.625, as the scorer rounded it), whether or not ours agrees: a director publishes what the
+  scorer printed. Else ours, rounded half away from zero to those decimals. Where the file
+  contradicts itself (ours, from its own results, is another number at its printed precision),
+  the outputs say beside the printed value what its own numbers give (`score`, `pct` and `rank`
+  are ours: `own_text`).
+* **Places**: the scorer's printed place where it published one ("32" of a tie it broke, "7=");
+  else ours, a shared place as the rulebook prints it ("4=" or "4/5").
 """
 
 from __future__ import annotations
@@ -84,13 +85,23 @@ def line_decimals(sc: ScoredEvent) -> int | None:
 
 
 def value_text(ours: float | None, published: Any, k: int) -> str:
-    """Ours as the scorer prints it: its printed digits where ours agrees with them, else ours
-    at `k` decimals, halves away from zero ('' for none)."""
+    """The value as the scorer prints it: its printed digits where it published the value (ours
+    agreeing or not), else ours at `k` decimals, halves away from zero ('' for none)."""
+    if decimals(published) is not None:
+        return str(published).strip().rstrip("%").strip()
     if ours is None:
         return ""
-    if published not in (None, "") and agrees_printed(ours, published):
-        return str(published).strip().rstrip("%").strip()
     return f"{round_half_away(ours, k):.{k}f}"
+
+
+def own_text(ours: float | None, printed: str, k: int) -> str:
+    """What the file's own numbers give (ours, at the printed value's decimals, else `k`) where
+    that is not the printed value ('' where it is, or where ours is none)."""
+    if ours is None or not printed or agrees_printed(ours, printed):
+        return ""
+    places = decimals(printed)
+    places = k if places is None else places
+    return f"{round_half_away(ours, places):.{places}f}"
 
 
 def _published_place(st: Row | None) -> int | None:
@@ -114,10 +125,8 @@ def printed_lines(sc: ScoredEvent, pairs: Sequence[tuple[Row, PairLine | None]]
         width = tied[(x.session, x.section, x.direction, x.rank)]
         pub = _published_place(st)
         text = str((st or {}).get("published_place") or "").strip()
-        if pub is not None and x.rank <= pub < x.rank + width and not text.endswith("="):
-            place = text  # the scorer's own place: a tie it broke, or a place it printed
-        else:
-            place = book.place_text(x.rank, width)
+        # the scorer's own place where it printed one (a tie it broke too), else ours
+        place = text if pub is not None else book.place_text(x.rank, width)
         total = published_total(st or {})
         out[id(x)] = Printed(place, value_text(x.mp, total, k_total),
                              value_text(x.pct, (st or {}).get("published_pct"), k_pct),
