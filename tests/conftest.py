@@ -69,6 +69,15 @@ def pytest_xdist_make_scheduler(config, log):  # noqa: ANN001, ANN201 - xdist's 
     return ShareScheduling(config, log)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _stop_worker_api():  # noqa: ANN202
+    """The worker's Prefect API (tests/prefect_server.py), stopped in order at the end."""
+    yield
+    from prefect_server import stop_worker_api
+
+    stop_worker_api()
+
+
 @pytest.fixture(scope="session")
 def lin_pipeline(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201 - (Path, CompletedProcess)
     """One uninterrupted pipeline run over the bundled LIN (`tmp/full.duckdb`, `tmp/full-out`)

@@ -39,7 +39,7 @@ def dd_flow_takes_address() -> bool:
 def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """One Prefect API for the module, a private result store, cache refresh on; the variables
     are exported before any pool or Dask worker is spawned so every worker inherits them."""
-    from flows.dd_analysis import prefect_api
+    from prefect_server import worker_api
 
     root = tmp_path_factory.mktemp("dask")
     wanted = {
@@ -51,7 +51,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     saved = {k: os.environ.get(k) for k in wanted}
     os.environ.update(wanted)
     try:
-        with prefect_api():
+        with worker_api():  # the worker's Prefect API (tests/prefect_server.py)
             yield root
     finally:
         for k, v in saved.items():

@@ -86,10 +86,11 @@ def test_bisection_isolates_the_single_crashing_item() -> None:
 
 @pytest.fixture(scope="module")
 def prefect_server():
-    """One Prefect API server for the module (each flow run would otherwise start its own)."""
-    from flows.dd_analysis import prefect_api
+    """The worker's Prefect API (tests/prefect_server.py; each flow run would otherwise start
+    its own)."""
+    from prefect_server import worker_api
 
-    with prefect_api() as url:
+    with worker_api() as url:
         yield url
 
 

@@ -373,13 +373,12 @@ def test_cli_predict_a_one_card_ending(trained: Path) -> None:
 
 def test_flow_train_dd_estimator(trained: Path, tiny_cache: Path, tmp_path: Path) -> None:
     os.environ.setdefault("DO_NOT_TRACK", "1")
-    from prefect.testing.utilities import prefect_test_harness
+    from prefect_server import worker_api
 
     from flows.estimate import train_dd_estimator
 
-    # its server stops inside the test, while logs are captured; 30 s (the default) to start it
-    # is not always enough on a loaded 2-core machine
-    with prefect_test_harness(server_startup_timeout=180):
+    # the worker's Prefect API (tests/prefect_server.py): no server start of its own
+    with worker_api():
         summary = train_dd_estimator(
             random_deals=16, max_boards=N_BOARDS, models=["softmax-compact"],
             cache_dir=str(tiny_cache), models_dir=str(tmp_path),

@@ -167,15 +167,15 @@ def test_cli_db_mode_json_and_help(store):
 @pytest.mark.flow
 def test_flow_match_names_on_a_name_file(tmp_path, monkeypatch):
     monkeypatch.setenv("DO_NOT_TRACK", "1")
-    from prefect.testing.utilities import prefect_test_harness
+    from prefect_server import worker_api
 
     from flows.names import match_names
 
     names = tmp_path / "names.txt"
     names.write_text("LallH\nLallJ\nLall\n", encoding="utf-8")
     out = tmp_path / "out.csv"
-    # its server stops inside the test, while logs are captured; 180 s to start on a busy machine
-    with prefect_test_harness(server_startup_timeout=180):
+    # the worker's Prefect API (tests/prefect_server.py): no server start of its own
+    with worker_api():
         result = match_names(str(RANKINGS_CSV), names=str(names), out=str(out), review=True)
     assert result["matched"] == 2 and result["names"] == 3
     assert [c["raw_name"] for c in result["review_cases"]] == ["Lall"]

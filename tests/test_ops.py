@@ -95,7 +95,8 @@ def store_snapshot(db: Path) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def inbox_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Half the qualifier file, then the whole file, then nothing new, then a busy store."""
-    from flows.dd_analysis import prefect_api
+    from prefect_server import worker_api
+
     from flows.inbox import inbox_rerun
     from stages.settings import PipelineSettings
     from store import store_lock
@@ -118,7 +119,7 @@ def inbox_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     )  # fmt: skip
     out: dict[str, Any] = {"inbox": inbox, "db": db}
     try:
-        with prefect_api():
+        with worker_api():  # the worker's Prefect API (tests/prefect_server.py)
             half = write_settled(inbox / "qualifier-part1.pbn", first_half(QUALIFIER))
             out["run1"] = inbox_rerun(settings=settings, settle_seconds=0)
             out["snap1"] = store_snapshot(db)

@@ -166,12 +166,12 @@ def test_cli_regress_json(tmp_path: Path) -> None:
 @pytest.mark.flow
 def test_regression_report_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DO_NOT_TRACK", "1")
-    from prefect.testing.utilities import prefect_test_harness
+    from prefect_server import worker_api
 
     from flows.regression import regression_report
 
-    # the harness stops its server inside the test, while pytest still captures the logs
-    with prefect_test_harness(server_startup_timeout=180):
+    # the worker's Prefect API (tests/prefect_server.py): no server start of its own
+    with worker_api():
         files = regression_report(
             input_path=str(PAPER / "200_unweighted_results.csv"),
             response="pp",

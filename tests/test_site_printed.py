@@ -133,3 +133,32 @@ def test_acblscore_scorecard_totals_the_factored_total_and_states_the_factor(
         assert abs(summed * times - float(total)) < 0.01 * float(total)  # the factor, to 4 digits
         assert "card-total-own" not in text  # its boards give its total: nothing contradicts
     assert stated >= 3
+
+
+@pytest.mark.parametrize("name", ["sm2.pbn", "impcross.pbn"])
+def test_ruter_one_field_is_one_ranking_as_published(tmp_path: Path, name: str) -> None:
+    """Ruter ranks all pairs of a field together, North-South and East-West (sm2: matchpoints;
+    impcross: cross-IMPs over three sections): the event page shows one ranking, in the
+    scorer's order, each line its printed place and total in the scorer's own unit."""
+    path = EVENTS / "ruter-pbn" / name
+    published = [s for s in load_files([path]).standings
+                 if s.get("published_place") and not s.get("opponent")]  # fmt: skip
+    assert {s["direction"] for s in published} >= {"NS", "EW"} or len(
+        {s["direction"] for s in published}) > 1  # fmt: skip
+    site = build_site_of([path], tmp_path)
+    (page,) = sorted((site / "events").glob("*.html"))
+    text = page.read_text()
+    tables = re.findall(r'<table class="data ranking[^"]*" data-heading="([^"]*)">(.*?)</table>',
+                        text, re.S)  # fmt: skip
+    assert [h for h, _ in tables] == ["Ranking"]
+    rows = re.findall(r'<tr><td class="n place">(.*?)</tr>', tables[0][1], re.S)
+    shown = [(re.sub(r"<[^>]+>", "", re.search(r"^(.*?)</td>", r).group(1)),  # type: ignore[union-attr]
+              re.search(r'<td class="pair">(?:<a [^>]*>)?([^<]*)', r).group(1).strip(),  # type: ignore[union-attr]
+              re.search(r'<td class="n score">([^<]*)<', r).group(1))  # type: ignore[union-attr]
+             for r in rows]  # fmt: skip
+    total = "published_imps" if name == "impcross.pbn" else "published_mp"
+    # sections ranked together label a pair by its section ('N523'), as ddrank does everywhere
+    want = sorted(((s["published_place"], (s.get("section") or "") + (s["pair"].lstrip("0")
+                    or s["pair"]), s[total]) for s in published),
+                  key=lambda x: int(x[0].rstrip("=")))  # fmt: skip
+    assert shown == want
