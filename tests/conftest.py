@@ -34,7 +34,8 @@ SHARES = {"test_pipeline.py": "lin-pipeline", "test_faults.py": "lin-pipeline",
 #: together instead of one waiting on a long file at the end.
 LONG_FIRST = ("test_faults.py", "test_pipeline.py", "test_scoring_flow.py",
               "test_doc_examples.py", "test_site_phone.py", "test_site_pages_browser.py",
-              "test_dd_engine.py", "test_estimate.py", "test_dask_runner.py",
+              "test_site_lin_browser.py", "test_dd_engine.py", "test_estimate.py",
+              "test_dask_runner.py",
               "test_input_limits.py", "test_hostile_files.py", "test_ops.py",
               "test_site_browser.py", "test_director_cli.py", "test_results_in_process.py",
               "test_mistake_costs.py", "test_store_safety.py", "test_run_once.py")  # fmt: skip

@@ -11,6 +11,7 @@ import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 PHONE = 390  # px: the width a phone's browser shows a page at
+SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 def ensure_chromium() -> str:
@@ -146,3 +147,13 @@ def sideways_pages(
     finally:
         server.shutdown()
     return {url.removeprefix(base): out for url, out in bad.items()}
+
+
+def number(text: str) -> float | None:
+    """A number as a page prints it; None for an empty cell."""
+    t = text.strip().replace("−", "-")
+    return float(t) if t else None
+
+
+def board_pages(path: Path) -> list[Path]:
+    return sorted(path.with_suffix("").glob("board-*.html"))
