@@ -7,6 +7,21 @@ import os
 import signal
 import sys
 
+
+def _stop_while_starting(signum: int, frame: object) -> None:
+    """SIGINT or SIGTERM while the command is still being loaded, before `main` takes over: nothing
+    has been opened or written yet, so one line and exit 130 (not an import traceback)."""
+    sys.stderr.write(f"stopped by {signal.Signals(signum).name} while starting: nothing was done; "
+                     "run the same command again.\n")  # fmt: skip
+    os._exit(130)
+
+
+# only as the command itself (the `ddrank` script, `python -m cli.main`), not when a program (a
+# test) imports this module
+if __name__ == "__main__" or os.path.basename(sys.argv[0]) == "ddrank":
+    for _sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(_sig, _stop_while_starting)
+
 # Offline machines: keep Prefect from trying to phone home (before prefect is imported).
 os.environ.setdefault("DO_NOT_TRACK", "1")
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
@@ -117,9 +132,9 @@ def _note_stop(signum: int, frame: object) -> None:
 
 def main() -> None:
     """The `ddrank` command: the typer app, plus one line when a signal stopped it."""
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, _note_stop)
-    try:
+    try:  # a stop that arrives while the handlers are being installed is handled below too
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, _note_stop)
         app()
     except KeyboardInterrupt:  # a stop that reached here unconverted (before typer's own handling)
         _stopped_exit()
