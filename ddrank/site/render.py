@@ -20,6 +20,7 @@ from jinja2 import BytecodeCache, Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from ddrank.site.board import suited
+from ddrank.site.board_html import auction_rows, dd_table_rows, diagram_hands, play_rows, who_sat
 from ddrank.site.costly import costly_mistakes, table_costs
 from ddrank.site.data import (
     Event,
@@ -83,6 +84,11 @@ def environment(bytecode_cache: BytecodeCache | None = None) -> Environment:
     env.filters["tally"] = count_text
     env.filters["filename"] = file_name
     env.globals["SUITS"] = SUIT_SYMBOLS
+    env.globals["auction_rows"] = auction_rows
+    env.globals["play_rows"] = play_rows
+    env.globals["diagram_hands"] = diagram_hands
+    env.globals["dd_table_rows"] = dd_table_rows
+    env.globals["who_sat"] = who_sat
     env.globals["search_key"] = search_key
     letters = json.dumps(SPECIAL_LETTERS, ensure_ascii=True)
     env.globals["search_letters"] = Markup(letters.replace("<", "\\u003c"))
