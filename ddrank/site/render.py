@@ -52,9 +52,9 @@ FRONT_LINES = 3
 MIN_BOARDS_LISTED = 30
 #: ... when they were rated in at least this many periods (one period is a point, shown as text).
 MIN_PERIODS_CHARTED = 2
-#: At most this many charts (players with the most boards first): matplotlib takes 0.1-0.5 s per
-#: chart on a busy 2-core machine, and the whole report must stay well under 30 s. Every other
-#: player page shows the same numbers as a table (rating ± SE and boards after each period).
+#: At most this many charts (players with the most boards first): the players a reader looks at
+#: most. Every other player page shows the same numbers as a table (rating ± SE and boards after
+#: each period).
 MAX_CHARTS = 40
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "N": "NT"}
 #: Columns of the scoring stage's `rankings` and of `published_standings` the event page shows.
