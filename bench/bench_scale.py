@@ -296,7 +296,8 @@ def main() -> None:
         "--site-max",
         type=int,
         default=100_000,
-        help="build the site (and add one event to it) only up to this size",
+        help="build the site (and add one event to it) only up to this size (0: never: the 1M "
+        "run is ingest through skill ratings, the scoring stage writing the exports)",
     )
     ap.add_argument("--keep", type=Path, help="write archives and stores here (kept)")
     ap.add_argument("--json", type=Path, help="also write the measurements here")
