@@ -196,4 +196,6 @@ def test_the_split_read_an_event_at_a_time_writes_what_one_read_writes(
             assert store.counts["scored_tables_of"] == (1 if batch > 1 else len(imp))
     assert len(imp) >= 2 and made[1]["tables"] == made[10**9]["tables"] > 100
     for f in ("pairs.csv", "players.csv", "errors.csv", "split_report.md"):
-        assert (tmp_path / "split1" / f).read_bytes() == (tmp_path / f"split{10**9}" / f).read_bytes()
+        assert (tmp_path / "split1" / f).read_bytes() == (
+            tmp_path / f"split{10**9}" / f
+        ).read_bytes()
