@@ -2,8 +2,9 @@
 # Write requirements.lock from pyproject.toml: one universal lock (Python 3.11 to 3.13, every
 # platform, every extra) of the versions CI tests. Installs take it as constraints, so each
 # installs only what it asks for, at the locked versions:
-#   pip install -c requirements.lock '.[dev]'        # README command 2, .ci/run
-#   pip install -c requirements.lock .               # README command 1, the Docker image
+#   uv pip install -p .venv -c requirements.lock -e '.[dev]'  # README command 2, .ci/run
+#   uv pip install -p .venv -c requirements.lock .            # README command 1
+#   pip install -c requirements.lock .                        # the Docker image
 #
 #   ops/lock.sh              # after editing pyproject.toml's dependencies: keep every other pin
 #   ops/lock.sh --upgrade    # move every package to the newest release pyproject.toml allows

@@ -3,6 +3,9 @@ stage): ingest, clean, DD (tables, traces, counters, par), scoring, then the sit
 
 from __future__ import annotations
 
+import fcntl
+import os
+import shutil
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,6 +38,32 @@ def build(db: Path, out: Path, files: list[Path], dd: bool = True) -> dict:
                 tally_partition(store, pid)
         scoring.score_and_save(store, scoring.load_store(store))
     return build_site(db, out)
+
+
+def lin_store(tmp_path_factory) -> Path:  # noqa: ANN001 - pytest's TempPathFactory
+    """A folder of its own holding a copy of the session's one build of the bundled LIN with DD
+    (`store.duckdb`, `out/site`), for a module to read or change.
+
+    Three files read that same store (tests/test_mistake_costs.py, tests/test_site_pages.py,
+    tests/test_site_lin_browser.py); building it is most of their cost (about 18 s of CPU, DDS
+    included), so it is built once per test run, by whichever worker needs it first (the others
+    wait on a file lock), and copied."""
+    base = tmp_path_factory.getbasetemp()
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")  # the same in every worker of one run
+    root = base.parent / f"lin-store-{run}" if run else base / "lin-store"
+    root.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{root}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not root.is_dir():
+            building = Path(f"{root}.{os.getpid()}")
+            shutil.rmtree(building, ignore_errors=True)
+            building.mkdir()
+            build(building / "store.duckdb", building / "out", [LIN])
+            building.rename(root)  # complete or absent: a failed build is built again
+    copy = tmp_path_factory.mktemp("lin")
+    shutil.copy2(root / "store.duckdb", copy / "store.duckdb")
+    shutil.copytree(root / "out", copy / "out")
+    return copy
 
 
 def query(db: Path, sql: str, params: list | None = None) -> list:

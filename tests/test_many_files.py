@@ -39,7 +39,7 @@ def _ingest(db: Path, path: Path) -> tuple[dict, set[str], int]:
     with Store(db) as store:
         summary = ingest_paths(store, [path], workers=1)
         ids = {rid for (rid,) in store.con.execute("select record_id from raw_records").fetchall()}
-        return summary.as_dict(), ids, store.counts["insert_raw_records"]
+        return summary.as_dict(), ids, store.counts["insert_raw_records_from"]
 
 
 def test_many_files_are_written_like_one_file(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
-from site_store import LIN, build, query
+from site_store import lin_store, query
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,9 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def usbf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The USBF match with its DD analysis, scores, site and mistake costs (built in-process)."""
-    d = tmp_path_factory.mktemp("usbf")
-    build(d / "store.duckdb", d / "out", [LIN])
-    return d / "store.duckdb"
+    return lin_store(tmp_path_factory) / "store.duckdb"
 
 
 def _rows(db: Path) -> list[dict]:

@@ -108,3 +108,38 @@ def test_a_score_table_published_again_is_not_more_results() -> None:
     assert sum(1 for r in mixed if r.ns_score == "500") == 2
     ranked = [st for st in parsed.standings if st.event.startswith("Mixed Pairs")]
     assert sorted(int(st.published_place) for st in ranked) == list(range(1, 11))
+
+
+def test_the_warnings_read_a_game_at_once_equal_the_line_by_line_rules() -> None:
+    """`conformance_warnings` reads a game written the common way in one match (ingest's speed,
+    issue 37) and gives exactly the line-by-line rules' warnings (`iter_conformance`): on every
+    bundled and real PBN file, and on the 2012 sample's first games rewritten the ways the
+    block reading must hand back to the line loop (CRLF, comments over blank lines, escapes,
+    indented tags, a `%` line, a blank line of white space, tags that break the rules)."""
+    from ddrank.parsers.pbn_conformance import iter_conformance
+
+    bundled = [*VERIFIER.glob("*.pbn"), *(ROOT / "tests" / "data").rglob("*.pbn"),
+               *(ROOT / "ddrank" / "data" / "sample" / "pbn").glob("*.pbn")]  # fmt: skip
+    texts = {p.name: _text(p) for p in [*bundled, *EVENTS.rglob("*.pbn")]}
+    games = _text(ROOT / "ddrank" / "data" / "sample" / "pbn" / "worldclass-2012-example3.pbn")
+    head = "\n\n".join(games.split("\n\n")[:12])
+    texts |= {
+        "crlf": head.replace("\n", "\r\n"),
+        "comment over a blank line": head.replace(
+            '[Declarer "', '{ a note\n\n[Contract "7N"]}\n[Declarer "', 3
+        ),
+        "escape": head.replace('[Site "', '[Competition "Te\\"ams"]\n[Site "', 2),
+        "indented": head.replace('\n[Declarer "', '\n  [Declarer "', 2),
+        "percent line": head.replace('\n[Contract "', '\n% [Contract "x"]\n[Contract "', 2),
+        "white blank line": head.replace("\n\n", "\n \u00a0\n", 4),
+        "rules broken": head.replace(
+            '[Declarer "', '[WestType "robot"]\n[Competition "Swiss"]\n[Decl "', 5
+        ).replace('[Contract "', '[Contract "', 1),  # fmt: skip
+        "no contract": head.replace('[Contract "', '[Contracts "', 3),
+        "several tags a line": head.replace('"]\n[Declarer', '"] [Declarer', 3),
+    }
+    assert len(texts) >= 20
+    for name, text in texts.items():
+        assert conformance_warnings(text) == iter_conformance(text.split("\n")), name
+    assert any("WestType 'robot'" in w for _, w in conformance_warnings(texts["rules broken"]))
+    assert any("without the Declarer" in w for _, w in conformance_warnings(texts["rules broken"]))

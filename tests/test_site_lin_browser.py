@@ -2,7 +2,7 @@
 replay steps through the play with each legal card's DD value, a two-team match is shown as a
 knockout match, and a player's costliest mistakes are the store's costs.
 
-The store is built in-process by the stages (tests/site_store.py) with DDS. Every page is opened in
+The store is built in-process by the stages with DDS, once per run (tests/site_store.py `lin_store`). Every page is opened in
 Chromium at 1280 px and at 390 px (nothing may scroll sideways); `DDRANK_SCREENSHOTS=docs/img`
 writes the pictures the README shows.
 """
@@ -19,15 +19,14 @@ from site_browser import (
     open_page,
     shot,
 )
-from site_store import LIN, build, query
+from site_store import lin_store, query
 
 pytestmark = pytest.mark.flow
 
 
 @pytest.fixture(scope="module")
 def lin(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    tmp = tmp_path_factory.mktemp("lin")
-    build(tmp / "store.duckdb", tmp / "out", [LIN])
+    tmp = lin_store(tmp_path_factory)
     site = tmp / "out" / "site"
     (path,) = sorted((site / "events").glob("*.html"))
     return {"db": tmp / "store.duckdb", "site": site, "event": path}

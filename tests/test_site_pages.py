@@ -14,7 +14,7 @@ import re
 from collections import defaultdict
 
 import pytest
-from site_store import LIN, WELWYN, build, query
+from site_store import WELWYN, build, lin_store, query
 
 pytestmark = pytest.mark.flow
 
@@ -47,8 +47,7 @@ def welwyn(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 @pytest.fixture(scope="module")
 def lin(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    tmp = tmp_path_factory.mktemp("lin")
-    build(tmp / "store.duckdb", tmp / "out", [LIN])
+    tmp = lin_store(tmp_path_factory)
     site = tmp / "out" / "site"
     (event,) = sorted((site / "events").glob("*.html"))
     return {"db": tmp / "store.duckdb", "site": site, "event": event,

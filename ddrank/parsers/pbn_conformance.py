@@ -63,29 +63,56 @@ def _game_warnings(tags: dict[str, tuple[int, str]]) -> list[tuple[int, str]]:
 def iter_conformance(lines: Iterable[str]) -> list[tuple[int, str]]:
     """Warnings for the standard's rules the reader tolerates, in line order, at most `PER_RULE`
     per rule then one summary, so a file that breaks a rule on every line gives a short report."""
-    found: dict[str, list[tuple[int, str]]] = {"long": [], "control": [], "tag": []}
-    tags: dict[str, tuple[int, str]] = {}
-    in_comment = False
-    for no, raw in enumerate(lines, 1):
-        line = raw.rstrip("\r\n")
-        if len(line) >= MAX_LINE:
-            found["long"].append(
-                (no, f"line is {len(line):,} characters long (PBN: {MAX_LINE} with its line end)")
-            )
-        bad = _CONTROL.search(line)
-        if bad:
-            found["control"].append(
-                (no, f"control character U+{ord(bad.group()):04X} at column {bad.start() + 1}")
-            )
-        if not line.strip() and not in_comment:  # an empty line ends a game
-            found["tag"] += _game_warnings(tags)
-            tags = {}
-            continue
-        parts, in_comment = _tags(line, in_comment)
-        for part in parts:
-            for m in _TAG.finditer(part):
-                tags.setdefault(m.group(1), (no, _unescape(m.group(2))))
-    found["tag"] += _game_warnings(tags)
+    scan = _Scan()
+    scan.feed(lines, 1)
+    scan.end_game()
+    return _shown(scan.found)
+
+
+class _Scan:
+    """The rules line by line: every warning, by rule, in line order; the game being read and
+    whether a `{` comment is open are kept from one `feed` to the next."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, list[tuple[int, str]]] = {"long": [], "control": [], "tag": []}
+        self.tags: dict[str, tuple[int, str]] = {}
+        self.in_comment = False
+
+    def end_game(self) -> None:
+        self.found["tag"] += _game_warnings(self.tags)
+        self.tags = {}
+
+    def feed(self, lines: Iterable[str], first: int) -> None:
+        """`lines`, the first of which is line `first`."""
+        found, tags, in_comment = self.found, self.tags, self.in_comment
+        for no, raw in enumerate(lines, first):
+            line = raw.rstrip("\r\n")
+            if len(line) >= MAX_LINE:
+                found["long"].append(
+                    (
+                        no,
+                        f"line is {len(line):,} characters long (PBN: {MAX_LINE} with its "
+                        "line end)",
+                    )  # fmt: skip
+                )
+            bad = _CONTROL.search(line)
+            if bad:
+                found["control"].append(
+                    (no, f"control character U+{ord(bad.group()):04X} at column {bad.start() + 1}")
+                )
+            if not line.strip() and not in_comment:  # an empty line ends a game
+                found["tag"] += _game_warnings(tags)
+                tags = {}
+                continue
+            parts, in_comment = _tags(line, in_comment)
+            for part in parts:
+                for m in _TAG.finditer(part):
+                    tags.setdefault(m.group(1), (no, _unescape(m.group(2))))
+        self.tags, self.in_comment = tags, in_comment
+
+
+def _shown(found: dict[str, list[tuple[int, str]]]) -> list[tuple[int, str]]:
+    """At most `PER_RULE` warnings of each rule, then one summary; in line order."""
     out: list[tuple[int, str]] = []
     for rule, hits in found.items():
         out += hits[:PER_RULE]
@@ -97,6 +124,80 @@ def iter_conformance(lines: Iterable[str]) -> list[tuple[int, str]]:
     return sorted(out)
 
 
+_LONG = re.compile(rf"^[^\n]{{{MAX_LINE},}}", re.M)
+# a run of non-blank lines (blank as `str.strip` sees it: the same white space as `\s`)
+_RUN = re.compile(r"(?:^[^\S\n]*\S[^\n]*(?:\n|\Z))+", re.M)
+# one tag alone on a line, after a line end (its value without a quote, a line end or `\`)
+_TAG_LINE = re.compile(r'\n\[(\w+) "([^"\n\\]*)"\][^\S\n]*(?=\n|\Z)')
+# the tags `_game_warnings` reads, alone on a line
+_NEEDED = frozenset([*_ALLOWED, "Play", *_PLAY_NEEDS])  # the tags `_game_warnings` reads
+
+
 def conformance_warnings(text: str) -> list[tuple[int, str]]:
-    """`iter_conformance` on a whole decoded file."""
-    return iter_conformance(text.split("\n"))
+    """`iter_conformance` on a whole decoded file, with a few regular expressions over the
+    text instead of Python code per line (the line loop was a third of ingest): long lines and
+    control characters are found in the whole text at once, and a game written the common way
+    (each `[` opens a tag alone on its line, no `{` comment, no backslash) gives its tags in one
+    match. Any other run of lines goes through the line loop, so the warnings are exactly
+    `iter_conformance`'s (a test compares both on every real file)."""
+    found: dict[str, list[tuple[int, str]]] = {"long": [], "control": [], "tag": []}
+    lines = _LineNumbers(text)
+    for m in _LONG.finditer(text):
+        line = m.group().rstrip("\r")
+        if len(line) >= MAX_LINE:
+            found["long"].append((lines.at(m.start()), f"line is {len(line):,} characters long "
+                                  f"(PBN: {MAX_LINE} with its line end)"))  # fmt: skip
+    lines = _LineNumbers(text)
+    for m in _CONTROL.finditer(text):
+        no = lines.at(m.start())
+        if not found["control"] or found["control"][-1][0] != no:  # the first of a line only
+            column = m.start() - text.rfind("\n", 0, m.start())
+            found["control"].append((no, f"control character U+{ord(m.group()):04X} at "
+                                     f"column {column}"))  # fmt: skip
+    found["tag"] = _tag_warnings(text)
+    return _shown(found)
+
+
+class _LineNumbers:
+    """The line of an offset, offsets asked in increasing order (the line ends between two asks
+    counted once)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.pos, self.line = text, 0, 1
+
+    def at(self, offset: int) -> int:
+        self.line += self.text.count("\n", self.pos, offset)
+        self.pos = offset
+        return self.line
+
+
+def _tag_warnings(text: str) -> list[tuple[int, str]]:
+    """The tag warnings of `_Scan`, a run of non-blank lines at a time: read in one match when
+    written the common way, else line by line; blank lines between runs end a game unless a
+    comment is open."""
+    scan = _Scan()
+    lines = _LineNumbers(text)
+    for m in _RUN.finditer(text):
+        run = m.group().removesuffix("\n")
+        first = lines.at(m.start())
+        if not scan.in_comment:
+            scan.end_game()  # the blank lines before the run (or the file's start)
+        block = "\n" + run
+        found = _TAG_LINE.findall(block) if not scan.in_comment else None
+        if (
+            found is not None
+            and len(found) == run.count("[")
+            and "{" not in run
+            and ("\\" not in run)
+        ):  # each `[` opens a tag alone on its line
+            names = dict(found).keys()
+            if _ALLOWED.keys() & names or ("Play" in names and not names >= set(_PLAY_NEEDS)):
+                scan.tags = {}  # the first of each name, as `setdefault`
+                for name in names & _NEEDED:
+                    at = block.find(f'\n[{name} "')
+                    value = _TAG_LINE.match(block, at).group(2)  # type: ignore[union-attr]
+                    scan.tags[name] = (first + block.count("\n", 1, at + 1), value)
+        else:
+            scan.feed(run.split("\n"), first)
+    scan.end_game()
+    return scan.found["tag"]
