@@ -13,6 +13,7 @@ from operator import attrgetter
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
 
 from ddrank.cleaning import clean_record
 from ddrank.raw import RawRecord, place_of, place_text
@@ -71,6 +72,7 @@ _board_values = attrgetter(*BOARD_SCHEMA)
 #: A raw record's fields in the order `RawRecord` takes them.
 _FIELDS = tuple(f.name for f in fields(RawRecord))
 _INT_FIELDS = ("source_line", "occurrence")
+_LIST_COLUMNS = {"play": pa.list_(pa.string()), "play_seats": pa.list_(pa.int8())}
 
 
 def _append(columns: dict[str, list], *values: object) -> None:
@@ -130,9 +132,11 @@ def clean_slice(
                 summary.repairs[repair.split(":")[0]] += 1
     del frame
     folder = Path(out_dir)
-    columns = zip(*boards, strict=True) if boards else ([] for _ in BOARD_SCHEMA)
-    pl.DataFrame(dict(zip(BOARD_SCHEMA, map(list, columns), strict=True)),
-                 schema=BOARD_SCHEMA).write_parquet(folder / f"boards-{tag}.parquet")  # fmt: skip
+    columns = dict(zip(BOARD_SCHEMA, map(list, zip(*boards, strict=True) if boards else
+                                         ([] for _ in BOARD_SCHEMA)), strict=True))  # fmt: skip
+    for name in _LIST_COLUMNS:  # through Arrow: polars builds a Series per list otherwise
+        columns[name] = pl.Series(name, pa.array(columns[name], _LIST_COLUMNS[name]))
+    pl.DataFrame(columns, schema=BOARD_SCHEMA).write_parquet(folder / f"boards-{tag}.parquet")
     for name, columns in out.items():
         pl.DataFrame(columns, schema=SCHEMAS[name]).write_parquet(folder / f"{name}-{tag}.parquet")
     return summary

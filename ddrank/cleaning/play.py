@@ -81,12 +81,10 @@ def validate_play(
     `_finish_trick`, which checks any trick the same way (clean runs this for every record).
     """
     hands = [set(h) for h in hands_by_seat]
-    suits_left = []  # cards still held, per seat and suit
+    suits_left = []  # cards still held, per seat and suit (no rank is written S, H, D or C)
     for hand in hands:
-        left = {"S": 0, "H": 0, "D": 0, "C": 0}
-        for code in hand:
-            left[code[0]] += 1
-        suits_left.append(left)
+        held = "".join(hand)
+        suits_left.append({s: held.count(s) for s in "SHDC"})
     if column_format:
         if len(tokens) % 4:
             raise Reject("unbalanced_play", f"{len(tokens)} cards and dashes")
