@@ -7,11 +7,13 @@ never touches the store (DuckDB allows one writer process).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
 
 from ddrank.cleaning import clean_record
 from ddrank.raw import RawRecord, place_of, place_text
@@ -67,11 +69,29 @@ class CleanSummary:
 
 #: A cleaned board's values in BOARD_SCHEMA's order (one C call, no dict per board).
 _board_values = attrgetter(*BOARD_SCHEMA)
+#: A raw record's fields in the order `RawRecord` takes them.
+_FIELDS = tuple(f.name for f in fields(RawRecord))
+_INT_FIELDS = ("source_line", "occurrence")
+_LIST_COLUMNS = {"play": pa.list_(pa.string()), "play_seats": pa.list_(pa.int8())}
 
 
 def _append(columns: dict[str, list], *values: object) -> None:
     for column, value in zip(columns.values(), values, strict=True):
         column.append(value)
+
+
+def _records(frame: pl.DataFrame) -> Iterator[tuple[str, RawRecord]]:
+    """Each row's record id and `RawRecord`, a row's tuple at a time: no dict per row, and a
+    missing text is "" (as the readers write it) set in the frame, not per value."""
+    if frame.select(pl.col(*_INT_FIELDS).null_count()).sum_horizontal().item():
+        for row in frame.iter_rows(named=True):  # a missing line number: as it was
+            rid = str(row.pop("record_id"))
+            yield rid, RawRecord(**{k: ("" if v is None else v) for k, v in row.items()})  # type: ignore[arg-type]
+        return
+    texts = [c for c, t in frame.schema.items() if t == pl.String and c != "record_id"]
+    frame = frame.with_columns(pl.col(*texts).fill_null("")).select("record_id", *_FIELDS)
+    for rid, *values in frame.iter_rows():
+        yield rid, RawRecord(*values)
 
 
 def clean_slice(
@@ -91,15 +111,13 @@ def clean_slice(
     summary = CleanSummary(cleaned=len(frame))
     boards: list[tuple] = []
     out: dict[str, dict[str, list]] = {n: {c: [] for c in SCHEMAS[n]} for n in OUTPUTS[1:]}
-    for row in frame.iter_rows(named=True):  # one record's dict at a time, never the chunk's
-        rid = str(row.pop("record_id"))
-        rec = RawRecord(**{k: ("" if v is None else v) for k, v in row.items()})  # type: ignore[arg-type]
+    for rid, rec in _records(frame):
         res = clean_record(rec, rid, rec.source_file not in files_with_leading_passes)
         if res.exclusion:
             reason, detail = res.exclusion
             summary.excluded[reason] += 1
             _append(out["exclusions"], rid, reason, detail, rec.source_file, rec.source_line,
-                    place_text(place_of(row)))  # fmt: skip
+                    place_text(place_of(vars(rec))))  # fmt: skip
             continue
         board = res.board
         assert board is not None
@@ -114,9 +132,11 @@ def clean_slice(
                 summary.repairs[repair.split(":")[0]] += 1
     del frame
     folder = Path(out_dir)
-    pl.DataFrame(boards, schema=BOARD_SCHEMA, orient="row").write_parquet(
-        folder / f"boards-{tag}.parquet"
-    )
+    columns = dict(zip(BOARD_SCHEMA, map(list, zip(*boards, strict=True) if boards else
+                                         ([] for _ in BOARD_SCHEMA)), strict=True))  # fmt: skip
+    for name in _LIST_COLUMNS:  # through Arrow: polars builds a Series per list otherwise
+        columns[name] = pl.Series(name, pa.array(columns[name], _LIST_COLUMNS[name]))
+    pl.DataFrame(columns, schema=BOARD_SCHEMA).write_parquet(folder / f"boards-{tag}.parquet")
     for name, columns in out.items():
         pl.DataFrame(columns, schema=SCHEMAS[name]).write_parquet(folder / f"{name}-{tag}.parquet")
     return summary

@@ -4,9 +4,10 @@ partitions; their events, published rankings and hand-record deals beside them."
 from __future__ import annotations
 
 import os
-from collections import Counter
+import tempfile
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing import get_context
@@ -94,8 +95,20 @@ def _parsed(files: list[Path], workers: int, limits: Limits
     if workers <= 1 or len(files) < 2 or sum(_size(f) for f in files) < PARALLEL_BYTES:
         yield from map(read, files)
         return
-    with spawn_pool(workers) as pool:  # many small files: sent to the workers in chunks
-        yield from pool.map(read, files, chunksize=max(1, min(64, len(files) // (4 * workers))))
+    chunk = max(1, min(64, len(files) // (4 * workers)))  # many small files: sent in chunks
+    with spawn_pool(workers) as pool:
+        ahead: deque[Future] = deque()  # parsed and not taken yet: a few chunks, not the archive
+        for k in range(0, len(files), chunk):
+            ahead.append(pool.submit(_read_all, read, files[k : k + chunk]))
+            if len(ahead) > 2 * workers:
+                yield from ahead.popleft().result()
+        while ahead:
+            yield from ahead.popleft().result()
+
+
+def _read_all(read: Callable[[Path], tuple[ParsedFile, list[str]]], files: list[Path]
+              ) -> list[tuple[ParsedFile, list[str]]]:  # fmt: skip
+    return [read(f) for f in files]
 
 
 def _size(path: Path) -> int:
@@ -191,7 +204,7 @@ def ingest_paths(
     extras = EventRows()
     done = len(unchanged)
     report("ingest", done, len(files))
-    with store.transaction():  # records and their files land together or not at all
+    with store.transaction(), _Spool() as spool:  # records and their files: all or nothing
         first = store.scalar("next_partition")
         large = [p for p in todo if streams(p)]  # read and stored in batches, in order
         small = [p for p in todo if p not in large]
@@ -213,27 +226,57 @@ def ingest_paths(
                                   "records": len(parsed.records), "deals": len(parsed.deals),
                                   "standings": len(parsed.standings)})  # fmt: skip
             if len(pending.ids) >= FLUSH_RECORDS:
-                _write(store, pending, summary, first, partition_size)
+                _write(store, spool, pending, summary, first, partition_size)
                 pending = _Pending()
-        _write(store, pending, summary, first, partition_size)
+        _write(store, spool, pending, summary, first, partition_size)
         for path in large:
-            _ingest_streamed(store, path, digests[path], extras, summary, first, partition_size,
-                             limits)  # fmt: skip
+            _ingest_streamed(store, spool, path, digests[path], extras, summary, first,
+                             partition_size, limits)  # fmt: skip
             done += 1
             report("ingest", done, len(files))
+        spool.load(store)
         summary.new_events, summary.new_standings, summary.new_deals = extras.store(store)
         summary.partitions = [p for (p,) in store.tuples("partitions_from", first=first)]
     report("ingest", len(files), len(files))
     return summary
 
 
-def _write(store: Store, pending: _Pending, summary: IngestSummary, first_partition: int,
-           partition_size: int) -> None:  # fmt: skip
+class _Spool:
+    """This ingest's new records, written to parquet files as they come and inserted into the
+    store in one statement at the end: DuckDB holds a transaction's appends in memory (about
+    1.6 KB a record when appended 20,000 at a time), but writes one large insert straight to
+    the file, so memory stays flat however many records an ingest adds (issue 37)."""
+
+    def __init__(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory(prefix="ddrank-ingest-")
+        self.folder = Path(self._tmp.name)
+        self.ids: set[int] = set()  # ids spooled (as numbers: a third of the memory of text)
+        self.count = 0
+
+    def __enter__(self) -> _Spool:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._tmp.cleanup()
+
+    def write(self, frame: pl.DataFrame) -> Path:
+        path = self.folder / f"raw-{self.count:07d}.parquet"  # in order: the store keeps it
+        frame.write_parquet(path)
+        self.count += 1
+        return path
+
+    def load(self, store: Store) -> None:
+        if any(self.folder.glob("raw-*.parquet")):  # (a refused file's are deleted)
+            store.run("insert_raw_records_from", files=str(self.folder / "raw-*.parquet"))
+
+
+def _write(store: Store, spool: _Spool, pending: _Pending, summary: IngestSummary,
+           first_partition: int, partition_size: int) -> None:  # fmt: skip
     """The records of the pending files that the store lacks, and the files, in a few statements."""
     if not pending.files:
         return
-    fresh = _fresh(store, pending.records, pending.ids, summary)
-    _insert(store, fresh, summary, first_partition, partition_size)
+    fresh = _fresh(store, spool, pending.records, pending.ids, summary)
+    _insert(spool, fresh, summary, first_partition, partition_size)
     new = Counter(rec.source_file for rec, _ in fresh)
     rows, folders = [], {}
     for f in pending.files:
@@ -262,7 +305,7 @@ def _resolved(path: Path, folders: dict[Path, Path]) -> str:
     return str(folders[path.parent] / path.name)
 
 
-def _ingest_streamed(store: Store, path: Path, sha1: str, extras: EventRows,
+def _ingest_streamed(store: Store, spool: _Spool, path: Path, sha1: str, extras: EventRows,
                      summary: IngestSummary, first_partition: int, partition_size: int,
                      limits: Limits) -> None:  # fmt: skip
     """A large PBN or LIN file, read and stored batch by batch; refused whole (its rows of this
@@ -276,6 +319,7 @@ def _ingest_streamed(store: Store, path: Path, sha1: str, extras: EventRows,
     mine = EventRows()
     before = (summary.new, summary.duplicate, len(summary.unreadable))
     new = 0
+    spooled: list[tuple[Path, list[str]]] = []  # this file's: forgotten if it is refused
     try:
         for batch in stream.batches(path):
             limits.check_rows(stream.count + len(stream.deals) + len(stream.standings))
@@ -284,13 +328,17 @@ def _ingest_streamed(store: Store, path: Path, sha1: str, extras: EventRows,
             said = {w for _, w in stream.warnings}  # a value cut in each batch: said once
             stream.warnings += [(n, w) for n, w in checked.warnings if w not in said]
             mine.add_records(batch)
-            fresh = _fresh(store, batch, [r.record_id for r in batch], summary)
-            _insert(store, fresh, summary, first_partition, partition_size)
+            fresh = _fresh(store, spool, batch, [r.record_id for r in batch], summary)
+            written = _insert(spool, fresh, summary, first_partition, partition_size)
+            if written:
+                spooled.append((written, [rid for _, rid in fresh]))
             new += len(fresh)
         limits.check_rows(stream.count + len(stream.deals) + len(stream.standings))
         check_lengths(stream.parsed(), limits)
     except LimitExceeded as exc:
-        store.run("delete_new_records_of", source_file=str(path), first=first_partition)
+        for written, ids in spooled:
+            written.unlink()
+            spool.ids.difference_update(map(_key, ids))
         summary.new, summary.duplicate = before[0], before[1]
         del summary.unreadable[before[2] :]
         summary.refused.append({"file": str(path), "reason": str(exc)})
@@ -309,41 +357,48 @@ def _ingest_streamed(store: Store, path: Path, sha1: str, extras: EventRows,
               records=stream.count, new_records=new)  # fmt: skip
 
 
-def _fresh(
-    store: Store, records: list[RawRecord], ids: list[str], summary: IngestSummary
-) -> list[tuple[RawRecord, str]]:
-    """The records the store does not have yet; unreadable ones are reported. Records of this
-    run are already in the store (same transaction); `seen` covers the batch at hand."""
-    seen: set[str] = set()
+def _fresh(store: Store, spool: _Spool, records: list[RawRecord], ids: list[str],
+           summary: IngestSummary) -> list[tuple[RawRecord, str]]:  # fmt: skip
+    """The records neither the store (earlier runs) nor this run (`spool.ids`) has; unreadable
+    ones are reported."""
     known = _known_ids(store, ids)
+    seen = spool.ids
     fresh: list[tuple[RawRecord, str]] = []
     for rec, rid in zip(records, ids, strict=True):
         if rec.parse_error:
             summary.unreadable.append(
                 {"file": rec.source_file, "line": rec.source_line, "error": rec.parse_error}
             )
-        if rid in known or rid in seen:
+        key = _key(rid)
+        if rid in known or key in seen:
             summary.duplicate += 1
             continue
-        seen.add(rid)
+        seen.add(key)
         fresh.append((rec, rid))
     return fresh
 
 
-def _insert(store: Store, fresh: list[tuple[RawRecord, str]], summary: IngestSummary,
-            first_partition: int, partition_size: int) -> None:  # fmt: skip
-    """Append records to `raw_records`: the k-th new record of this run (`summary.new` are
+def _key(rid: str) -> int | str:
+    """A record id (20 hex digits) as a number: a third of the memory of its text."""
+    try:
+        return int(rid, 16) if len(rid) == 20 and "_" not in rid else rid
+    except ValueError:
+        return rid
+
+
+def _insert(spool: _Spool, fresh: list[tuple[RawRecord, str]], summary: IngestSummary,
+            first_partition: int, partition_size: int) -> Path | None:  # fmt: skip
+    """Spool new records for `raw_records`: the k-th new record of this run (`summary.new` are
     already written) goes to partition `first_partition + k // partition_size`."""
     if not fresh:
-        return
+        return None
     columns = zip(*(_raw_values(rec) for rec, _ in fresh), strict=True)  # one C call a record
     data = {c: list(v) for c, v in zip(RAW_COLUMNS[1:], columns, strict=True)}
     data["record_id"] = [rid for _, rid in fresh]
     k0 = summary.new
     data["partition_id"] = [first_partition + (k0 + k) // partition_size for k in range(len(fresh))]
-    with registered(store, "new_raw", pl.DataFrame(data, schema=_TYPES)):
-        store.run("insert_raw_records")
     summary.new += len(fresh)
+    return spool.write(pl.DataFrame(data, schema=_TYPES))
 
 
 def _unchanged_files(store: Store, digests: dict[Path, str]) -> dict[Path, int]:

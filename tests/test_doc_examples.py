@@ -20,6 +20,17 @@ Convention (for whoever writes docs):
       (`DDRANK_INPUTS=["ddrank/data/sample/lin/usbf-2010-sf-14502.lin"]`) so that a pipeline example runs in
       CI in seconds; the example itself stays as a user types it. Several directives may share one
       comment, separated by `;`.
+    - `<!-- doc-test: shared-api -->`: the block's flows use the test worker's Prefect API
+      (tests/prefect_server.py `worker_api()`, exported as PREFECT_API_URL, as a user with a
+      Prefect server configured runs them) instead of starting a temporary API of their own:
+      the first `ddrank run` of a file starts its own, as a new user's does, and the later ones
+      share (a start costs 10-30 s of CPU; `test_one_api_start_per_file` checks it).
+    - `<!-- doc-test: copy SRC DEST -->`: before the block, copy the file SRC that an earlier
+      block of the same document made to DEST (a store: with its `.wal`), e.g. a store whose
+      double-dummy analysis an earlier block of the same input already ran, so that DDS does
+      not solve the same deals twice; the block's commands still run as written.
+    - `<!-- doc-test: expect TEXT -->`: what the block prints (stdout or stderr) contains TEXT;
+      one directive per text.
 * A block must finish in its time limit (10 minutes unless `timeout` says) and exit 0. Examples
   that take hours (training the estimator from scratch) are `manual`, with the reason. Other languages (```python, ```toml, plain ```)
   are not run.
@@ -34,6 +45,7 @@ import re
 import shutil
 import subprocess
 import sys
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +68,9 @@ class Example:
     manual: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     timeout: int = 600
+    shared_api: bool = False
+    copies: list[tuple[str, str]] = field(default_factory=list)
+    expect: list[str] = field(default_factory=list)
 
     @property
     def id(self) -> str:
@@ -90,6 +105,13 @@ def examples(path: Path) -> list[Example]:
             elif directive.startswith("env "):
                 name, _, value = directive[4:].strip().partition("=")
                 ex.env[name] = value
+            elif directive == "shared-api":
+                ex.shared_api = True
+            elif directive.startswith("copy "):
+                src, dest = directive[5:].split()
+                ex.copies.append((src, dest))
+            elif directive.startswith("expect "):
+                ex.expect.append(directive[7:].strip())
             else:
                 raise ValueError(f"{ex.id}: unknown doc-test directive {directive!r}")
         found.append(ex)
@@ -150,14 +172,27 @@ def test_doc_example_runs(example: Example, copies: dict[str, Path], tmp_path_fa
     for name in ("PREFECT_API_URL", "DDRANK_DB", "DDRANK_OUT", "DDRANK_CONFIG"):
         if name not in example.env:
             env.pop(name, None)
+    for src, dest in example.copies:
+        assert (clone / src).is_file(), f"{example.id}: copy {src}: no earlier block made it"
+        for suffix in ("", ".wal"):
+            if (clone / f"{src}{suffix}").is_file():
+                shutil.copy2(clone / f"{src}{suffix}", clone / f"{dest}{suffix}")
     script = "set -eo pipefail\n" + example.script
-    done = subprocess.run(["bash", "-c", script], cwd=clone, env=env, capture_output=True,
-                          text=True, timeout=example.timeout)  # fmt: skip
+    with ExitStack() as api:
+        if example.shared_api:
+            from prefect_server import worker_api
+
+            env["PREFECT_API_URL"] = api.enter_context(worker_api())
+        done = subprocess.run(["bash", "-c", script], cwd=clone, env=env, capture_output=True,
+                              text=True, timeout=example.timeout)  # fmt: skip
+    shown = f"--- stdout\n{done.stdout[-3000:]}\n--- stderr\n{done.stderr[-3000:]}"
     assert done.returncode == 0, (
-        f"{example.id} failed (exit {done.returncode})\n--- script\n{example.script}"
-        f"--- stdout\n{done.stdout[-3000:]}\n--- stderr\n{done.stderr[-3000:]}"
+        f"{example.id} failed (exit {done.returncode})\n--- script\n{example.script}{shown}"
     )
     assert "Traceback (most recent call last)" not in done.stderr, done.stderr[-3000:]
+    printed = " ".join((done.stdout + done.stderr).split())
+    for text in example.expect:
+        assert " ".join(text.split()) in printed, f"{example.id}: {text!r} not printed\n{shown}"
 
 
 def test_examples_are_found() -> None:
@@ -165,6 +200,21 @@ def test_examples_are_found() -> None:
     ids = {ex.id.split(":")[0] for ex in ALL}
     assert {"README.md", "docs/estimator.md"} <= ids
     assert any("ddrank dd-estimate eval --json" in ex.script for ex in ALL if not ex.slow)
+
+
+#: A command that starts a temporary Prefect API unless one is configured (flows/server.py).
+STARTS_API = re.compile(r"^\s*ddrank\s+(run|dd)\b", re.M)
+
+
+def test_one_api_start_per_file() -> None:
+    """Each run start costs a Prefect API start (10-30 s of CPU, more than the bundled LIN's
+    DDS): within a document only the first block that runs a flow starts its own; the later
+    ones share the worker's (`shared-api`). A block that uses `ddrank run`'s start-up or its
+    own API on purpose says so by being first."""
+    for path in doc_files():
+        starting = [ex for ex in examples(path) if ex.manual is None and not ex.slow
+                    and STARTS_API.search(ex.script) and not ex.shared_api]  # fmt: skip
+        assert len(starting) <= 1, f"several blocks start a Prefect API: {[e.id for e in starting]}"
 
 
 def test_manual_examples_say_why() -> None:

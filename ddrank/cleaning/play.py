@@ -76,52 +76,77 @@ def validate_play(
 
     `overtake_bug` reads columns written by an exporter whose trick-winner rule let every trump
     overtake (even a higher one): it placed the next trick's cards from its own wrong leader.
+
+    A trick of four cards (nearly all of them) is checked inline; one with a dash goes through
+    `_finish_trick`, which checks any trick the same way (clean runs this for every record).
     """
     hands = [set(h) for h in hands_by_seat]
-    suits_left = [{s: 0 for s in "SHDC"} for _ in range(4)]  # cards still held, per suit
-    for seat, hand in enumerate(hands):
-        for code in hand:
-            suits_left[seat][code[0]] += 1
+    suits_left = []  # cards still held, per seat and suit (no rank is written S, H, D or C)
+    for hand in hands:
+        held = "".join(hand)
+        suits_left.append({s: held.count(s) for s in "SHDC"})
+    if column_format:
+        if len(tokens) % 4:
+            raise Reject("unbalanced_play", f"{len(tokens)} cards and dashes")
+    elif "-" in tokens:
+        raise Reject("play_order", "a dash in a play listed in playing order")
     out_cards: list[str] = []
     out_seats: list[int] = []
     completed = won = 0
     leader = lead
     export_leader = lead  # who the exporter believed led (differs only with overtake_bug)
-    if column_format:
-        if len(tokens) % 4:
-            raise Reject("unbalanced_play", f"{len(tokens)} cards and dashes")
-        groups = [tokens[k : k + 4] for k in range(0, len(tokens), 4)]
-    else:
-        if "-" in tokens:
-            raise Reject("play_order", "a dash in a play listed in playing order")
-        groups = [tokens[k : k + 4] for k in range(0, len(tokens), 4)]
+    side = declarer % 2
+    rank = _RANK_VALUE
     dash_before = False
-    for g, group in enumerate(groups):
+    for g, k in enumerate(range(0, len(tokens), 4)):
         if dash_before:
             raise Reject("multiple_claim", f"trick {g + 1} follows a trick with a dash")
-        if column_format:
-            # token k of a group belongs to seat (lead + k), whoever led the trick
-            trick = [((leader + i) % 4, group[(export_leader - lead + i) % 4]) for i in range(4)]
+        group = tokens[k : k + 4]
+        seats = [leader, (leader + 1) % 4, (leader + 2) % 4, (leader + 3) % 4]
+        if column_format:  # token k of a group belongs to seat (lead + k), whoever led the trick
+            shift = export_leader - lead
+            codes = [group[shift % 4], group[(shift + 1) % 4], group[(shift + 2) % 4],
+                     group[(shift + 3) % 4]]  # fmt: skip
         else:
-            trick = [((leader + i) % 4, group[i]) for i in range(len(group))]
-            trick += [((leader + i) % 4, "-") for i in range(len(group), 4)]
-        for seat, code in trick:
+            codes = group + ["-"] * (4 - len(group))
+        for seat, code in zip(seats, codes, strict=True):
             if code == "-":
                 continue
-            if code not in hands[seat]:
+            hand = hands[seat]
+            if code not in hand:
                 raise Reject("play_error", f"{SEAT_LETTERS[seat]} plays {code}, not in hand")
-            hands[seat].discard(code)
+            hand.discard(code)
             suits_left[seat][code[0]] -= 1
-        for seat, code in trick:
-            if code != "-":
-                out_cards.append(code)
-                out_seats.append(seat)
-        winner, declarer_won = _finish_trick(trick, suits_left, trump, declarer % 2)
-        if winner < 0:
-            dash_before = True
-            continue
+        if "-" in codes:
+            trick = list(zip(seats, codes, strict=True))
+            for seat, code in trick:
+                if code != "-":
+                    out_cards.append(code)
+                    out_seats.append(seat)
+            winner, declarer_won = _finish_trick(trick, suits_left, trump, side)
+            if winner < 0:
+                dash_before = True
+                continue
+        else:  # four cards: `_finish_trick` without its dash rules
+            out_cards += codes
+            out_seats += seats
+            led = codes[0][0]
+            for i in (1, 2, 3):
+                code = codes[i]
+                if code[0] != led and suits_left[seats[i]][led]:
+                    raise Reject("renege", f"{SEAT_LETTERS[seats[i]]} played {code} holding {led}")
+            best = 0
+            for i in (1, 2, 3):
+                c, b = codes[i], codes[best]
+                if c[0] == b[0]:
+                    if rank[c[1]] > rank[b[1]]:
+                        best = i
+                elif c[0] == trump:
+                    best = i
+            winner = seats[best]
+            declarer_won = winner % 2 == side
         if overtake_bug:
-            export_leader = (export_leader + _buggy_winner_index([c for _, c in trick], trump)) % 4
+            export_leader = (export_leader + _buggy_winner_index(codes, trump)) % 4
         else:
             export_leader = winner
         leader = winner

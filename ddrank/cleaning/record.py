@@ -371,7 +371,7 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult, restore_passes: bool) -> 
         record_id=rid,
         deal_id=deal_id_of(deal) if deal is not None else None,  # type: ignore[arg-type]
         event=rec.event,
-        year=board_year(rec.date, rec.event),
+        year=_board_year(rec.date, rec.event),
         board_no=rec.board_no,
         room=rec.room,
         home_team=rec.home_team,
@@ -394,8 +394,8 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult, restore_passes: bool) -> 
         claim_tricks=claim,
         result=result if result is not None and 0 <= result <= 13 else None,
         repairs="; ".join(repairs) or None,
-        event_id=event_id_of(rec.event, rec.date, rec.organiser),
-        date=iso_date(rec.date) or None,
+        event_id=_event_id(rec.event, rec.date, rec.organiser),
+        date=_iso_date(rec.date) or None,
         scoring=rec.scoring.strip() or None,
         ns_score=_int_or_none(rec.ns_score),
         par_score=_int_or_none(rec.par_score),
@@ -410,6 +410,13 @@ def _clean(rec: RawRecord, rid: str, out: CleanResult, restore_passes: bool) -> 
     return board
 
 
+# An event's records share its name, date and organiser: each is read once per event, not per
+# record (clean runs these for every table result of the archive).
+_event_id = lru_cache(maxsize=1024)(event_id_of)
+_iso_date = lru_cache(maxsize=1024)(iso_date)
+_board_year = lru_cache(maxsize=1024)(board_year)
+
+
 def _card_or_none(text: str) -> str | None:
     """A lead card as the store keeps it ('SJ', 'HT'); None when absent or not a card."""
     try:
@@ -420,6 +427,8 @@ def _card_or_none(text: str) -> str | None:
 
 def _float_or_none(text: str) -> float | None:
     """A published number ("4.5", "56.25%", "-3"); None when absent or not a number."""
+    if text == "":  # most records publish none of them: no exception raised for each
+        return None
     try:
         return float(str(text).strip().rstrip("%").replace(",", "."))
     except ValueError:
@@ -427,6 +436,8 @@ def _float_or_none(text: str) -> float | None:
 
 
 def _int_or_none(text: str) -> int | None:
+    if text == "":
+        return None
     try:
         return int(str(text).strip())
     except ValueError:

@@ -76,6 +76,16 @@ def _suited(text: str) -> Markup:
     return Markup("".join(out))
 
 
+#: Seats by number (0 = North): an enum call per card played costs more than the lookup.
+SEAT_OF = tuple(Seat(k) for k in range(4))
+
+
+@lru_cache(maxsize=1024)
+def _card(text: str) -> Card:
+    """A card of a play, parsed once per spelling (a Card is immutable)."""
+    return Card.parse(text)
+
+
 def call_html(token: str) -> Markup:
     if token == "P":
         return Markup('<span class="pass">Pass</span>')
@@ -196,8 +206,8 @@ def table_view(r: Row, key: str, dd: dict[tuple[str, str], int] | None,
         view.calls = _auction_grid(key, auction, marked_calls)
     play, seats = r.get("play") or [], r.get("play_seats") or []
     if play and contract is not None and len(play) == len(seats):
-        cards = [Card.parse(c) for c in play]
-        who = [Seat(int(s)) for s in seats]
+        cards = [_card(c) for c in play]
+        who = [SEAT_OF[int(s)] for s in seats]
         declarer = contract.declarer
         assert declarer is not None
         trace = r.get("trace")

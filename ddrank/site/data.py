@@ -130,8 +130,9 @@ def seat_players(seats: Iterable[Row]) -> tuple[dict[str, list[str | None]], dic
     return who, mistakes
 
 
-def build_events(data: SiteData) -> list[Event]:
-    """Group the results into events (store's events table for names and dates when present)."""
+def build_events(data: SiteData, split: bool = True) -> list[Event]:
+    """Group the results into events (store's events table for names and dates when present);
+    with `split`, the bid/play split of IMP events too (`score_event`; else the caller's)."""
     meta = {str(e.get("event_id")): e for e in data.optional.get("events", [])}
     who, mistakes = seat_players(data.seats)
     events: dict[str, Event] = {}
@@ -188,7 +189,8 @@ def build_events(data: SiteData) -> list[Event]:
         scored = [r["scored"] for r in ev.results if r.get("scored")]
         if scored and ev.kind not in TEAM_SCORINGS:  # matchpoints where scoring gave them
             ev.scoring = "MP" if any(s.get("ns_mp") is not None for s in scored) else "IMP"
-        score_event(ev)
+        if split:
+            score_event(ev)
     return list(events.values())
 
 

@@ -52,8 +52,10 @@ def board_stem(label: str) -> str:
     return f"board-{readable[: MAX_STEM - 14]}-{slug(label, 'h')[2:]}"
 
 
-def board_pages(ev: Event, data: Any, alternatives: dict[tuple[str, int], str]) -> list[BoardPage]:
-    """The event's boards, each with its page name and every table's analysis."""
+def board_pages(ev: Event, data: Any, alternatives: dict[tuple[str, int], str],
+                analyse: bool = True) -> list[BoardPage]:  # fmt: skip
+    """The event's boards, each with its page name and (with `analyse`) every table's analysis
+    (`analyse_tables` analyses them later, or only some)."""
     base = ev.page[: -len(".html")]
     out, used = [], set()
     groups = boards_of(ev) if not ev.hands else [
@@ -69,13 +71,26 @@ def board_pages(ev: Event, data: Any, alternatives: dict[tuple[str, int], str]) 
         page = BoardPage(label, deal_id, rows, f"{base}/{name}.html", hand=hands.get(deal_id))
         taken: set[str] = set()
         for r in rows:
-            key = table_key(r, taken)
-            r["table_key"] = key
-            view = table_view(r, key, data.dd_tables.get(deal_id), alternatives, data.card_values)
-            r["view"] = view
-            page.views.append(view)
+            r["table_key"] = table_key(r, taken)
         out.append(page)
+    if analyse:
+        analyse_tables(out, data, alternatives)
     return out
+
+
+def analyse_tables(boards: list[BoardPage], data: Any, alternatives: dict[tuple[str, int], str],
+                   records: set[str] | None = None) -> None:  # fmt: skip
+    """Each table's auction, play and DD mistakes (`r["view"]`, and the board's `views`): every
+    table's, or only those of `records` (a page kept from the last build renders none, but a
+    player page links to its costliest mistakes)."""
+    for b in boards:
+        for r in b.rows:
+            if "view" in r or (records is not None and str(r["record_id"]) not in records):
+                continue
+            view = table_view(r, r["table_key"], data.dd_tables.get(b.deal_id), alternatives,
+                              data.card_values)  # fmt: skip
+            r["view"] = view
+        b.views = [r["view"] for r in b.rows if "view" in r]
 
 
 def hands(deal: str | None) -> dict[str, list[tuple[str, str]]]:

@@ -20,6 +20,7 @@ from jinja2 import BytecodeCache, Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from ddrank.site.board import suited
+from ddrank.site.board_html import auction_rows, dd_table_rows, diagram_hands, play_rows, who_sat
 from ddrank.site.costly import costly_mistakes, table_costs
 from ddrank.site.data import (
     Event,
@@ -29,15 +30,16 @@ from ddrank.site.data import (
     date_order,
     fmt_num,
     fmt_short,
-    pair_split,
+    score_event,
     slug,
 )
 from ddrank.site.fingerprint import code_version, fingerprint
 from ddrank.site.handrecord import fill_from_published, hand_record_events
 from ddrank.site.matches import knockouts, matches_of, split_matches
-from ddrank.site.pages import board_pages, event_pages
+from ddrank.site.pages import analyse_tables, board_pages, event_pages
 from ddrank.site.profile import CATEGORIES, count_text, field_rates, profile
 from ddrank.site.ranking import Ranking, cumulative_of, event_standings, one_field, rankings_of
+from ddrank.site.rebuild import by_record, event_fingerprint, player_fingerprint
 from ddrank.site.scorecard import Scorecard, scorecards
 from ddrank.site.stats import regression_verdict
 from ddrank.text import SPECIAL_LETTERS, search_key
@@ -50,9 +52,9 @@ FRONT_LINES = 3
 MIN_BOARDS_LISTED = 30
 #: ... when they were rated in at least this many periods (one period is a point, shown as text).
 MIN_PERIODS_CHARTED = 2
-#: At most this many charts (players with the most boards first): matplotlib takes 0.1-0.5 s per
-#: chart on a busy 2-core machine, and the whole report must stay well under 30 s. Every other
-#: player page shows the same numbers as a table (rating ± SE and boards after each period).
+#: At most this many charts (players with the most boards first): the players a reader looks at
+#: most. Every other player page shows the same numbers as a table (rating ± SE and boards after
+#: each period).
 MAX_CHARTS = 40
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "N": "NT"}
 #: Columns of the scoring stage's `rankings` and of `published_standings` the event page shows.
@@ -83,6 +85,11 @@ def environment(bytecode_cache: BytecodeCache | None = None) -> Environment:
     env.filters["tally"] = count_text
     env.filters["filename"] = file_name
     env.globals["SUITS"] = SUIT_SYMBOLS
+    env.globals["auction_rows"] = auction_rows
+    env.globals["play_rows"] = play_rows
+    env.globals["diagram_hands"] = diagram_hands
+    env.globals["dd_table_rows"] = dd_table_rows
+    env.globals["who_sat"] = who_sat
     env.globals["search_key"] = search_key
     letters = json.dumps(SPECIAL_LETTERS, ensure_ascii=True)
     env.globals["search_letters"] = Markup(letters.replace("<", "\\u003c"))
@@ -127,7 +134,8 @@ class Players:
         self.field = field_rates(self.totals)
         self.events: dict[str, Counter] = defaultdict(Counter)
         self.partners: dict[str, Counter] = defaultdict(Counter)
-        self.board_pages = {ev.event_id: board_pages(ev, data, data.alternatives) for ev in events}
+        self.board_pages = {ev.event_id: board_pages(ev, data, data.alternatives, analyse=False)
+                            for ev in events}  # fmt: skip
         for ev in events:
             for b in self.board_pages[ev.event_id]:
                 for r in b.rows:
@@ -138,8 +146,8 @@ class Players:
                         partner = r["players"][(k + 2) % 4]
                         if partner:
                             self.partners[p][partner] += 1
-        #: player -> their costliest mistakes, each linked to its card or call
-        self.costly = costly_mistakes(data.mistake_costs, events, self.board_pages)
+        self.costly: dict[str, list[dict[str, Any]]] = {}  # after `link_mistakes`
+        self.data, self.all_events = data, events
         table_costs(data.table_costs, self.board_pages)
         self.ratings = {r["player"]: r for r in data.optional.get("ratings", []) if r.get("player")}
         self.history: dict[str, list[Row]] = defaultdict(list)
@@ -156,6 +164,37 @@ class Players:
         self.by_label: dict[str, str] = {}
         for n in self.names:
             self.by_label.setdefault(self.label(n), n)
+
+    def prepare(self) -> None:
+        """Before rendering: analyse the tables a player page links to (its costliest mistakes);
+        a store without mistake costs lists every marked mistake by its DD points, so then
+        every table is analysed and kept."""
+        data = self.data
+        self.needed = {str(r["record_id"]) for r in data.mistake_costs}
+        self.keep_all = not self.needed and bool(data.dd_tables or data.published_dd)
+        for ev in self.all_events:
+            analyse_tables(self.board_pages[ev.event_id], data, data.alternatives,
+                           None if self.keep_all else self.needed)  # fmt: skip
+
+    def analyse(self, ev: Event) -> None:
+        """Every table of `ev` analysed, for its pages."""
+        analyse_tables(self.board_pages[ev.event_id], self.data, self.data.alternatives)
+
+    def release(self, ev: Event) -> None:
+        """After `ev`'s pages: its tables' analysis dropped (a player page's links kept), so
+        memory holds one event's analysis at a time."""
+        if self.keep_all:
+            return
+        for b in self.board_pages[ev.event_id]:
+            b.views = []
+            for r in b.rows:
+                if str(r["record_id"]) not in self.needed:
+                    r.pop("view", None)
+                r.pop("split", None)
+
+    def link_mistakes(self) -> None:
+        """Each player's costliest mistakes, linked to their card or call (after `prepare`)."""
+        self.costly = costly_mistakes(self.data.mistake_costs, self.all_events, self.board_pages)
 
     def boards(self, name: str) -> int:
         return int((self.totals.get(name) or {}).get("boards") or sum(self.events[name].values()))
@@ -193,7 +232,7 @@ class SitePages:
         self.copied = copied
         self.env = environment(bytecode_cache)
         fill_from_published(data.results, data.dd_tables, data.published_dd)
-        events = build_events(data)
+        events = build_events(data, split=False)
         with_results = {m for ev in events for m in ev.model_ids}
         meta = {str(e.get("event_id")): e for e in data.optional.get("events", [])}
         events += hand_record_events(data.hand_deals, data.published_dd, data.dd_tables, meta,
@@ -242,15 +281,18 @@ class SitePages:
         #: what this build rendered from what: `record()` after iterating (see `__iter__`)
         self.built: dict[str, Any] = {
             "version": code_version(),
-            "global": fingerprint(self.verdict, set(data.optional), self.show),
+            "global": fingerprint(self.verdict, sorted(data.optional), self.show),
             "events": {}, "players": {},
         }  # fmt: skip
         prev = previous or {}
         same = all(prev.get(k) == self.built[k] for k in ("version", "global"))
         self.previous: dict[str, Any] = prev if same else {}
+        records = by_record(data)
+        self.fingerprints = {ev.event_id: event_fingerprint(self, ev, records)
+                             for ev in self.events}  # fmt: skip
+        self.players.prepare()
         self.rendered = 0
         self.reused = 0
-        self._records: dict[str, list[Any]] | None = None
 
     @property
     def card_page(self) -> dict[tuple[str, ...], str]:
@@ -270,7 +312,7 @@ class SitePages:
                           front=front, min_boards=MIN_BOARDS_LISTED, front_lines=FRONT_LINES,
                           card_page=self.card_page)  # fmt: skip
         for ev in events:
-            fp = self.event_fingerprint(ev)
+            fp = self.fingerprints[ev.event_id]
             old = self.previous.get("events", {}).get(ev.event_id)
             if old and old[0] == fp:  # nothing it shows changed: its pages as they are
                 self.event_pages += len(old[1])
@@ -278,6 +320,8 @@ class SitePages:
                 yield from self._reuse(old[1])
                 continue
             rels = []
+            players.analyse(ev)
+            score_event(ev)  # the bid/play split its pages show
             for page in event_pages(ev, data, players, self.render,
                                     players.board_pages[ev.event_id], self.rankings[ev.event_id],
                                     self.cards[ev.event_id], self.matches[ev.event_id]):  # fmt: skip
@@ -285,6 +329,8 @@ class SitePages:
                 rels.append(page[0])
                 yield page
             self.built["events"][ev.event_id] = [fp, rels]
+            players.release(ev)
+        players.link_mistakes()
         charted = 0
         for name in players.names:
             chart, named = None, []
@@ -295,7 +341,7 @@ class SitePages:
                 chart = f"img/{slug(name, 'p')}-rating.svg"
                 named = [{**h, "period": self.period_name(h.get("period"))} for h in hist]
             lines = profile(players.totals.get(name, {}), players.field)
-            fp = self.player_fingerprint(name, chart, named, lines)
+            fp = player_fingerprint(self, name, chart, named, lines)
             old = self.previous.get("players", {}).get(name)
             if old and old[0] == fp:  # the page and its chart as they are
                 self.built["players"][name] = old
@@ -326,64 +372,6 @@ class SitePages:
         for rel in rels:
             self.reused += 1
             yield rel, None
-
-    def event_fingerprint(self, ev: Event) -> str:
-        """Everything an event's pages show: its results and their analysis (board pages), its
-        rankings, scorecards, matches and problems, its deals' DD tables, and its players' names
-        and the pages they link to."""
-        data, players = self.data, self.players
-        boards = players.board_pages[ev.event_id]
-        deals = sorted({b.deal_id for b in boards})
-        names = {p for b in boards for r in b.rows for p in r["players"] if p}
-        lines = [ln.players for rk in self.rankings[ev.event_id] for ln in rk.lines]
-        lines += [c.line.players for c in self.cards[ev.event_id]]
-        lines += [p.get("players") for p in (pair_split(ev) if ev.scoring == "IMP" else [])]
-        labels = {part.strip() for text in lines for part in str(text or "").split(" - ")}
-        errors = [e for e in self.data.optional.get("scoring_errors", [])
-                  if str(e.get("event") or "") in (ev.event_id, ev.name)]  # fmt: skip
-        records = [str(r["record_id"]) for r in ev.results]
-        by_record = self._by_record()
-        return fingerprint(
-            ev.event_id, ev.name, ev.year, ev.scoring, ev.kind, ev.date, ev.organiser, ev.site,
-            sorted(ev.sources), sorted(ev.model_ids), ev.hands,
-            [{k: v for k, v in r.items() if k != "view"} for r in ev.results],
-            [(b.label, b.deal_id, b.page, b.hand) for b in boards],
-            [by_record.get(r) for r in records], self.rankings[ev.event_id],
-            self.matches[ev.event_id], errors,
-            [(d, data.dd_tables.get(d), data.published_dd.get(d)) for d in deals],
-            sorted((n, data.label(n)) for n in names),
-            sorted((t, players.by_label.get(t)) for t in labels),
-        )  # fmt: skip
-
-    def _by_record(self) -> dict[str, list[Any]]:
-        """record_id -> what the analysis of its table reads besides its row: its DD-best cards,
-        its cards' DD values, its players' own results."""
-        if self._records is None:
-            out: dict[str, list[Any]] = defaultdict(list)
-            for (rid, k), cards in self.data.alternatives.items():
-                out[str(rid)].append(("best", k, cards))
-            for (rid, k), values in self.data.card_values.items():
-                out[str(rid)].append(("values", k, values))
-            for row in self.data.optional.get("player_results", []):
-                out[str(row.get("record_id"))].append(("player", row))
-            self._records = {k: sorted(v, key=repr) for k, v in out.items()}
-        return self._records
-
-    def player_fingerprint(self, name: str, chart: str | None, charted: list[Row],
-                           lines: Any) -> str:  # fmt: skip
-        """Everything a player's page (and chart) shows."""
-        p = self.players
-        evs = [(eid, n, self.event_of[eid].name if eid in self.event_of else None)
-               for eid, n in p.events[name].most_common()]  # fmt: skip
-        partners = [(q, n, self.data.label(q)) for q, n in p.partners[name].most_common(15)]
-        hist = p.history.get(name, [])
-        return fingerprint(
-            name, self.data.label(name), p.boards(name), chart, charted, lines,
-            p.totals.get(name), hist, [self.period_name(h.get("period")) for h in hist],
-            [{**e, "event": (e["event"].event_id, e["event"].name, e["event"].page)}
-             if isinstance(e.get("event"), Event) else e for e in p.costly.get(name, [])],
-            p.ratings.get(name), p.skill.get(name, []), evs, partners,
-        )  # fmt: skip
 
     def summary(self) -> dict[str, Any]:
         """What the site holds (after iterating): counts, the verdict, the top of the ratings."""

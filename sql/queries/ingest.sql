@@ -117,3 +117,7 @@ select source_file, source_line, source_format, coalesce(parse_error, '') as par
        coalesce(southname, '') as southname, coalesce(westname, '') as westname
 from raw_records where starts_with(source_file, $prefix)
 order by source_file, source_line;
+
+-- name: insert_raw_records_from!
+-- An ingest's new records, spooled to parquet files (`files`: their glob), in one statement.
+insert into raw_records by name select * from read_parquet($files);
