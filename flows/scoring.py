@@ -1,9 +1,11 @@
 """Flow `score-events-and-lehman`: score → Lehman ratings → bid/play split, from the store.
 
-The stage is `stages.scoring_stage.score_and_rate`; this flow gives it a session scorer that is a
-task cached on the session's content hash (a rerun with one new event scores only that event; a
-new session of an event scores only that session), logs what was scored, and publishes the
-rankings and the rating table as Prefect artifacts. Every option (the matchpoint method, the MP
+The flow drives the stage's `ScoringRun` itself: for each batch of changed events it plans each
+event (`ddrank.scoring.score.plan_event`), calls the task `score-session` with each session's
+plain inputs (cached on the session's content hash: a new session of an event scores only that
+session), assembles the event (`scored_event`) and hands the batch's scores back; then the
+stage's `finish` exports, rates and splits. It logs what was scored and publishes the rankings
+and the rating table as Prefect artifacts. Every option (the matchpoint method, the MP
 top, the Lehman constants) comes from the run's `PipelineSettings`. Inside `ddrank run` it gets
 the run's open store (`store`); alone it opens the run's store itself.
 """
@@ -16,19 +18,22 @@ from typing import Any
 from prefect import flow
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
-from ddrank.scoring.events import EventInfo, EventResult, ScoredEvent
+from ddrank.scoring.score import EventSource, ScoredEvent, plan_event, score, scored_event
 from publish.encoding import markdown_text as md
 from stages.pipeline import open_run
-from stages.scoring_stage import score_and_rate, summary_lines
+from stages.scoring import event_hash
+from stages.scoring_stage import ScoringRun, summary_lines
 from stages.settings import PipelineSettings
 from store import Store
 from tasks.scoring import score_session_task
 
 
-def cached_session(event: str, session: str, results: list[EventResult], info: EventInfo,
-                   method: str, content_hash: str) -> ScoredEvent:  # fmt: skip
-    """One session's scores through the task cached on its content."""
-    return score_session_task(event, session, results, info, method, content_hash)
+def score_by_sessions(event: str, source: EventSource, run: ScoringRun) -> ScoredEvent:
+    """One event: each session's scores from the task cached on the session's content."""
+    plan = plan_event(source, run.settings)
+    parts = [score_session_task(event, rs[0].session, rs, plan.info, plan.method,
+                                event_hash(rs, plan.info, plan.method)) for rs in plan.sessions]  # fmt: skip
+    return scored_event(plan, parts)
 
 
 @flow(name="score-events-and-lehman", log_prints=True)
@@ -39,7 +44,11 @@ def score_events_and_lehman(settings: PipelineSettings | None = None,
     with ExitStack() as stack:
         if store is None:
             store = stack.enter_context(open_run(s)).store
-        summary = score_and_rate(store, s, cached_session)
+        run = ScoringRun(store, s)
+        for work in run.batches():
+            run.take(work, {ev: score_by_sessions(ev, src, run) if work.cached and src.results
+                            else score(src, run.settings) for ev, src in work.sources.items()})  # fmt: skip
+        summary = run.finish()
     for line in summary_lines(summary):
         print(line)
     _publish(summary)

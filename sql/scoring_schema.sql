@@ -143,3 +143,15 @@ CREATE TABLE IF NOT EXISTS scoring_errors (
     kind     VARCHAR,   -- 'left out' | 'missing' | 'note'
     message  VARCHAR
 );
+
+-- scoring_groups: what the last scoring kept of each group of event names read together (the
+-- names the store keys as one event: stages.scoring_batches.event_groups), so that a run reads
+-- only the groups whose inputs changed (issue 37: adding one event to an archive does not read
+-- the archive). group_key: the group's names joined by U+001F; fingerprint: of every input
+-- scoring reads for it (its boards' rows, their matched names, the facts and standings published
+-- for its events, the model version and the scoring options: stages.scoring_groups); state: JSON
+-- of what the run's outputs need from it without reading it (its events, the records it left
+-- out, its IMP events, fouled boards, dates).
+CREATE TABLE IF NOT EXISTS scoring_groups (
+    group_key VARCHAR PRIMARY KEY, fingerprint VARCHAR, state VARCHAR
+);

@@ -83,6 +83,12 @@ def _not_rated(players: str | None, names: tuple[str, ...]) -> str:
 
 def tables_from_scored(rows: Sequence[Row], source: str) -> LoadedField:
     """Rows of the query `scored_tables` (the one results model) as a field.
+    (`scored_tables_field`, its boards grouped.)"""
+    return _grouped(scored_tables_field(rows, source))
+
+
+def scored_tables_field(rows: Sequence[Row], source: str) -> LoadedField:
+    """Rows of the query `scored_tables` as table results, boards not grouped yet.
 
     A board is the director's: event, session, section, match (teams) and board number; tables
     under one such key that played different cards, dealer or vulnerability are a fouled board.
@@ -114,7 +120,7 @@ def tables_from_scored(rows: Sequence[Row], source: str) -> LoadedField:
             source=f"{source}:boards[{row['record_id']}]",
         )  # fmt: skip
         (errors if isinstance(made, RecordError) else results).append(made)  # type: ignore[arg-type]
-    return _grouped(LoadedField(source, results, errors))
+    return LoadedField(source, results, errors)
 
 
 def read_store_field(store: Store, event: str | None = None) -> LoadedField:

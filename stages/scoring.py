@@ -413,6 +413,8 @@ def score_and_save(
     scores = {ev: score(EventSource(groups[ev], infos[ev], loaded.standings), settings)
               for ev in changed}  # fmt: skip
     save_scores(store, scores, hashes, loaded.standings)
+    if scores:  # scored here, perhaps on other options: the next run reads every group again
+        store.run("forget_scoring_groups")
     return {"scores": scores, "rescored": changed,
             "unchanged": sorted(set(groups) - set(changed))}  # fmt: skip
 

@@ -4,7 +4,7 @@ holds one batch in memory, not a federation's archive."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from ddrank.scoring.intake.records import event_label
 from stages.scoring import Loaded, loaded_rows, matched_players
@@ -26,9 +26,9 @@ def load_store_batches(store: Store, batch: int | None = None) -> Iterator[Loade
         yield loaded_rows(store, rows, matched, facts, standings)
 
 
-def event_batches(sizes: Iterable[tuple], batch: int) -> list[list[str]]:
-    """Event names cut into batches of about `batch` results. Names whose rows share an event
-    (`event_label`: the same event id or name and day) are kept in one batch."""
+def event_groups(sizes: Iterable[Sequence]) -> list[tuple[list[str], int]]:
+    """Event names whose rows share an event (`event_label`: the same event id or name and day),
+    grouped, with the group's results: (sorted names, results), in the order of the names."""
     owner: dict[str, str] = {}  # event label or name -> the name that stands for its group
 
     def root(x: str) -> str:
@@ -37,20 +37,32 @@ def event_batches(sizes: Iterable[tuple], batch: int) -> list[list[str]]:
         return x
 
     count: dict[str, int] = defaultdict(int)
-    for name, event_id, day, year, n in sizes:
+    for name, event_id, day, year, n in (tuple(s)[:5] for s in sizes):
         label = event_label({"event": name, "event_id": event_id, "date": day, "year": year})
         owner[root("label:" + label)] = root("name:" + (name or ""))
         count["name:" + (name or "")] += n
     groups: dict[str, list[str]] = defaultdict(list)
     for key in count:
         groups[root(key)].append(key.removeprefix("name:"))
-    out: list[list[str]] = []
+    return [(members, sum(count["name:" + m] for m in members))
+            for members in sorted(groups.values())]  # fmt: skip
+
+
+def cut(sized: Iterable[tuple[list[str], int]], batch: int) -> list[list[list[str]]]:
+    """Groups (names, results) cut into batches of about `batch` results; a group is never split."""
+    out: list[list[list[str]]] = []
     size = batch  # start a first batch
-    for members in sorted(groups.values()):
-        n = sum(count["name:" + m] for m in members)
+    for members, n in sized:
         if size + n > batch:
             out.append([])
             size = 0
-        out[-1] += members
+        out[-1].append(members)
         size += n
     return out
+
+
+def event_batches(sizes: Iterable[tuple], batch: int) -> list[list[str]]:
+    """Event names cut into batches of about `batch` results. Names whose rows share an event
+    (`event_label`: the same event id or name and day) are kept in one batch."""
+    return [[m for members in groups for m in members]
+            for groups in cut(event_groups(sizes), batch)]  # fmt: skip

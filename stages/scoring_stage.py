@@ -6,92 +6,182 @@ first changed period, splits the IMP events' Butler scores into bid and play (Ca
 exports results.csv, ranking.csv and ratings.csv into the run's `out/`. Every option (the
 matchpoint method, the MP top, the Lehman constants) comes from the run's settings.
 
-`score_session` scores one session; the Prefect flow passes a task cached on the session's
-content hash (`tasks.scoring.score_session_task`), the CLI the plain function.
+The stage reads only the groups of events whose inputs changed since the last scoring, told in
+SQL (`stages.scoring_groups`), a batch of whole events at a time (`ScoringRun.batches`); whoever
+drives it scores each changed event (`ddrank.scoring.score`: the director's path plainly, the
+Prefect flow with a task per session cached on its content) and hands the scores back
+(`ScoringRun.take`); `ScoringRun.finish` scores the events published as matches only, exports,
+rates and splits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ddrank.ratings.lehman import LehmanParams
 from ddrank.scoring.choice.method import AUTO
-from ddrank.scoring.events import (
-    EventInfo,
-    EventResult,
-    ScoredEvent,
-    infer_scoring,
-    score_session,
-)
+from ddrank.scoring.events import EventInfo, EventResult, ScoredEvent, infer_scoring
 from ddrank.scoring.score import EventSource, ScoreSettings, score
 from publish.rankings import method_words
 from publish.scores import write_ratings_csv
-from stages import ratings
+from stages import ratings, scoring_batches
 from stages.rankings import ranking_summary
 from stages.scoring import (
     Loaded,
     changed_events,
-    event_hash,
     excluded,
     export,
     fouled_in,
     load_store,
+    loaded_rows,
+    matched_players,
     method_rows,
+    option_key,
     save_scores,
     score_and_save,
     scored_events,
     top_lines,
 )
-from stages.scoring_batches import load_store_batches
+from stages.scoring_batches import cut
+from stages.scoring_groups import (
+    Group,
+    GroupState,
+    changed_groups,
+    forget_others,
+    keep_states,
+    scoring_groups,
+    stored_states,
+)
 from store import Store
 
 IMP_SCORINGS = ("IMP", "BUTLER", "TEAMS", "BAM")
-#: score_session(event, session, results, info, method, content_hash) -> the session's scores.
-SessionScorer = Callable[[str, str, list[EventResult], EventInfo, str, str], ScoredEvent]
-#: Changed events scored session by session through the given scorer (the flow's cached Prefect
-#: task), up to this many. More (a folder of 10,000 one-table files is an event per file) are
-#: scored plainly: a task run and a persisted result per session flooded Prefect's event queue
-#: (issue 32).
+#: Changed events scored session by session through the flow's cached Prefect task, up to this
+#: many. More (a folder of 10,000 one-table files is an event per file) are scored plainly: a
+#: task run and a persisted result per session flooded Prefect's event queue (issue 32).
 CACHED_EVENTS_UP_TO = 50
 
 
-def plain_session(event: str, session: str, results: list[EventResult], info: EventInfo,
-                  method: str, content_hash: str) -> ScoredEvent:  # fmt: skip
-    """One session's table scores, computed (no cache)."""
-    return score_session(results, info, method)  # type: ignore[arg-type]
+@dataclass
+class Work:
+    """One batch of changed groups: each group's table results, and the events to score (their
+    sources and content hashes). `cached`: within CACHED_EVENTS_UP_TO (the flow may cache)."""
+
+    groups: list[tuple[Group, Loaded, list[str]]]  # (group, its results, its events)
+    sources: dict[str, EventSource]
+    hashes: dict[str, str]
+    standings: list[Any]
+    cached: bool = True
 
 
-def session_scorer(event: str, scorer: SessionScorer) -> Any:
-    """`scorer` (the flow's cached task, keyed on the session's content) as `score()` calls a
-    session's scorer."""
+class ScoringRun:
+    """One scoring of the store, driven by whoever scores the events (see the module's docstring):
 
-    def one(results: list[EventResult], info: EventInfo, method: str) -> ScoredEvent:
-        session = results[0].session if results else ""
-        return scorer(event, session, results, info, method, event_hash(results, info, method))
+    run = ScoringRun(store, settings)
+    for work in run.batches():
+        run.take(work, {ev: score(src, run.settings) for ev, src in work.sources.items()})
+    summary = run.finish()
+    """
 
-    return one
+    def __init__(self, store: Store, s: Any, batch: int | None = None) -> None:
+        self.store, self.s = store, s
+        self.settings = ScoreSettings(s.mp_method, s.mp_top)
+        self.groups = scoring_groups(store, option_key(s.mp_method, s.mp_top))
+        self.todo = changed_groups(store, self.groups)
+        self.batch = batch or scoring_batches.BATCH_RESULTS
+        self.stored = scored_events(store)
+        self.states: dict[str, GroupState] = {}
+        self.done = Done()
+        self.facts = store.rows("event_facts")
+        self.standings = store.rows("published_standings")
+
+    def batches(self) -> Iterator[Work]:
+        """The changed groups a batch at a time (one read each), with the events to score."""
+        matched = matched_players(self.store)
+        s = self.s
+        todo = {g.key: g for g in self.todo}
+        for batch in cut([(g.names, g.results) for g in self.todo], self.batch):
+            groups = [todo["\x1f".join(names)] for names in batch]
+            group_of = {name: g.key for g in groups for name in g.names}
+            of: dict[str, list[Any]] = {g.key: [] for g in groups}
+            for r in self.store.rows("scoring_boards", events=[n for ns in batch for n in ns]):
+                of[group_of[r.get("event") or ""]].append(r)  # in the query's order
+            work = Work([], {}, {}, self.standings)
+            for g in groups:
+                loaded = loaded_rows(self.store, of.pop(g.key), matched, self.facts,
+                                     self.standings)  # fmt: skip
+                events, infos, hashes, changed = changed_events(loaded, self.stored,
+                                                                 s.mp_method, s.mp_top, False)  # fmt: skip
+                work.groups.append((g, loaded, sorted(events)))
+                work.hashes.update(hashes)
+                for ev in changed:
+                    work.sources[ev] = EventSource(events[ev], infos[ev], loaded.standings)
+                self.done.imp(events, infos)
+            work.sources = dict(sorted(work.sources.items()))  # scored in event order
+            work.cached = len(self.done.changed) + len(work.sources) <= CACHED_EVENTS_UP_TO
+            yield work
+
+    def take(self, work: Work, scores: dict[str, ScoredEvent]) -> None:
+        """Keep a batch's scores and its groups' states."""
+        save_scores(self.store, scores, work.hashes, work.standings)
+        self.done.scored(scores, work.standings)
+        kept = []
+        for g, loaded, events in work.groups:
+            state = GroupState(events, loaded.errors, sorted(self.done.imp_of(events)),
+                               fouled_in(loaded.results), dict(loaded.dates))  # fmt: skip
+            self.states[g.key] = state
+            self.done.unchanged += [ev for ev in events if ev not in scores]
+            kept.append((g, state))
+        keep_states(self.store, kept)
+
+    def finish(self, params: LehmanParams | None = None, split: bool | None = None
+               ) -> dict[str, Any]:  # fmt: skip
+        """The events published as matches only, then the outputs: export, ratings, split."""
+        store, s, done = self.store, self.s, self.done
+        clean = [g for g in self.groups if g.key not in self.states]
+        self.states.update(stored_states(store, clean))
+        forget_others(store, self.groups)
+        errors = excluded(store)
+        last = Loaded(str(store.path), [], facts=self.facts, standings=self.standings)
+        read = {g.key for g in self.todo}
+        for g in self.groups:  # in scoring order: errors.csv's
+            state = self.states.get(g.key) or GroupState()
+            errors += state.errors
+            done.fouled += state.fouled
+            done.imp_events += state.imp_events
+            last.dates.update(state.dates)
+            last.elsewhere |= set(state.events)
+            if g.key not in read:
+                done.unchanged += state.events
+        events, infos, hashes, changed = changed_events(last, self.stored, s.mp_method, s.mp_top,
+                                                        True)  # fmt: skip
+        scores = {ev: score(EventSource(events[ev], infos[ev], self.standings), self.settings)
+                  for ev in changed}  # fmt: skip
+        save_scores(store, scores, hashes, self.standings)
+        done.scored(scores, self.standings)
+        done.unchanged += sorted(set(events) - set(changed))
+        done.imp(events, infos)
+        done.imp_events += done.imp_of(list(events))
+        return outputs(store, s, done, errors, params, split)
 
 
-def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session, *,
-                   params: LehmanParams | None = None, split: bool | None = None
-                   ) -> dict[str, Any]:  # fmt: skip
+def score_and_rate(store: Store, s: Any, *, params: LehmanParams | None = None,
+                   split: bool | None = None) -> dict[str, Any]:  # fmt: skip
     """Score each changed event, store the scores, update the ratings, split the IMP events
-    (`params`: the Lehman constants, else the settings'; `split`: else when rating).
+    (`params`: the Lehman constants, else the settings'; `split`: else when rating): the
+    director's path, each event scored in this process."""
+    run = ScoringRun(store, s)
+    for work in run.batches():
+        run.take(work, {ev: score(src, run.settings) for ev, src in work.sources.items()})
+    return run.finish(params, split)
 
-    The table results are read and scored a batch of whole events at a time
-    (`stages.scoring_batches.load_store_batches`): memory holds one batch, whatever the store's size.
-    The events published only as matches (no table result anywhere) are scored last."""
-    stored, done = scored_events(store), Done(errors=excluded(store))
-    last = Loaded(str(store.path), [], facts=store.rows("event_facts"),
-                  standings=store.rows("published_standings"))  # fmt: skip
-    for loaded in load_store_batches(store):
-        done.add(store, loaded, stored, s, scorer, matches=False)
-    last.dates, last.elsewhere = done.dates, done.seen
-    done.add(store, last, stored, s, scorer, matches=True)
-    summary = export(store, s.out, s.db, done.errors)
+
+def outputs(store: Store, s: Any, done: Done, errors: list[Any], params: LehmanParams | None,
+            split: bool | None) -> dict[str, Any]:  # fmt: skip
+    """Export, the Lehman ratings and the bid/play split, and the run's summary."""
+    summary = export(store, s.out, s.db, errors)
     summary["ratings"], summary["rating_table"] = {}, []
     if s.ratings:
         summary["ratings"] = ratings.update_ratings(store, params or ratings.lehman_params(s))
@@ -99,9 +189,9 @@ def score_and_rate(store: Store, s: Any, scorer: SessionScorer = plain_session, 
         summary["rating_table"] = ratings.rating_table(store, min_boards=s.min_boards)
     summary["split"] = {}
     if s.ratings if split is None else split:  # numpy loads only when asked (`ddrank results`)
-        from stages import split
+        from stages import split as split_stage
 
-        summary["split"] = split.split_imp_events(
+        summary["split"] = split_stage.split_imp_events(
             store, sorted(done.imp_events), Path(s.out) / "split", s.min_boards
         )
     summary["rankings"] = ranking_summary(store)
@@ -155,43 +245,29 @@ def score_store(
 
 @dataclass
 class Done:
-    """What the batches of a scoring run did: the events scored and left as they were, the
-    leaders, the IMP events (for the split), the records left out; the events seen and their
-    dates (for the matches-only events scored last)."""
+    """What a scoring run did: the events scored and left as they were, the leaders, how each
+    was scored, the IMP events (for the split), fouled boards."""
 
     changed: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     top: list[dict[str, Any]] = field(default_factory=list)
     imp_events: list[str] = field(default_factory=list)
-    errors: list[Any] = field(default_factory=list)
-    seen: set[str] = field(default_factory=set)
-    dates: dict[str, str] = field(default_factory=dict)
     methods: list[dict[str, Any]] = field(default_factory=list)  # how each was scored
     fouled: int = 0  # fouled boards in the events read
+    imps: set[str] = field(default_factory=set)  # IMP events of the batches read
 
-    def add(self, store: Store, loaded: Loaded, stored: dict[str, str], s: Any,
-            scorer: SessionScorer, matches: bool) -> None:  # fmt: skip
-        """Score the batch's changed events (as the scorer did, unless the settings say:
-        ddrank.scoring.choice.method) and store them."""
-        groups, infos, hashes, changed = changed_events(loaded, stored, s.mp_method, s.mp_top,
-                                                        matches)  # fmt: skip
-        if len(self.changed) + len(changed) > CACHED_EVENTS_UP_TO:  # an event per file
-            scorer = plain_session
-        scores = {}
-        for ev in changed:
-            settings = ScoreSettings(s.mp_method, s.mp_top, session_scorer(ev, scorer))
-            scores[ev] = score(EventSource(groups[ev], infos[ev], loaded.standings), settings)
-        save_scores(store, scores, hashes, loaded.standings)
-        self.changed += changed
-        self.unchanged += sorted(set(groups) - set(changed))
-        self.top += top_lines(scores, standings=loaded.standings)
-        self.imp_events += [ev for ev, i in infos.items() if ev in groups
-                            and infer_scoring(groups[ev], i.scoring) in IMP_SCORINGS]  # fmt: skip
-        self.errors += loaded.errors
+    def imp(self, events: dict[str, list[EventResult]], infos: dict[str, EventInfo]) -> None:
+        """Note which of a group's events are IMP events (as its rows and facts say)."""
+        self.imps |= {ev for ev, rs in events.items()
+                      if infer_scoring(rs, infos[ev].scoring) in IMP_SCORINGS}  # fmt: skip
+
+    def imp_of(self, events: list[str]) -> list[str]:
+        return [ev for ev in events if ev in self.imps]
+
+    def scored(self, scores: dict[str, ScoredEvent], standings: list[Any]) -> None:
+        self.changed += list(scores)
+        self.top += top_lines(scores, standings=standings)
         self.methods += method_rows(scores)
-        self.fouled += fouled_in(loaded.results)
-        self.seen |= {r.event for r in loaded.results}
-        self.dates.update(loaded.dates)
 
 
 def summary_lines(summary: dict[str, Any]) -> list[str]:

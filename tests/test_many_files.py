@@ -6,7 +6,7 @@ These tests check what makes many files cost what one file costs, on one-table L
 by the bench's generator from the bundled vugraph file's real tables (GENERATED, for scale only):
 the same records as one file holding the same texts, written by as many statements as that one
 file needs (not one per file); and past `CACHED_EVENTS_UP_TO` changed events, scoring runs in the
-stage itself, not through a (Prefect-cached) session scorer per event.
+stage itself, not through the flow's (Prefect-cached) session task per event.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hostile import ROOT
 
+from ddrank.scoring.score import score
 from stages import scoring_stage
 from stages.clean import clean_pending
 from stages.ingest import ingest_paths
@@ -63,21 +64,20 @@ def sixty_files(tmp_path: Path) -> Path:
     return db
 
 
-@pytest.mark.parametrize("up_to, calls", [(50, 2), (1, 0)])
+@pytest.mark.parametrize("up_to, cached", [(50, True), (1, False)])
 def test_past_the_cached_limit_events_are_scored_in_the_stage(
-    sixty_files: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, up_to: int, calls: int
+    sixty_files: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, up_to: int, cached: bool
 ) -> None:
-    """Two changed events: scored through the given session scorer (the flow's cached task) when
-    the limit allows, in the stage itself past it; the same scores either way."""
+    """Two changed events: the batch is marked for the flow's cached session task when the limit
+    allows, and scored in the stage itself past it; the same scores either way."""
     monkeypatch.setattr(scoring_stage, "CACHED_EVENTS_UP_TO", up_to)
-    used: list[str] = []
-
-    def spy(event, session, results, info, method, content_hash):
-        used.append(event)
-        return scoring_stage.plain_session(event, session, results, info, method, content_hash)
-
     settings = PipelineSettings(db=str(sixty_files), out=str(tmp_path / "out"), ratings=False)
+    marked = []
     with Store(sixty_files) as store:
-        summary = scoring_stage.score_and_rate(store, settings, spy)
-    assert len(used) == calls
+        run = scoring_stage.ScoringRun(store, settings)
+        for work in run.batches():
+            marked.append((work.cached, len(work.sources)))
+            run.take(work, {ev: score(src, run.settings) for ev, src in work.sources.items()})
+        summary = run.finish()
+    assert marked == [(cached, 2)]
     assert summary["results"] == 60 and len(summary["rescored"]) == 2

@@ -112,3 +112,90 @@ def test_skill_ratings_read_an_event_at_a_time_equal_one_read(
     assert s_split == s_whole and s_whole["boards"] > 500 and len(s_whole["periods_rated"]) == 3
     assert r_split == r_whole and len(r_whole) > 100
     assert p_split == p_whole
+
+
+def test_a_rerun_reads_only_the_events_whose_inputs_changed(cleaned: Path, tmp_path: Path) -> None:
+    """Issue 37: the scoring stage tells the changed events in SQL, without reading the others.
+    Nothing new: no table result is read, nothing is rescored, the outputs are the same bytes.
+    One board's contract changed in the store: only its event is read and rescored. A new file:
+    only its event is read; the store's tables and the outputs equal one scoring of them all."""
+    db, out = tmp_path / "inc.duckdb", tmp_path / "inc-out"
+    shutil.copy(cleaned, db)
+    settings = load_settings(db=str(db), out=str(out), ratings=True)
+    with Store(db) as store:
+        first = score_and_rate(store, settings)
+    results, errors = (out / "results.csv").read_bytes(), (out / "errors.csv").read_bytes()
+    with Store(db) as store:
+        again = score_and_rate(store, settings)
+        assert store.counts["scoring_boards"] == 0
+    assert again["rescored"] == [] and again["unchanged"] == first["rescored"]
+    assert (out / "results.csv").read_bytes() == results
+    assert (out / "errors.csv").read_bytes() == errors
+    assert again["errors"] == first["errors"] > 0 and again["results"] == first["results"]
+    with Store(db) as store:
+        rid, event = store.tuples(sql="select record_id, event from boards where contract "
+                                      "like '3N%' order by record_id limit 1")[0]  # fmt: skip
+        store.run(sql="update boards set contract = '4S', declarer = 'N', result = '10' "
+                      "where record_id = $rid", rid=rid)  # fmt: skip
+        changed = score_and_rate(store, settings)
+        assert store.counts["scoring_boards"] == 1
+    scored = {r["event"]: r for r in first["methods"]}
+    assert len(changed["rescored"]) == 1 and changed["rescored"][0] in scored
+    assert sorted(changed["rescored"] + changed["unchanged"]) == first["rescored"]
+    assert event in changed["rescored"][0] or changed["rescored"][0].startswith(event[:4])
+
+
+def test_a_new_file_reads_only_its_event_and_scores_as_one_run(tmp_path: Path) -> None:
+    """Two files scored, then a third ingested: the rerun reads one event (one read of the
+    boards), and its store tables and output files equal those of one scoring of the three."""
+    files = [SAMPLE / "lin" / "usbf-2010-sf-14502.lin",
+             SAMPLE / "pbn" / "online-qualifier-2021-example2.pbn"]  # fmt: skip
+    third = SAMPLE / "pbn" / "worldclass-2012-example3.pbn"
+    blocks = third.read_text(encoding="latin-1").split("\n\n")
+    part = tmp_path / "worldclass-first150.pbn"
+    part.write_text("\n\n".join(blocks[:150]) + "\n", encoding="latin-1")
+    made = {}
+    for name, steps in (("added", [files, [part]]), ("whole", [files + [part]])):
+        db = tmp_path / name / "s.duckdb"
+        db.parent.mkdir()
+        settings = load_settings(db=str(db), out=str(tmp_path / name / "out"), ratings=True)
+        with Store(db) as store:
+            for paths in steps:
+                ingest_paths(store, paths)
+                clean_pending(store, workers=1)
+                store.counts.clear()
+                summary = score_and_rate(store, settings)
+            made[name] = (summary, store.counts["scoring_boards"], {
+                t: store.tuples(sql=f"select * from {t} order by all") for t in TABLES})  # fmt: skip
+    (added, reads, tables), (whole, _, whole_tables) = made["added"], made["whole"]
+    assert reads == 1 and len(added["rescored"]) == 1 and len(added["unchanged"]) == 2
+    assert sorted(added["rescored"] + added["unchanged"]) == whole["rescored"]
+    assert tables == whole_tables
+    for f in ("results.csv", "ranking.csv", "errors.csv", "ratings.csv", "teams.csv"):
+        a, b = (tmp_path / n / "out" / f for n in ("added", "whole"))
+        assert a.read_bytes() == b.read_bytes(), f
+
+
+def test_the_split_read_an_event_at_a_time_writes_what_one_read_writes(
+    cleaned: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bid/play split reads a batch of whole events at a time (issue 37) and sums each pair's
+    and player's splits in the order of one read: the same files, byte for byte."""
+    from stages import split
+
+    _scored(cleaned, tmp_path, 10**9, monkeypatch)
+    db = tmp_path / f"batch{10**9}.duckdb"
+    with Store(db) as store:
+        imp = [ev for (ev,) in store.tuples(sql="select event from scored_events where scoring "
+                                                "in ('IMP', 'TEAMS', 'BUTLER') order by 1")]  # fmt: skip
+        made = {}
+        for batch in (10**9, 1):
+            monkeypatch.setattr(split, "SPLIT_BATCH", batch)
+            store.counts.clear()
+            made[batch] = split.split_imp_events(store, imp, tmp_path / f"split{batch}")
+            assert store.counts["scored_tables_of"] == (1 if batch > 1 else len(imp))
+    assert len(imp) >= 2 and made[1]["tables"] == made[10**9]["tables"] > 100
+    for f in ("pairs.csv", "players.csv", "errors.csv", "split_report.md"):
+        assert (tmp_path / "split1" / f).read_bytes() == (
+            tmp_path / f"split{10**9}" / f
+        ).read_bytes()

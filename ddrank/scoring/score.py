@@ -17,7 +17,7 @@ Nothing here reads files or writes anything: a reader or the store gives the `Ev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -42,11 +42,9 @@ from ddrank.scoring.rulebooks import pair_inputs
 from ddrank.scoring.verification.published import compare_published
 
 Row = Mapping[str, Any]
-#: How one session's table scores are made: (results, info, method) -> the session's scores.
-#: The default computes them; the Prefect flow passes a task cached on the session's content.
-SessionScorer = Callable[[list[EventResult], EventInfo, str], ScoredEvent]
 
-__all__ = ["AUTO", "EventSource", "ScoreSettings", "ScoredEvent", "chosen", "score"]
+__all__ = ["AUTO", "EventPlan", "EventSource", "ScoreSettings", "ScoredEvent", "chosen",
+           "plan_event", "score", "scored_event"]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -66,24 +64,49 @@ class ScoreSettings:
 
     method: str = AUTO  # matchpoint method ('auto': as declared / as the published values say)
     mp_top: float | None = None  # matchpoints per result beaten (None: as the file says)
-    session_scorer: SessionScorer | None = None
+
+
+@dataclass(frozen=True)
+class EventPlan:
+    """An event's facts and method chosen, and its sessions' table results: each session is then
+    scored alone (`score_session(results, info, method)`), by `score` or by a caller that caches
+    a session's scores on its content (the Prefect flow's task), and `scored_event` assembles
+    and verifies the event from them."""
+
+    info: EventInfo
+    choice: MethodChoice
+    standings: Sequence[Row]
+    sessions: list[list[EventResult]]
+
+    @property
+    def method(self) -> str:
+        return self.choice.method
+
+
+def plan_event(source: EventSource, settings: ScoreSettings | None = None) -> EventPlan:
+    """Step 1 (choice) of scoring one event with results: its facts, method and sessions."""
+    standings = event_standings(source.info.event, source.standings)
+    results = list(source.results)
+    info, choice = chosen(results, source.info, standings, settings or ScoreSettings())
+    info = event_info_for(results, info)
+    return EventPlan(info, choice, standings, list(by_session(results).values()))
+
+
+def scored_event(plan: EventPlan, parts: Sequence[ScoredEvent]) -> ScoredEvent:
+    """Steps 2 and 3: the event's rankings from its sessions' scores, verified."""
+    return _verified(assemble_event(plan.info, list(parts)), plan.choice, plan.standings)
 
 
 def score(source: EventSource, settings: ScoreSettings | None = None) -> ScoredEvent:
     """One event scored as its scorer did (or as `settings` say), with its published-value
     checks: the scores every output prints."""
-    settings = settings or ScoreSettings()
-    standings = event_standings(source.info.event, source.standings)
     if not source.results:  # a teams event published as its matches only
+        standings = event_standings(source.info.event, source.standings)
         matches, lines, why = score_matches(source.info, source.standings)
         sc = ScoredEvent(source.info, [], lines, matches)
         return _verified(sc, MethodChoice("wbf continuous", 2.0, why), standings)
-    results = list(source.results)
-    info, choice = chosen(results, source.info, standings, settings)
-    session = settings.session_scorer or score_session
-    info = event_info_for(results, info)
-    parts = [session(rs, info, choice.method) for rs in by_session(results).values()]
-    return _verified(assemble_event(info, parts), choice, standings)
+    plan = plan_event(source, settings)
+    return scored_event(plan, [score_session(rs, plan.info, plan.method) for rs in plan.sessions])
 
 
 def chosen(results: Sequence[EventResult], info: EventInfo, standings: Sequence[Row],

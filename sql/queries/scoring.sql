@@ -132,3 +132,61 @@ where r.kind in ('pairs', 'teams', 'individual', 'knockout')
        or not exists (select 1 from rankings t where t.event = r.event
                       and t.kind = r.kind and t.session = ''))
 order by r.event, r.section, r.direction, r.rank, r.pair;
+
+-- name: scoring_event_inputs
+-- scoring_event_sizes with a fingerprint of the rows `scoring_boards` gives each (an order-free
+-- hash of every column): a changed, added or removed row changes it (stages.scoring_groups).
+with s as (
+    select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
+           r.source_file, r.source_line, b.round, b.table_no, b.auction,
+           coalesce(len(b.play), 0) > 0 as played_cards,
+           b.northname, b.eastname, b.southname, b.westname, b.ns_vulnerable, b.ew_vulnerable,
+           b.contract, b.declarer, b.result, b.dealer, b.home_team, b.visit_team, b.room,
+           b.event_id, b.session, b.section, b.ns_pair, b.ew_pair,
+           b.north_id, b.east_id, b.south_id, b.west_id, b.ns_score, b.ew_score, b.adjusted,
+           b.phantom, b.repeat,
+           b.published_ns_mp, b.published_ew_mp, b.published_ns_pct, b.published_ew_pct,
+           b.published_imps, b.published_datum, b.player_numbers, r.stage,
+           coalesce(nullif(b.date, ''), r.date) as date, r.source_format
+    from boards b left join raw_records r using (record_id))
+select event, event_id, date, year, count(*) as results, bit_xor(hash(s)) as fingerprint
+from s group by event, event_id, date, year;
+
+-- name: event_fact_fingerprints
+-- The facts published of each event (by its event id), hashed.
+select event_id, null as event, bit_xor(hash(e)) from events e group by event_id;
+
+-- name: standing_fingerprints
+-- The standings published of each event (event id, name), hashed.
+select event_id, event, bit_xor(hash(s)) from published_standings s group by event_id, event;
+
+-- name: matched_player_fingerprints
+-- Name matching's verdicts of each context (event|year), hashed.
+select context, bit_xor(hash(raw_name, ranking_name)) from player_matches
+where ranking_name is not null group by context;
+
+-- name: stored_scoring_groups
+select group_key, fingerprint from scoring_groups;
+
+-- name: scoring_group_states
+select group_key, state from scoring_groups where group_key in (select unnest($keys));
+
+-- name: delete_scoring_groups!
+delete from scoring_groups where group_key in (select unnest($keys));
+
+-- name: delete_other_scoring_groups!
+-- The groups the store no longer holds.
+delete from scoring_groups where group_key not in (select unnest($keys));
+
+-- name: forget_scoring_groups!
+-- Every group read again at the next scoring (one event was rescored alone, on other options).
+delete from scoring_groups;
+
+-- name: scored_tables_of
+-- scored_tables, of the events $events only (the split reads a batch of whole events at a time).
+select record_id, event, session, section, match, board, played, deal_id, names, players,
+       contract, declarer, tricks, ns_vulnerable, ew_vulnerable, year, date
+from scored_results
+where adjusted is null and contract is not null and contract <> ''
+  and event in (select unnest($events))
+order by event, session, section, match, try_cast(board as integer), board, record_id;

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 SEATS = ("North", "East", "South", "West")
 
@@ -77,6 +78,7 @@ def _joined(name: str) -> bool:
     return "&" in name or "/" in name or any(w.casefold() in _JOINERS for w in name.split())
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and every table of a pair repeats its two names
 def side_label(first: str, second: str) -> str:
     """The label a side writes at both its seats ('Para-11', 'Smith & Jones'), else ''.
 
@@ -92,6 +94,11 @@ def two_seats(names: Sequence[str], ids: Sequence[str]) -> str:
     """Why one person holds two seats of this table (the evidence, in words), or ''.
 
     `names` and `ids` are indexed N, E, S, W; names without their '#id' suffix."""
+    return _two_seats(tuple(names), tuple(ids))
+
+
+@lru_cache(maxsize=1 << 16)  # pure, and the four at a table sit there for several boards
+def _two_seats(names: tuple[str, ...], ids: tuple[str, ...]) -> str:
     for i in range(4):
         for j in range(i + 1, 4):
             a, b = ids[i].strip(), ids[j].strip()
@@ -124,6 +131,12 @@ def seat_identities(
     else the name as written. Labels and placeholders are nobody. Two seats that name matching
     sent to one ranking entry (without evidence in the source) keep their own names.
     """
+    return _seat_identities(tuple(names), tuple(ids), tuple(matched))
+
+
+@lru_cache(maxsize=1 << 16)  # pure, and the four at a table sit there for several boards
+def _seat_identities(names: tuple[str, ...], ids: tuple[str, ...], matched: tuple[str, ...]
+                     ) -> tuple[str, str, str, str]:  # fmt: skip
     labels = (side_label(names[0], names[2]), side_label(names[1], names[3]))
     out: list[str] = []
     for seat in range(4):

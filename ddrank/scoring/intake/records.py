@@ -130,6 +130,7 @@ def played_key(row: Mapping[str, Any], vul: tuple[bool, bool] | None) -> str:
     return f"{deal}|{_s(row, 'dealer').upper()[:1]}|{v}"
 
 
+@functools.lru_cache(maxsize=1 << 14)  # pure: one per contract, result, vulnerability, year
 def ns_score_of(
     contract: str, declarer: str, tricks: int, vul: tuple[bool, bool], year: int
 ) -> int:

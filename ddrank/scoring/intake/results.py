@@ -269,14 +269,29 @@ def by_pair_and_player(
     Each table counts for its North-South pair (and both players) and, from the other side, for
     its East-West pair; a pair is labelled by `pair_label`, a player by name.
     """
-    pairs: dict[str, PairTotals] = defaultdict(totals)
-    players: dict[str, PairTotals] = defaultdict(totals)
-    for s in items:
-        for side_ns, pair in ((True, s.result.ns_pair), (False, s.result.ew_pair)):
-            pairs[pair_label(pair)].add(s, side_ns)
-            for name in pair:
-                players[name].add(s, side_ns)
-    return (
-        [t.row(k) for k, t in sorted(pairs.items())],
-        [t.row(k) for k, t in sorted(players.items())],
-    )
+    sums = PairAndPlayerSums(totals)
+    sums.add(items)
+    return sums.rows()
+
+
+class PairAndPlayerSums:
+    """`by_pair_and_player`'s running sums, added to a batch of tables at a time (in the order
+    one pass would add them, so the sums are the same to the last bit)."""
+
+    def __init__(self, totals: Callable[[], PairTotals]) -> None:
+        self.pairs: dict[str, PairTotals] = defaultdict(totals)
+        self.players: dict[str, PairTotals] = defaultdict(totals)
+
+    def add(self, items: Iterable[Any]) -> None:
+        pairs, players = self.pairs, self.players
+        for s in items:
+            for side_ns, pair in ((True, s.result.ns_pair), (False, s.result.ew_pair)):
+                pairs[pair_label(pair)].add(s, side_ns)
+                for name in pair:
+                    players[name].add(s, side_ns)
+
+    def rows(self) -> tuple[list[dict[str, float | int | str]], list[dict[str, float | int | str]]]:
+        return (
+            [t.row(k) for k, t in sorted(self.pairs.items())],
+            [t.row(k) for k, t in sorted(self.players.items())],
+        )

@@ -1,0 +1,136 @@
+"""Which groups of events changed since the last scoring, told without reading them (issue 37).
+
+A group is the event names the store keys as one event (`stages.scoring_batches.event_groups`).
+Its fingerprint covers every input scoring reads for it: DuckDB hashes the rows `scoring_boards`
+gives each (order-free, every column, in SQL), and the facts, standings and name-matching
+verdicts published for its events; with the model version, the scoring options and the store's
+path (named in errors.csv). A run reads and scores only the groups whose fingerprint is not the
+one `scoring_groups` keeps, so adding one event to an archive of a million results reads one
+event; what the outputs need of the other groups (their events, the records they left out, their
+IMP events, fouled boards, dates) is their stored state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ddrank.scoring.intake.records import event_label
+from ddrank.scoring.intake.results import RecordError
+from stages.scoring import MODEL_VERSION
+from stages.scoring_batches import event_groups
+from store import Store
+
+SEP = "\x1f"
+
+
+@dataclass
+class Group:
+    """One group of event names, its results and the fingerprint of its inputs."""
+
+    names: list[str]
+    results: int
+    fingerprint: str
+
+    @property
+    def key(self) -> str:
+        return SEP.join(self.names)
+
+
+@dataclass
+class GroupState:
+    """What the outputs need of a group scored before: its events with results, the records it
+    left out (in errors.csv's order), its IMP events, fouled boards and events' dates."""
+
+    events: list[str] = field(default_factory=list)
+    errors: list[RecordError] = field(default_factory=list)
+    imp_events: list[str] = field(default_factory=list)
+    fouled: int = 0
+    dates: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        return json.dumps({"events": self.events, "errors": [asdict(e) for e in self.errors],
+                           "imp_events": self.imp_events, "fouled": self.fouled,
+                           "dates": self.dates})  # fmt: skip
+
+    @staticmethod
+    def from_json(text: str) -> GroupState:
+        d = json.loads(text)
+        return GroupState(d["events"], [RecordError(**e) for e in d["errors"]], d["imp_events"],
+                          d["fouled"], d["dates"])  # fmt: skip
+
+
+def _keyed(rows: list[tuple]) -> dict[str, list[int]]:
+    """(event_id, event, hash) rows -> key (as scoring looks facts and standings up) -> hashes."""
+    out: dict[str, list[int]] = defaultdict(list)
+    for event_id, event, h in rows:
+        for key in {str(event_id or event or ""), str(event_id or "").strip() or
+                    str(event or "").strip()}:  # fmt: skip
+            out[key].append(int(h))
+    return out
+
+
+def scoring_groups(store: Store, options: str) -> list[Group]:
+    """Every group of the store's events, in scoring order, with its fingerprint (one
+    aggregate query of the boards, and the facts', standings' and matches' hashes)."""
+    inputs = store.tuples("scoring_event_inputs")
+    facts = _keyed(store.tuples("event_fact_fingerprints"))
+    standings = _keyed(store.tuples("standing_fingerprints"))
+    matched = dict(store.tuples("matched_player_fingerprints"))
+    of_name: dict[str, list[tuple]] = defaultdict(list)
+    for row in inputs:
+        of_name[row[0] or ""].append(row)
+    head = f"{MODEL_VERSION}|{options}|{store.path}"
+    out = []
+    for names, n in event_groups(inputs):
+        h = hashlib.sha1(head.encode())
+        for name in names:
+            for ev, event_id, day, year, count, fp in sorted(of_name[name], key=repr):
+                label = event_label({"event": ev, "event_id": event_id, "date": day,
+                                     "year": year})  # fmt: skip
+                context = f"{(ev or '').strip()}|{year or 0}"
+                h.update(repr((ev, event_id, day, year, count, fp, sorted(facts.get(label, [])),
+                               sorted(standings.get(label, [])),
+                               matched.get(context))).encode())  # fmt: skip
+        out.append(Group(names, n, h.hexdigest()))
+    return out
+
+
+def changed_groups(store: Store, groups: list[Group]) -> list[Group]:
+    """The groups whose inputs are not those of the last scoring (new, or changed)."""
+    stored = dict(store.tuples("stored_scoring_groups"))
+    return [g for g in groups if stored.get(g.key) != g.fingerprint]
+
+
+def stored_states(store: Store, groups: list[Group]) -> dict[str, GroupState]:
+    """The kept state of the given groups (scored before, unchanged since)."""
+    keys = [g.key for g in groups]
+    if not keys:
+        return {}
+    return {k: GroupState.from_json(s) for k, s in store.tuples("scoring_group_states", keys=keys)}
+
+
+def keep_states(store: Store, scored: list[tuple[Group, GroupState]]) -> None:
+    """Keep the state and fingerprint of the groups just scored."""
+    import polars as pl
+
+    if not scored:
+        return
+    store.run("delete_scoring_groups", keys=[g.key for g, _ in scored])
+    store.insert_frame("scoring_groups", pl.DataFrame(
+        {"group_key": [g.key for g, _ in scored], "fingerprint": [g.fingerprint for g, _ in scored],
+         "state": [s.to_json() for _, s in scored]}, schema={"group_key": pl.String,
+         "fingerprint": pl.String, "state": pl.String}))  # fmt: skip
+
+
+def forget_others(store: Store, groups: list[Group]) -> None:
+    """Drop the kept state of groups the store no longer holds."""
+    store.run("delete_other_scoring_groups", keys=[g.key for g in groups])
+
+
+def as_state(events: Any, errors: list[RecordError], imp_events: list[str], fouled: int,
+             dates: dict[str, str]) -> GroupState:  # fmt: skip
+    return GroupState(sorted(events), list(errors), sorted(imp_events), fouled, dict(dates))
