@@ -254,7 +254,9 @@ def report_size(r: dict) -> None:
     print(f"peak RSS of the process tree over the whole run: {peak / 2**20:,.0f} MB")
     if "site" in r["stages"]:
         m = r["stages"]["site"]
-        print(f"site full build: {n / m['seconds']:,.0f} results/s ({m['seconds']:.1f} s)")
+        print(f"site full build: {n / m['seconds']:,.0f} results/s ({m['seconds']:.1f} s); "
+              f"{n / max(m.get('cpu', 0), 1e-9):,.0f} results per CPU-second "
+              f"({m.get('cpu', 0):.1f} CPU-s)")  # fmt: skip
     if r["failed"]:
         print(f"failed (optional stages): {r['failed']}")
     added = r.get("added")
@@ -266,7 +268,8 @@ def report_size(r: dict) -> None:
             f"{added['pages_touched']:,} of {added['pages']:,} (were {added['pages_before']:,})"
         )
         for name, m in added["stages"].items():
-            print(f"  {name:<16}{m['seconds']:>9.1f} s")
+            print(f"  {name:<16}{m['seconds']:>9.1f} s{m.get('cpu', 0):>9.1f} CPU-s"
+                  f"{m['tree_rss'] / 2**20:>9,.0f} MB")  # fmt: skip
     sys.stdout.flush()
 
 

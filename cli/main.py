@@ -165,6 +165,9 @@ def _stopped_exit() -> None:
                      "finished is kept; run the same command again to go on.\n")  # fmt: skip
     sys.stdout.flush()
     sys.stderr.flush()
+    from ddrank.processes import release_pool_semaphores
+
+    release_pool_semaphores()  # os._exit skips the shutdown that would
     os._exit(130)
 
 

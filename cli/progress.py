@@ -85,6 +85,13 @@ class _Seen:
     unit: str = ""  # " boards": what the count counts
 
 
+def _work_of(stage: str) -> tuple[float, float] | None:
+    """The stage's progress in estimated CPU seconds (stages.progress), for the time left."""
+    from stages.progress import work_of  # lazily, as `reporting`: the first line comes first
+
+    return work_of(stage)
+
+
 class PlainProgress:
     """A progress hook that writes plain lines: `HH:MM:SS label: started`, a line every `every`
     seconds while the stage runs (`tick`, from the `beating` timer: also when no unit finished,
@@ -125,7 +132,7 @@ class PlainProgress:
                 st.eta.last_done = done  # the work before the size was known is no step
             st.done, st.total = done, total
             if total:
-                st.eta.step(now, done)
+                st.eta.step(now, done, _work_of(stage))
             if total and done >= total:
                 st.finished = True
                 count = f"{done:,}{st.unit}, " if total > 1 else ""
@@ -227,7 +234,7 @@ def stage_progress(console: Console | None = None, disable: bool = False) -> Ite
                 rows[stage] = bar.add_task(STAGE_LABELS.get(stage, stage), total=None,
                                            eta=etas[stage])  # fmt: skip
             if total:
-                etas[stage].step(time.monotonic(), done)
+                etas[stage].step(time.monotonic(), done, _work_of(stage))
                 bar.update(rows[stage], completed=done, total=total)
             if total and done >= total:
                 bar.stop_task(rows[stage])
@@ -276,7 +283,7 @@ def progress_bars(
                                               eta=etas[stage])  # fmt: skip
                 first_done[stage] = done
             if total:
-                etas[stage].step(time.monotonic(), done)
+                etas[stage].step(time.monotonic(), done, _work_of(stage))
             elapsed = max(time.perf_counter() - started, 1e-6)
             rate = (done - first_done[stage]) / elapsed
             bar.update(handles[stage], completed=done, total=max(total, 1), rate=rate)

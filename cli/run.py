@@ -158,7 +158,7 @@ def stopped(settings: Any) -> None:
     """One line on what an interrupted run kept, then exit 130 at once: the store is closed and
     unlocked by now, and Prefect's exit hooks would only retry a server that has stopped."""
     from cli.main import _received
-    from ddrank.processes import stop_requested
+    from ddrank.processes import release_pool_semaphores, stop_requested
     from flows.interrupts import EXIT_INTERRUPTED, stopping
     from stages.freshness import store_counts
 
@@ -172,6 +172,7 @@ def stopped(settings: Any) -> None:
         highlight=False, soft_wrap=True,
     )  # fmt: skip
     console.file.flush()
+    release_pool_semaphores()  # os._exit skips the shutdown that would (else: "leaked semaphore")
     os._exit(EXIT_INTERRUPTED)
 
 

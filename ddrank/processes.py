@@ -100,3 +100,23 @@ def kill_workers(spare_other_sessions: bool = True) -> list[int]:
         except (ProcessLookupError, PermissionError, FileNotFoundError):
             continue
     return killed
+
+
+def release_pool_semaphores() -> None:
+    """Unlink the semaphores of this process's pools now, before an `os._exit`.
+
+    A stopped command ends with `os._exit(130)`: the interpreter's shutdown, whose exit
+    finalizers unlink each pool's queue semaphores and tell multiprocessing's resource tracker,
+    never runs. The tracker outlives the command, finds them still registered and prints
+    "There appear to be 5 leaked semaphore objects to clean up at shutdown" under the stop
+    line. The finalizers of priority 0 and above are the semaphores' and the queues' (close
+    the feeder); run them here. The pools' workers are already killed (`kill_workers`)."""
+    import contextlib
+    import sys
+
+    util = sys.modules.get("multiprocessing.util")
+    run = getattr(util, "_run_finalizers", None)
+    if run is None:  # no pool was ever made: nothing to release
+        return
+    with contextlib.suppress(Exception):  # best effort: the stop itself must go on
+        run(0)

@@ -154,6 +154,7 @@ class DDRun:
         self.quarantined: list[str] = []
         self.seconds = {"plan": 0.0, "solve": 0.0, "tally": 0.0}
         self.solved = [0, 0]  # jobs done, jobs known so far (a wave's are known when planned)
+        self.work = [0.0, 0.0]  # the same in estimated CPU seconds (the time left is paced on it)
         self._clock = time.perf_counter()
         report("solve", 0, 0)  # planning: size not known yet
         partitions = list(options.partitions) if options.partitions else None
@@ -178,13 +179,17 @@ class DDRun:
         work = plan.units
         total = sum(len(u.job) for u in work)
         self.solved[1] += total
+        self.work[1] += sum(u.cost for u in work)
         self.log.info("%d pending boards in %d partitions; %d tables and %d traces to compute "
                       "in %d units for %d workers (est. %.0f CPU-s, largest unit %.1f s)",
                       plan.pending_boards, len(plan.partitions),
                       sum(len(u.job.tables) for u in work), sum(len(u.job.traces) for u in work),
                       len(work), self.workers, sum(u.cost for u in work),
                       max((u.cost for u in work), default=0))  # fmt: skip
-        report("solve", *((self.solved[0], self.solved[1]) if self.solved[1] else (1, 1)))
+        if self.solved[1]:
+            report("solve", self.solved[0], self.solved[1], work=(self.work[0], self.work[1]))
+        else:
+            report("solve", 1, 1)
         if not work:
             return Wave([], 0, 0)
         workers, threads = default_split(min(self.workers, len(work)), o.dds_threads)
@@ -200,7 +205,8 @@ class DDRun:
         self.log.info("unit %d: %d tables, %d traces, %.1f s in DDS (est. %.1f s)", u.index,
                       len(out.tables), len(out.traces), out.seconds, u.cost)  # fmt: skip
         self.solved[0] += len(u.job)
-        report("solve", self.solved[0], self.solved[1])
+        self.work[0] += u.cost
+        report("solve", self.solved[0], self.solved[1], work=(self.work[0], self.work[1]))
         for _ in self._tally.settled(solved_keys(u.job)):
             report("tally", self.totals["tallied"] + self._tally.tallied, self.pending)
 

@@ -17,6 +17,8 @@ from ddrank.processes import stop_requested
 #: hook(stage, done, total): total 0 means "size unknown" (a spinner), done == total "finished".
 Progress = Callable[[str, int, int], None]
 _hooks: list[Progress] = []
+#: stage -> (done, total) of its work in estimated CPU seconds, when its items differ in cost
+_work: dict[str, tuple[float, float]] = {}
 
 
 @contextmanager
@@ -29,13 +31,26 @@ def reporting(hook: Progress) -> Iterator[None]:
         _hooks.remove(hook)
 
 
-def report(stage: str, done: int, total: int) -> None:
-    """Tell the hooks; first, stop here if a stop signal came and its interrupt was lost."""
+def report(stage: str, done: int, total: int, work: tuple[float, float] | None = None) -> None:
+    """Tell the hooks; first, stop here if a stop signal came and its interrupt was lost.
+
+    `work`: the same progress in estimated CPU seconds, (done, total), for a stage whose items
+    differ in cost (a DD table costs about twelve traces): a display paces the time left on it
+    (`work_of`), not on the count, which a unit of cheap traces makes run ahead."""
     stop = stop_requested()
     if stop and sys.exc_info()[1] is None:  # not while an exception (the stop itself) unwinds
         raise KeyboardInterrupt(stop)
+    if work is None:
+        _work.pop(stage, None)
+    else:
+        _work[stage] = work
     for hook in list(_hooks):
         hook(stage, done, total)
+
+
+def work_of(stage: str) -> tuple[float, float] | None:
+    """The stage's last reported (done, total) in estimated CPU seconds, if it reports them."""
+    return _work.get(stage)
 
 
 @contextmanager

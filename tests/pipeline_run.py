@@ -1,5 +1,6 @@
-"""The whole pipeline flow in a subprocess, as the end-to-end tests run it (tests/conftest.py's
-session fixture `lin_pipeline`, tests/test_pipeline.py, tests/test_scoring_flow.py)."""
+"""The whole pipeline in a subprocess, as the end-to-end tests run it: `ddrank run` (tests/conftest.py's
+session fixture `lin_pipeline`) and the flow as a deployment starts it (tests/test_pipeline.py,
+tests/test_scoring_flow.py)."""
 
 from __future__ import annotations
 
@@ -36,3 +37,12 @@ def run_pipeline(tmp: Path, name: str, inputs: list[Path]) -> subprocess.Complet
     return subprocess.run([sys.executable, "-m", "flows.pipeline"], cwd=ROOT,
                           env=pipeline_env(tmp, name, inputs), capture_output=True, text=True,
                           timeout=900)  # fmt: skip
+
+
+def run_ddrank(tmp: Path, name: str, inputs: list[Path]) -> subprocess.CompletedProcess[str]:
+    """`ddrank run --verbose` as a user starts it, piped (a log), with the same settings as
+    `run_pipeline` (from the DDRANK_* variables): its progress lines once a second, its summary,
+    and Prefect's log lines (the flow's own summary lines, such as the scoring stage's)."""
+    env = {**pipeline_env(tmp, name, inputs), "DDRANK_PROGRESS_EVERY": "1", "COLUMNS": "400"}
+    return subprocess.run([sys.executable, "-m", "cli.main", "run", "--verbose"], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=900)  # fmt: skip

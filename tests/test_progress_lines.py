@@ -162,3 +162,114 @@ def test_the_timer_writes_while_the_main_thread_is_busy() -> None:
         assert enough.wait(30)
     assert out[0].endswith("solve: started, 40 to do")
     assert all(" of 40 (0%) after " in line for line in out[1:4])
+
+
+#: A real sequence: `ddrank dd` over 3 partitions of the bundled 2012 sample (1,423 boards; 374
+#: tables and 1,409 traces in 8 units, est. 78 CPU-s, 2 workers) at load 18, 2026-12-07: each
+#: unit's finish in seconds after "DD solve: started" (from the run's log lines "unit N: ...
+#: tables, ... traces"), its items and its estimated CPU seconds; planning ended at 25.2 s.
+RECORDED_PLAN = 25.2
+RECORDED_UNITS = [
+    (421.8, 220, 9.77),
+    (428.6, 232, 9.78),
+    (605.1, 220, 9.77),
+    (630.6, 220, 9.77),
+    (727.4, 220, 9.77),
+    (770.7, 220, 9.77),
+    (882.1, 220, 9.77),
+    (896.3, 231, 9.77),
+]
+
+
+def _replay(units: list[tuple[float, int, float]], plan: float,
+            with_work: bool = True) -> list[tuple[float, str]]:  # fmt: skip
+    """(clock, text) of each line when the DD stage reports `units` as stages/dd_run.py does:
+    the plan's size, then each unit's items (and its estimated CPU seconds) as it finishes."""
+    from stages.progress import report, reporting
+
+    now = [0.0]
+    hook, out = _plain(now)
+    total, cost = sum(u[1] for u in units), sum(u[2] for u in units)
+    events = {round(plan * 10): (0, 0.0)}
+    done, work = 0, 0.0
+    for at, items, est in units:
+        done, work = done + items, work + est
+        events[round(at * 10)] = (done, work)
+    lines = []
+    with reporting(hook):
+        report("solve", 0, 0)
+        for k in range(max(events) + 1):
+            now[0] = k / 10
+            if k in events:
+                d, w = events[k]
+                report("solve", d, total, work=(w, cost) if with_work else None)
+            if k % 10 == 0:
+                hook.tick()
+            lines += [(now[0], text) for text in _texts(out[len(lines) :])]
+    return lines
+
+
+def _seconds(text: str) -> float:
+    """'about 4 min 30 s left' -> 270."""
+    words = text.removeprefix("about ").removesuffix(" left").split()
+    units = {"h": 3600, "min": 60, "s": 1}
+    return sum(float(n) * units[u] for n, u in zip(words[::2], words[1::2], strict=True))
+
+
+def test_the_time_left_of_a_real_dd_run_reaches_zero_with_the_work() -> None:
+    """The recorded run: every time it gives is within a factor of two of the truth (or 1 min),
+    "finishing" comes only in the last unit's span (14 s here), and it ends at "done" with the
+    work."""
+    lines = _replay(RECORDED_UNITS, RECORDED_PLAN)
+    end = RECORDED_UNITS[-1][0]
+    assert lines[-1][1] == "DD solve: done, 1,783 boards, 14 min 56 s"
+    timed = [(at, text.rsplit(", ", 1)[1]) for at, text in lines if text.endswith(" left")
+             and "estimating" not in text]  # fmt: skip
+    assert len(timed) >= 10
+    for at, text in timed:
+        truth, said = end - at, _seconds(text)
+        assert truth / 2 - 60 <= said <= 2 * truth + 60, (at, text, truth)
+    finishing = [at for at, text in lines if "finishing the last" in text]
+    assert finishing and min(finishing) >= RECORDED_UNITS[-2][0], finishing
+
+
+def test_cheap_items_do_not_make_the_pace_look_fast() -> None:
+    """A first wave of tables (0.16 CPU-s each), then a wave of traces (0.013 s each: a unit holds
+    twelve times more of them), as the bundled sample's later waves are (its deals repeat across
+    events, so their tables are done): by count, the trace units made the pace look twelve times
+    faster (here "about 10 s left" for 35 s of work). Paced on the estimated cost the stage
+    reports, the time left is the truth."""
+    from ddrank.dd.units import TABLE_SECONDS, TRACE_SECONDS
+
+    per_unit = 10.0  # CPU-s of a unit, as ddrank.dd.units cuts them
+    tables, traces = round(per_unit / TABLE_SECONDS), round(per_unit / TRACE_SECONDS)
+    # two workers, a unit every 10 s apiece: the traces first, then the tables
+    units = [(20.0 + 10 * (k // 2), traces if k < 6 else tables, per_unit) for k in range(12)]
+    units = [(at + 0.5 * (k % 2), n, c) for k, (at, n, c) in enumerate(units)]
+    by_cost = dict(_replay(units, 5.0))
+    by_count = dict(_replay(units, 5.0, with_work=False))
+    assert by_cost[40.0].endswith("about 35 s left")  # the truth: 35.5 s
+    assert by_count[40.0].endswith("about 10 s left")  # what the count said: a third of it
+
+
+def test_watch_talks_while_it_loads_prefect(tmp_path) -> None:  # noqa: ANN001 - pytest's Path
+    """`ddrank watch` (and `serve`) import the flows, Prefect with them: 20-30 s on 2 busy cores,
+    two minutes at load 20, where the fresh-clone walk of docs/operations.md saw `serve` print
+    nothing for 90 s. The real command, piped: its first line is the load's "started", and it
+    says when it is done (an empty inbox, looked at once: no event, no server needed)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "inbox").mkdir()
+    env = {**os.environ, "DDRANK_PROGRESS_EVERY": "1", "PREFECT_API_URL": "http://127.0.0.1:9/api",
+           "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", "cli.main", "watch", "--once", "--inbox", "inbox"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = [ln.split(" ", 1)[1] for ln in done.stdout.splitlines() if ln[:2].isdigit()]
+    assert lines[0] == "load Prefect: started", done.stdout[-2000:]
+    assert lines[-1].startswith("load Prefect: done, "), done.stdout[-2000:]
+    assert done.stdout.rstrip().endswith("0 event(s) emitted")

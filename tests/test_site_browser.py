@@ -1,7 +1,8 @@
 """The static site in a real browser: Debian's chromium, driven by Playwright (system browser only).
 
 One small real store is built by `ddrank run` on the bundled BBO vugraph LIN (2010 USBF semi-final,
-30 table results, 8 players). To check escaping, the test then renames ONE real player of that
+30 table results, 8 players): the session's run (tests/conftest.py `lin_pipeline`; this file is in
+its share), copied. To check escaping, the test then renames ONE real player of that
 store, Jeff Meckstroth (raw name "Meckstroth"), to a name holding ', " and <, and writes the site
 with `ddrank report`. The pages must load with no console error, the search must filter, and the
 numbers on the pages must equal the store's.
@@ -10,6 +11,7 @@ numbers on the pages must equal the store's.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +23,6 @@ from site_browser import open_page, shot
 from ddrank.scoring.arithmetic.precision import agrees_printed, round_half_away
 
 REPO = Path(__file__).resolve().parents[1]
-LIN = REPO / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
 #: The renamed player: quotes, an apostrophe and a tag-like '<' that must show as text.
 ODD_NAME = 'Jeff "Meck" O\'Meckstroth <b>&amp;'
 RENAMED = "Meckstroth"
@@ -39,14 +40,15 @@ def ddrank(*args: str, **extra: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> dict:
+def site(tmp_path_factory: pytest.TempPathFactory, lin_pipeline) -> dict:  # noqa: ANN001
+    """A copy of the session's `ddrank run` over the LIN (its store and outputs), with one player
+    renamed and the site written again by `ddrank report`."""
+    ran, run = lin_pipeline
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     tmp = tmp_path_factory.mktemp("site")
     db, out = tmp / "store.duckdb", tmp / "out"
-    # (no terminal: plain progress lines, one a second here; test_the_run_talks_... reads them)
-    run = ddrank("run", "--db", str(db), "--out", str(out), "--workers", "1", str(LIN),
-                 DDRANK_PROGRESS_EVERY="1")  # fmt: skip
-    # the run's last lines point to the site
-    assert f"{out / 'site' / 'index.html'}" in run.stdout.replace("\n", "")
+    shutil.copy2(ran, db)
+    shutil.copytree(ran.parent / "full-out", out)
     con = duckdb.connect(str(db))
     for col in ("northname", "eastname", "southname", "westname"):
         con.execute(f"UPDATE boards SET {col} = ? WHERE {col} = ?", [ODD_NAME, RENAMED])
@@ -56,7 +58,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> dict:
     )
     con.close()
     ddrank("report", "--db", str(db), "--out", str(out))
-    return {"db": db, "site": out / "site", "tmp": tmp, "run": run}
+    return {"db": db, "site": out / "site", "tmp": tmp, "run": run,
+            "run_site": ran.parent / "full-out" / "site"}  # fmt: skip
 
 
 def q(db: Path, sql: str, params: list | None = None) -> list:
@@ -284,7 +287,10 @@ def test_the_run_talks_from_its_first_second(site: dict) -> None:
     machine's load does not matter), for the Prefect API's start and the DD stage alike."""
     import re
 
+    # (piped, no terminal: plain progress lines, one a second: DDRANK_PROGRESS_EVERY=1)
     lines = site["run"].stdout.splitlines()
+    # the run's last lines point to the site
+    assert f"{site['run_site'] / 'index.html'}" in site["run"].stdout.replace("\n", "")
     progress = [m.groups() for m in map(re.compile(r"^\d\d:\d\d:\d\d ([^:]+): (.*)$").match,
                                        lines) if m]  # fmt: skip
     assert lines[0] == lines[0].strip() and progress, lines[:5]

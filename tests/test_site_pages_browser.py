@@ -66,9 +66,32 @@ def event(club: dict, key: str) -> Path:
     pytest.skip(f"{NAMES[key]}: its file is in ../shared/data/events, absent here (SOURCES.md)")
 
 
+#: A ranking's lines that open a scorecard: (href, score, percentage or None), in one round trip.
+RANKING_LINES_JS = """() => [...document.querySelectorAll('table.ranking tbody tr')].map(row => {
+  const place = row.querySelector('td.place a');
+  if (!place) return null;  // a teams (VP) line: its matches are listed, not a scorecard
+  const pct = row.querySelector('td.pct');
+  return [place.getAttribute('href'), row.querySelector('td.score').innerText,
+          pct ? pct.innerText : null];
+}).filter(line => line)"""
+
+#: A scorecard page as the player reads it, in one round trip: its totals, its notes, and each
+#: board's record, side and value.
+SCORECARD_JS = """() => {
+  const text = sel => { const e = document.querySelector(sel); return e ? e.innerText : null; };
+  return {total: text('#card-total'), foot_total: text('tfoot td.total'), pct: text('#card-pct'),
+          foot: text('#scorecard tfoot'), head: text('#scorecard thead'),
+          rows: [...document.querySelectorAll('#scorecard tbody tr')].map(tr => [
+            tr.getAttribute('data-record'), tr.querySelectorAll('td')[1].innerText,
+            tr.querySelector('td.value').innerText])};
+}"""
+
+
 def test_every_scorecard_totals_its_ranking_line(club: dict, browser) -> None:
     """Each ranking line opens its pair's scorecard; the card's total (and percentage) is the
     ranking's, its boards are the ranking's, and each board's value is the store's."""
+    scored = {rid: values for rid, *values in query(
+        club["db"], "SELECT record_id, ns_mp, ew_mp, imps, butler FROM scored_results")}  # fmt: skip
     checked = 0
     for key in ("welwyn", "bws", "qualifier", "ffb", "adjusted"):
         try:
@@ -76,41 +99,31 @@ def test_every_scorecard_totals_its_ranking_line(club: dict, browser) -> None:
         except pytest.skip.Exception:
             continue
         page, errors = open_page(browser, path.as_uri())
-        lines = []
-        for row in page.locator("table.ranking tbody tr").all():
-            place = row.locator("td.place a")
-            if not place.count():
-                continue  # a teams (VP) line: its matches are listed, not a scorecard
-            pct = row.locator("td.pct")
-            lines.append((place.get_attribute("href"), row.locator("td.score").inner_text(),
-                          pct.inner_text() if pct.count() else None))  # fmt: skip
+        lines = page.evaluate(RANKING_LINES_JS)
         assert lines, key
         for k, (href, score, pct) in enumerate(lines):
             page.goto((path.parent / href).resolve().as_uri())
-            assert page.inner_text("#card-total") == score, (key, href)
+            card = page.evaluate(SCORECARD_JS)
+            assert card["total"] == score, (key, href)
             # the printed total; where the file's boards do not add up to it, a note says what
             # they give (Compscore's adjusted session: 634.43, its boards give 636.43)
-            total, *note = page.inner_text("tfoot td.total").split("\n")
+            total, *note = card["foot_total"].split("\n")
             assert total == score and all(n.startswith("its boards give ") for n in note)
             if pct is not None:
-                assert page.inner_text("#card-pct") == pct
+                assert card["pct"] == pct
             if k < 3:  # each board's value is the scoring stage's, for that pair's side
-                mp = page.locator("#card-pct").count() > 0
+                mp = card["pct"] is not None
                 # (rounded as the scorer prints it where its totals sum the printed values)
-                printed = re.search(r"to (\d) decimal", page.inner_text("#scorecard tfoot"))
-                for tr in page.locator("#scorecard tbody tr").all():
-                    rid = tr.get_attribute("data-record")
-                    side = tr.locator("td").nth(1).inner_text()
-                    ns_mp, ew_mp, imps, butler = query(
-                        club["db"], "SELECT ns_mp, ew_mp, imps, butler FROM scored_results "
-                        "WHERE record_id = ?", [rid])[0]  # fmt: skip
+                printed = re.search(r"to (\d) decimal", card["foot"])
+                for rid, side, value in card["rows"]:
+                    ns_mp, ew_mp, imps, butler = scored[rid]
                     if mp:
                         want = ns_mp if side == "NS" else ew_mp
                     else:
-                        v = butler if "Butler" in page.inner_text("#scorecard thead") else imps
+                        v = butler if "Butler" in card["head"] else imps
                         want = None if v is None else (v if side == "NS" else -v)
                     # the value; where the file printed another, "printed X" under it
-                    got, *note = tr.locator("td.value").inner_text().split("\n")
+                    got, *note = value.split("\n")
                     assert all(n.startswith("printed ") for n in note), (key, rid, note)
                     if want is None:
                         continue  # an adjusted IMP line: each side's own adjustment

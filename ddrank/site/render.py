@@ -146,7 +146,7 @@ class Players:
                         partner = r["players"][(k + 2) % 4]
                         if partner:
                             self.partners[p][partner] += 1
-        self.costly: dict[str, list[dict[str, Any]]] = {}  # after `analyse`
+        self.costly: dict[str, list[dict[str, Any]]] = {}  # after `link_mistakes`
         self.data, self.all_events = data, events
         table_costs(data.table_costs, self.board_pages)
         self.ratings = {r["player"]: r for r in data.optional.get("ratings", []) if r.get("player")}
@@ -165,21 +165,36 @@ class Players:
         for n in self.names:
             self.by_label.setdefault(self.label(n), n)
 
-    def analyse(self, rendered: set[str] | None = None) -> None:
-        """Analyse the tables of the events in `rendered` (every event's when None), and of any
-        other table a player page links to; then each player's costliest mistakes, linked to
-        their card or call. A store without mistake costs lists every marked mistake by its DD
-        points: then every table is analysed."""
+    def prepare(self) -> None:
+        """Before rendering: analyse the tables a player page links to (its costliest mistakes);
+        a store without mistake costs lists every marked mistake by its DD points, so then
+        every table is analysed and kept."""
         data = self.data
-        needed = {str(r["record_id"]) for r in data.mistake_costs}
-        if not needed and (data.dd_tables or data.published_dd):
-            rendered = None
+        self.needed = {str(r["record_id"]) for r in data.mistake_costs}
+        self.keep_all = not self.needed and bool(data.dd_tables or data.published_dd)
         for ev in self.all_events:
-            full = rendered is None or ev.event_id in rendered
             analyse_tables(self.board_pages[ev.event_id], data, data.alternatives,
-                           None if full else needed)  # fmt: skip
-        #: player -> their costliest mistakes, each linked to its card or call
-        self.costly = costly_mistakes(data.mistake_costs, self.all_events, self.board_pages)
+                           None if self.keep_all else self.needed)  # fmt: skip
+
+    def analyse(self, ev: Event) -> None:
+        """Every table of `ev` analysed, for its pages."""
+        analyse_tables(self.board_pages[ev.event_id], self.data, self.data.alternatives)
+
+    def release(self, ev: Event) -> None:
+        """After `ev`'s pages: its tables' analysis dropped (a player page's links kept), so
+        memory holds one event's analysis at a time."""
+        if self.keep_all:
+            return
+        for b in self.board_pages[ev.event_id]:
+            b.views = []
+            for r in b.rows:
+                if str(r["record_id"]) not in self.needed:
+                    r.pop("view", None)
+                r.pop("split", None)
+
+    def link_mistakes(self) -> None:
+        """Each player's costliest mistakes, linked to their card or call (after `prepare`)."""
+        self.costly = costly_mistakes(self.data.mistake_costs, self.all_events, self.board_pages)
 
     def boards(self, name: str) -> int:
         return int((self.totals.get(name) or {}).get("boards") or sum(self.events[name].values()))
@@ -275,9 +290,7 @@ class SitePages:
         records = by_record(data)
         self.fingerprints = {ev.event_id: event_fingerprint(self, ev, records)
                              for ev in self.events}  # fmt: skip
-        old = self.previous.get("events", {})
-        self.players.analyse({eid for eid, fp in self.fingerprints.items()
-                              if (old.get(eid) or [None])[0] != fp})  # fmt: skip
+        self.players.prepare()
         self.rendered = 0
         self.reused = 0
 
@@ -307,6 +320,7 @@ class SitePages:
                 yield from self._reuse(old[1])
                 continue
             rels = []
+            players.analyse(ev)
             score_event(ev)  # the bid/play split its pages show
             for page in event_pages(ev, data, players, self.render,
                                     players.board_pages[ev.event_id], self.rankings[ev.event_id],
@@ -315,6 +329,8 @@ class SitePages:
                 rels.append(page[0])
                 yield page
             self.built["events"][ev.event_id] = [fp, rels]
+            players.release(ev)
+        players.link_mistakes()
         charted = 0
         for name in players.names:
             chart, named = None, []
