@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -22,6 +24,17 @@ DbOpt = Annotated[
                       f"Default: $DDRANK_DB, else {DEFAULT_DB} under the current folder."),
 ]  # fmt: skip
 ConfigOpt = Annotated[Path | None, typer.Option(help="TOML settings file (\\[ddrank] table).")]
+
+
+@contextmanager
+def _loading_prefect() -> Iterator[None]:
+    """'load Prefect: started', a line every 10 s, 'done': importing the flows takes 20-30 s on
+    2 busy cores (more at load 20), and `serve`/`watch` said nothing until it ended."""
+    from cli.progress import stage_progress
+    from stages.progress import stage
+
+    with stage_progress(), stage("prefect-import", heartbeat=1.0, after=0.3):
+        yield
 
 
 def register(app: typer.Typer) -> None:
@@ -48,9 +61,10 @@ def register(app: typer.Typer) -> None:
 
         Trigger a run now with `prefect deployment run inbox-rerun/ddrank-inbox-hourly`.
         """
-        from flows.inbox import served_deployments
         from stages.settings import load_settings
 
+        with _loading_prefect():  # up to minutes on a busy machine: said from the first second
+            from flows.inbox import served_deployments
         with friendly_errors():
             settings = load_settings(config, inbox=str(inbox) if inbox else None,
                                      db=str(db) if db else None)  # fmt: skip
@@ -92,7 +106,6 @@ def register(app: typer.Typer) -> None:
 
         Needs PREFECT_API_URL (the server that runs the deployment).
         """
-        from flows.inbox import InboxFile, watch_inbox
         from stages.settings import load_settings
 
         if not os.environ.get("PREFECT_API_URL"):
@@ -101,6 +114,8 @@ def register(app: typer.Typer) -> None:
                 "that runs ddrank-inbox-on-event (e.g. http://127.0.0.1:4200/api)."
             )
             raise typer.Exit(2)
+        with _loading_prefect():
+            from flows.inbox import InboxFile, watch_inbox
 
         def show(f: InboxFile) -> None:
             console.print(f"[green]arrived[/] {f.path} (sha1 {f.sha1[:12]}) → {f.resource_id}")

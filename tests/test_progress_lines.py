@@ -250,3 +250,26 @@ def test_cheap_items_do_not_make_the_pace_look_fast() -> None:
     by_count = dict(_replay(units, 5.0, with_work=False))
     assert by_cost[40.0].endswith("about 35 s left")  # the truth: 35.5 s
     assert by_count[40.0].endswith("about 10 s left")  # what the count said: a third of it
+
+
+def test_watch_talks_while_it_loads_prefect(tmp_path) -> None:  # noqa: ANN001 - pytest's Path
+    """`ddrank watch` (and `serve`) import the flows, Prefect with them: 20-30 s on 2 busy cores,
+    two minutes at load 20, where the fresh-clone walk of docs/operations.md saw `serve` print
+    nothing for 90 s. The real command, piped: its first line is the load's "started", and it
+    says when it is done (an empty inbox, looked at once: no event, no server needed)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "inbox").mkdir()
+    env = {**os.environ, "DDRANK_PROGRESS_EVERY": "1", "PREFECT_API_URL": "http://127.0.0.1:9/api",
+           "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", "cli.main", "watch", "--once", "--inbox", "inbox"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600)  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    lines = [ln.split(" ", 1)[1] for ln in done.stdout.splitlines() if ln[:2].isdigit()]
+    assert lines[0] == "load Prefect: started", done.stdout[-2000:]
+    assert lines[-1].startswith("load Prefect: done, "), done.stdout[-2000:]
+    assert done.stdout.rstrip().endswith("0 event(s) emitted")
