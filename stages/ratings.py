@@ -36,9 +36,10 @@ def _state_row(player: str, s: PlayerState, index: int, period: str) -> Row:
 
 HISTORY_COLUMNS = ["player", "period_index", "period", "rating", "boards", "std_error", "weight",
                    "w", "w2", "s1", "s2"]  # fmt: skip
-#: Periods (events) whose table results are read and rated at a time: memory stays bounded by
-#: this many events' boards (and the players' states), not by the archive.
+#: Periods (events) whose table results are read and rated at a time, up to this many results:
+#: memory stays bounded by one chunk's boards (and the players' states), not by the archive.
 PERIODS_PER_READ = 32
+RESULTS_PER_READ = 50_000
 RATINGS_COLUMNS = ["player", "rating", "boards", "std_error", "last_period", "period_index",
                    "weight", "w", "w2", "s1", "s2"]  # fmt: skip
 
@@ -92,12 +93,12 @@ def update_ratings(store: Store, params: LehmanParams | None = None) -> Row:
     with store.transaction():  # all periods or none
         store.run("delete_rating_history_from", start=start)
         store.run("delete_rating_periods_from", start=start)
-        final = states
-        for first in range(0, len(todo), PERIODS_PER_READ):  # bounded: a chunk of periods at a time
-            chunk = todo[first : first + PERIODS_PER_READ]
+        final, first = states, 0
+        for chunk in period_chunks(todo, dict(store.tuples("rating_event_results"))):
             boards_of = period_boards(store, chunk, params)
             final, history = rate_periods([(ev, boards_of[ev]) for ev in chunk], params, final,
                                           start + first)  # fmt: skip
+            first += len(chunk)
             _insert(store, "rating_history", history, HISTORY_COLUMNS, pl)
         _insert(store, "rating_periods", [{"period_index": start + i, "event": ev, "date": d,
                                            "content_hash": h} for i, (ev, d, h) in
@@ -110,6 +111,21 @@ def update_ratings(store: Store, params: LehmanParams | None = None) -> Row:
                                    for p, s in sorted(final.items())], RATINGS_COLUMNS, pl)  # fmt: skip
     return {"periods": len(order), "rerated_from": order[start][0] if start < len(order) else None,
             "rerated_periods": len(order) - start, "players": len(final)}  # fmt: skip
+
+
+def period_chunks(periods: Sequence[str], results: dict[str, int]) -> list[list[str]]:
+    """Periods in order, cut into chunks of at most PERIODS_PER_READ periods and about
+    RESULTS_PER_READ results (a larger period is a chunk of its own): a chunk is read at once."""
+    chunks: list[list[str]] = []
+    size = RESULTS_PER_READ
+    for ev in periods:
+        n = results.get(ev) or 0
+        if not chunks or len(chunks[-1]) >= PERIODS_PER_READ or size + n > RESULTS_PER_READ:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(ev)
+        size += n
+    return chunks
 
 
 def _insert(store: Store, table: str, rows: Sequence[Row], columns: Sequence[str], pl: Any) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from cli_lines import without_start_up_lines
-from pipeline_run import pipeline_env, run_pipeline
+from pipeline_run import pipeline_env, run_ddrank
 
 ROOT = Path(__file__).resolve().parent.parent
 LIN = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
@@ -36,10 +36,6 @@ COMPARED = {
 
 def _env(tmp: Path, name: str) -> dict[str, str]:
     return pipeline_env(tmp, name, [LIN])
-
-
-def _run(tmp: Path, name: str) -> subprocess.CompletedProcess[str]:
-    return run_pipeline(tmp, name, [LIN])
 
 
 def _snapshot(db: Path) -> dict[str, list[tuple]]:
@@ -173,6 +169,8 @@ def test_kill_9_mid_dd_then_rerun_equals_uninterrupted(uninterrupted: Path, tmp_
         assert time.time() < deadline
     proc.wait()
     assert killed, "the run finished before it could be killed"
-    rerun = _run(tmp_path, "killed")
+    # the same command again, as `ddrank run` (the same flow and settings; its pool workers spawn
+    # from the light CLI script instead of re-importing flows/pipeline.py: 17.5 CPU-s, not 38)
+    rerun = run_ddrank(tmp_path, "killed", [LIN])
     assert rerun.returncode == 0, rerun.stdout[-3000:] + rerun.stderr[-3000:]
     assert _snapshot(tmp_path / "killed.duckdb") == _snapshot(uninterrupted)

@@ -199,3 +199,26 @@ def test_the_split_read_an_event_at_a_time_writes_what_one_read_writes(
         assert (tmp_path / "split1" / f).read_bytes() == (
             tmp_path / f"split{10**9}" / f
         ).read_bytes()
+
+
+def test_lehman_read_a_period_at_a_time_equals_one_read(
+    cleaned: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Lehman stage reads its periods in chunks of about RESULTS_PER_READ results (issue 37):
+    one period per read keeps the same ratings and history, to the last bit, as one read."""
+    from stages import ratings
+
+    _scored(cleaned, tmp_path, 10**9, monkeypatch)
+    kept = {}
+    for per_read in (10**9, 1):
+        db = tmp_path / f"lehman{per_read}.duckdb"
+        shutil.copy(tmp_path / f"batch{10**9}.duckdb", db)
+        monkeypatch.setattr(ratings, "RESULTS_PER_READ", per_read)
+        with Store(db) as store:
+            summary = ratings.update_ratings(store)
+            kept[per_read] = (summary, store.counts["rating_boards"],
+                              store.tuples(sql="select * from ratings order by all"),
+                              store.tuples(sql="select * from rating_history order by all"))  # fmt: skip
+    (whole, reads_whole, r_whole, h_whole), (split, reads_split, r_split, h_split) = kept.values()
+    assert (reads_whole, reads_split) == (1, 3) and whole == split and whole["periods"] == 3
+    assert r_split == r_whole and h_split == h_whole and len(r_whole) > 100

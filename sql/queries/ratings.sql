@@ -91,3 +91,7 @@ where deal_id in (select deal_id from scored_results where event in (select unne
 -- skill_play_traces, of the tables of the events $events.
 select t.record_id, t.trace, b.play_seats from play_traces t join boards b using (record_id)
 where t.record_id in (select record_id from scored_results where event in (select unnest($events)));
+
+-- name: rating_event_results
+-- Each scored event's table results: the Lehman stage reads about RESULTS_PER_READ at a time.
+select event, coalesce(results, 0) from scored_events;
