@@ -13,7 +13,6 @@ from operator import attrgetter
 from pathlib import Path
 
 import polars as pl
-import pyarrow as pa
 
 from ddrank.cleaning import clean_record
 from ddrank.raw import RawRecord, place_of, place_text
@@ -72,7 +71,10 @@ _board_values = attrgetter(*BOARD_SCHEMA)
 #: A raw record's fields in the order `RawRecord` takes them.
 _FIELDS = tuple(f.name for f in fields(RawRecord))
 _INT_FIELDS = ("source_line", "occurrence")
-_LIST_COLUMNS = {"play": pa.list_(pa.string()), "play_seats": pa.list_(pa.int8())}
+_LIST_COLUMNS = {"play": pl.List(pl.String), "play_seats": pl.List(pl.Int8)}
+#: From this many boards a slice's list columns go through pyarrow (polars alone builds a Series
+#: per list); below it pyarrow (and numpy, pandas: 0.3-0.6 s) stays out of a director's run.
+ARROW_BOARDS = 5_000
 
 
 def _append(columns: dict[str, list], *values: object) -> None:
@@ -134,8 +136,14 @@ def clean_slice(
     folder = Path(out_dir)
     columns = dict(zip(BOARD_SCHEMA, map(list, zip(*boards, strict=True) if boards else
                                          ([] for _ in BOARD_SCHEMA)), strict=True))  # fmt: skip
-    for name in _LIST_COLUMNS:  # through Arrow: polars builds a Series per list otherwise
-        columns[name] = pl.Series(name, pa.array(columns[name], _LIST_COLUMNS[name]))
+    for name, dtype in _LIST_COLUMNS.items():
+        if len(boards) >= ARROW_BOARDS:
+            import pyarrow as pa  # lazily: see ARROW_BOARDS
+
+            arrow = pa.list_(pa.string()) if dtype == _LIST_COLUMNS["play"] else pa.list_(pa.int8())
+            columns[name] = pl.Series(name, pa.array(columns[name], arrow))
+        else:
+            columns[name] = pl.Series(name, columns[name], dtype=dtype)
     pl.DataFrame(columns, schema=BOARD_SCHEMA).write_parquet(folder / f"boards-{tag}.parquet")
     for name, columns in out.items():
         pl.DataFrame(columns, schema=SCHEMAS[name]).write_parquet(folder / f"{name}-{tag}.parquet")

@@ -29,6 +29,8 @@ def reporting(hook: Progress) -> Iterator[None]:
         yield
     finally:
         _hooks.remove(hook)
+        if not _hooks:  # a finished run's work must not pace the next display's time left
+            _work.clear()
 
 
 def report(stage: str, done: int, total: int, work: tuple[float, float] | None = None) -> None:
@@ -40,7 +42,7 @@ def report(stage: str, done: int, total: int, work: tuple[float, float] | None =
     stop = stop_requested()
     if stop and sys.exc_info()[1] is None:  # not while an exception (the stop itself) unwinds
         raise KeyboardInterrupt(stop)
-    if work is None:
+    if work is None or not _hooks:  # kept only while a display listens
         _work.pop(stage, None)
     else:
         _work[stage] = work
