@@ -147,6 +147,9 @@ def test_each_stage_reads_the_table_results_once(tmp_path: Path) -> None:
         # this file is one event, so one read of its scored table results
         # (the query the split reads too: the split's read and this one)
         assert store.counts["scored_tables_of"] == 2
-        reads = {q: n for q, n in store.counts.items()
-                 if q in ("scoring_boards", "rating_boards", "scored_tables_of")}
+        reads = {
+            q: n
+            for q, n in store.counts.items()
+            if q in ("scoring_boards", "rating_boards", "scored_tables_of")
+        }
         assert reads == {"scoring_boards": 1, "rating_boards": 1, "scored_tables_of": 2}
