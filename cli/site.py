@@ -3,6 +3,8 @@ type it), `ddrank player NAME` and `ddrank event NAME` show its pages in the ter
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -37,6 +39,18 @@ def _build(build_site: Any, db: Path, out: Path) -> dict[str, Any]:
             soft_wrap=True,
         )
         raise typer.Exit(1) from None
+
+
+@contextmanager
+def _stored(db: Path) -> Iterator[Any]:
+    """The store at `db`, read-only, for a lookup (`ddrank player`, `ddrank event`); a missing file
+    is one clear error, not DuckDB's."""
+    from store import Store
+
+    if not db.is_file():
+        raise FileNotFoundError(f"{db}: no such store (run `ddrank run` first, or pass --db)")
+    with Store(db, read_only=True) as store:
+        yield store
 
 
 def _f(v: Any, digits: int = 2) -> str:
@@ -99,17 +113,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """One player's profile from the store: boards, rating, DD mistake rates with percentiles, partners, and the costliest mistakes in each event's own units."""
         from stages.lookup import pick, player_profile, players
-        from store import Store
 
-        with friendly_errors():
-            if not db.is_file():
-                raise FileNotFoundError(
-                    f"{db}: no such store (run `ddrank run` first, or pass --db)"
-                )
-            with Store(db, read_only=True) as store:
-                by_label = players(store)
-                who = by_label[pick(name, list(by_label), "player")]
-                found = player_profile(store, who, by_label, top)
+        with friendly_errors(), _stored(db) as store:
+            by_label = players(store)
+            who = by_label[pick(name, list(by_label), "player")]
+            found = player_profile(store, who, by_label, top)
         show_player(found, json)
 
     @app.command()
@@ -126,19 +134,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """An event's ranking per section and direction, as the scoring stage stored it, with how it was scored and its agreement with the published values."""
         from stages.lookup import event_names, event_summary, pick
-        from store import Store
 
-        with friendly_errors():
-            if not db.is_file():
-                raise FileNotFoundError(
-                    f"{db}: no such store (run `ddrank run` first, or pass --db)"
-                )
-            with Store(db, read_only=True) as store:
-                names = event_names(store)
-                if not names:
-                    raise ValueError(f"no scored event in {db}: `ddrank score --db {db}` scores "
-                                     "its events")  # fmt: skip
-                found = event_summary(store, names[pick(name, list(names), "event")])
+        with friendly_errors(), _stored(db) as store:
+            names = event_names(store)
+            if not names:
+                raise ValueError(f"no scored event in {db}: `ddrank score --db {db}` scores "
+                                 "its events")  # fmt: skip
+            found = event_summary(store, names[pick(name, list(names), "event")])
         show_event(found, top, json)
 
 

@@ -155,3 +155,21 @@ CREATE TABLE IF NOT EXISTS scoring_errors (
 CREATE TABLE IF NOT EXISTS scoring_groups (
     group_key VARCHAR PRIMARY KEY, fingerprint VARCHAR, state VARCHAR
 );
+
+-- scoring_inputs: every clean table result with what scoring needs, and where it was read (file,
+-- line, round, table: errors.csv names them); a store cleaned before boards had dates takes the
+-- raw record's date. One column list for the scoring stage's read (query scoring_boards) and for
+-- the per-event fingerprints that tell it what changed (query scoring_event_inputs).
+create or replace view scoring_inputs as
+select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
+       r.source_file, r.source_line, b.round, b.table_no, b.auction,
+       coalesce(len(b.play), 0) > 0 as played_cards,
+       b.northname, b.eastname, b.southname, b.westname, b.ns_vulnerable, b.ew_vulnerable,
+       b.contract, b.declarer, b.result, b.dealer, b.home_team, b.visit_team, b.room,
+       b.event_id, b.session, b.section, b.ns_pair, b.ew_pair,
+       b.north_id, b.east_id, b.south_id, b.west_id, b.ns_score, b.ew_score, b.adjusted, b.phantom,
+       b.repeat,
+       b.published_ns_mp, b.published_ew_mp, b.published_ns_pct, b.published_ew_pct,
+       b.published_imps, b.published_datum, b.player_numbers, r.stage,
+       coalesce(nullif(b.date, ''), r.date) as date, r.source_format
+from boards b left join raw_records r using (record_id);

@@ -213,7 +213,7 @@ def skill_row_batches(store: Store, event: str | None = None,
 
 def _skill_rows_of(store: Store, events: list[str]) -> list[SkillRow]:
     """The events' scored table results with their DD tables and opening-lead traces."""
-    scored = store.rows("skill_scored_tables", events=events)
+    scored = store.rows("scored_tables_of", events=events)
     loaded = tables_from_scored(scored, str(store.path))
     deal_of = {r["record_id"]: r["deal_id"] for r in scored}
     cells: dict[str, list[int]] = {}

@@ -100,12 +100,13 @@ def test_traveller_line_escapes_names_and_teams_once() -> None:
 
 
 def test_site_queries_cover_every_counter() -> None:
-    """sql/queries/site.sql spells the 33 counters out: it must follow ddrank.mistakes.variables."""
+    """sql/queries/site.sql and site_events.sql spell the 33 counters out: they must follow
+    ddrank.mistakes.variables."""
     from ddrank.mistakes.variables import VARIABLES
     from store.store import queries
 
     totals = queries().site_player_totals.sql
     assert [v for v in VARIABLES if f"sum(coalesce(s.{v}, 0)) AS {v}" not in totals] == []
-    seats = queries().site_seats.sql
+    seats = queries().site_batch_seats.sql
     weighted = [v for v in VARIABLES if v.startswith("weighted_")]
     assert len(weighted) == 14 and all(f"s.{v}" in seats for v in weighted)

@@ -16,6 +16,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from ddrank.dd.tables import TrickTable
+from ddrank.mistakes.costs import CALL_WORDS  # the words a call mistake is told in: one list
 from ddrank.mistakes.explain import (
     CallMistake,
     CardMistake,
@@ -30,18 +31,6 @@ Row = dict[str, Any]
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "N": "NT"}
 #: Auction columns, as bridge books print them.
 COLUMNS = (Seat.W, Seat.N, Seat.E, Seat.S)
-CALL_WORDS = {
-    "defender_missed_current_double": "did not double",
-    "defender_erroneously_doubled": "doubled a making contract",
-    "defender_missed_higher_contract": "defended when bidding on was better",
-    "declarer_missed_higher_contract": "stopped in the wrong contract",
-    "declarer_missed_doubling_opponents_last_bid": "bid on instead of doubling",
-    "declarer_missed_opponents_last_redouble": "bid on over a redouble",
-    "declarer_missed_redoubling_opponents_erroneous_double": "did not redouble",
-    "declarer_missed_opponents_last_bid": "bid on instead of defending",
-    "declarer_erroneous_redouble": "redoubled a failing contract",
-    "passed_higher_contract": "passed out a makeable deal",
-}
 
 
 _SUITED = re.compile(r"\b(?:([1-7])(NT|[SHDCN])|([SHDC])(10|[2-9TJQKA]))(?=X|[=+-]|\b)")

@@ -53,37 +53,75 @@ def _entry(ev: Event, b: Any, r: Row, mark: Mark | None) -> dict[str, Any]:
             "table": view.label if view else ""}  # fmt: skip
 
 
-def costly_mistakes(costs: Iterable[Row], events: list[Event],
-                    board_pages: dict[str, list[Any]]) -> dict[str, list[dict[str, Any]]]:  # fmt: skip
-    """player -> their `TOP` costliest mistakes, costliest first: the store's `ranked_mistakes`
-    rows (`costs`, in rank order) where there are any, else every marked mistake by DD points."""
-    spots: dict[Spot, tuple[Event, Any, Row, Mark | None]] = {}
-    for ev in events:
-        for b in board_pages.get(ev.event_id, []):
+class CostlyLinks:
+    """player -> their `TOP` costliest mistakes, costliest first, found one event at a time:
+    each event's tables are looked at while its analysis is in memory (`add`), and `result()`
+    gives the lists. `costs`: the store's `ranked_mistakes` rows in rank order; without any, every
+    marked mistake by its DD points (`by_points`: only when the store has DD tables)."""
+
+    def __init__(self, costs: list[Row], by_points: bool) -> None:
+        self.costs = costs
+        self.by_record: dict[str, list[int]] = defaultdict(list)
+        for k, row in enumerate(costs):
+            self.by_record[str(row["record_id"])].append(k)
+        self.found: dict[int, tuple[dict[str, Any], Mark | None]] = {}
+        self.by_points = by_points and not costs
+        self.points: dict[str, list[dict[str, Any]]] = {}
+
+    @property
+    def needed(self) -> set[str]:
+        """The tables a player page links to (analysed even in an event not rendered again)."""
+        return set(self.by_record)
+
+    def add(self, ev: Event, boards: list[Any]) -> None:
+        """The links into `ev` (`ev`: the event as listed, its boards analysed as needed)."""
+        spots: dict[Spot, tuple[Event, Any, Row, Mark | None]] = {}
+        for b in boards:
             for r in b.rows:
+                rid = str(r["record_id"])
+                if rid not in self.by_record and not self.by_points:
+                    continue
                 view = r.get("view")
                 for m in view.marks if view else []:
                     spots[mark_spot(r["record_id"], m)] = (ev, b, r, m)
                 spots.setdefault((r["record_id"], "", None), (ev, b, r, None))
+        if self.by_points:
+            for p, entries in _by_dd_points(spots.values()).items():
+                old = self.points.get(p, [])
+                self.points[p] = sorted(old + entries, key=lambda e: -e["points"])[:TOP]
+            return
+        for key, hit in spots.items():
+            if key[1] == "":
+                for k in self.by_record.get(str(key[0]), []):
+                    row = self.costs[k]
+                    ev_, b, r, m = spots.get(row_spot(row)) or hit
+                    self.found[k] = (_entry(ev_, b, r, m), m)  # not the board: memory
+
+    def result(self) -> dict[str, list[dict[str, Any]]]:
+        if self.by_points:
+            return self.points
+        return _entries(self.costs, self.found)
+
+
+def _entries(costs: list[Row], found_at: dict[int, tuple[dict[str, Any], Mark | None]]
+             ) -> dict[str, list[dict[str, Any]]]:  # fmt: skip
     out: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in costs:
+    for k, row in enumerate(costs):
         player = row.get("player")
         if not player or len(out[player]) >= TOP:
             continue
-        found = spots.get(row_spot(row)) or spots.get((str(row["record_id"]), "", None))
+        found = found_at.get(k)
         if found is None:
             continue  # a result the site does not show (its event has no page)
-        ev, b, r, mark = found
-        entry = _entry(ev, b, r, mark)
+        base, mark = found
+        entry = dict(base)
         entry.update(cost_text=cost_words(row), hypothetical=row.get("basis") == "hypothetical",
                      tricks=row.get("tricks"), where=mark.where if mark else where_words(row),
                      what=mark.what if mark else Markup.escape(row.get("what") or ""),
                      instead=mark.instead if mark else Markup.escape(row.get("instead") or ""),
                      kind=row.get("kind"), seat=row.get("seat"))  # fmt: skip
         out[player].append(entry)
-    if out:
-        return dict(out)
-    return _by_dd_points(spots.values())
+    return dict(out)
 
 
 def _by_dd_points(found: Iterable[tuple[Event, Any, Row, Mark | None]]) -> dict[str, list[dict]]:

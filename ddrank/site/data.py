@@ -50,6 +50,10 @@ class SiteData:
     #: what each table's DD mistakes lost it, per side, in the event's unit (record_id, side,
     #: unit, cost)
     table_costs: list[Row] = field(default_factory=list)
+    #: the store's reads by the event (`stages.site_reader.SiteReader`): the event list, the
+    #: players' counts, and each batch of events' rows; `results`, `seats`, `dd_tables`, ...
+    #: then hold one batch
+    reader: Any = None
 
     def label(self, player: str | None) -> str:
         return self.labels.get(player, player) if player else ""
@@ -80,6 +84,8 @@ class Event:
     model_ids: set[str] = field(default_factory=set)
     #: a hand-record event's boards (deal, dealer, vulnerability, par): no results
     hands: list[Row] = field(default_factory=list)
+    #: an event listed before its rows are read: its counts from the store (`site_event_list`)
+    counts: Row | None = None
 
     @property
     def page(self) -> str:
@@ -101,6 +107,8 @@ class Event:
         by (sql/queries/lookup.sql, lookup_event_counts)."""
         if self.hands:
             return len(self.hands)
+        if self.counts is not None:
+            return int(self.counts["deals"])
         return len({r.get("deal_id") or f"{r.get('session') or ''}|{r.get('board_no') or '?'}"
                     for r in self.results})  # fmt: skip
 
@@ -117,7 +125,19 @@ class Event:
     @property
     def not_played(self) -> int:
         """Lines read and kept that hold no result (shown on the travellers as not played)."""
+        if self.counts is not None:
+            c = self.counts
+            return int(c["results"]) - int(c["scored"] if c["scored"] else c["lines"])
         return len(self.results) - len(self.played)
+
+    @property
+    def listed(self) -> bool:
+        """Whether it has table results (read or counted)."""
+        return bool(self.results) or bool(self.counts and self.counts["results"])
+
+    @property
+    def player_count(self) -> int:
+        return int(self.counts["players"]) if self.counts is not None else len(self.players)
 
 
 def seat_players(seats: Iterable[Row]) -> tuple[dict[str, list[str | None]], dict]:
@@ -130,9 +150,10 @@ def seat_players(seats: Iterable[Row]) -> tuple[dict[str, list[str | None]], dic
     return who, mistakes
 
 
-def build_events(data: SiteData, split: bool = True) -> list[Event]:
+def build_events(data: SiteData, split: bool = True, leagues: bool = True) -> list[Event]:
     """Group the results into events (store's events table for names and dates when present);
-    with `split`, the bid/play split of IMP events too (`score_event`; else the caller's)."""
+    with `split`, the bid/play split of IMP events too (`score_event`; else the caller's); with
+    `leagues`, the events published without table results too (`league_events`)."""
     meta = {str(e.get("event_id")): e for e in data.optional.get("events", [])}
     who, mistakes = seat_players(data.seats)
     events: dict[str, Event] = {}
@@ -140,17 +161,7 @@ def build_events(data: SiteData, split: bool = True) -> list[Event]:
         eid = str(r["event_id"])
         ev = events.get(eid)
         if ev is None:
-            m = meta.get(eid) or meta.get(str(r.get("model_event_id") or ""), {})
-            scoring = m.get("scoring") or r.get("scoring") or ""
-            ev = Event(
-                event_id=eid,
-                name=str(m.get("name") or r.get("event") or "(unnamed event)"),
-                year=int(r.get("year") or 0),
-                scoring="MP" if is_mp(scoring) else "IMP",
-                date=str(m.get("date_start") or r.get("date") or ""),
-                organiser=str(m.get("organiser") or ""),
-                kind=str(scoring).strip().upper(),
-            )
+            ev = new_event(eid, r, meta)
             events[eid] = ev
         names = (r.get("northname"), r.get("eastname"), r.get("southname"), r.get("westname"))
         # a seat nobody holds as a player (a placeholder, a pair label) links to no page
@@ -164,13 +175,31 @@ def build_events(data: SiteData, split: bool = True) -> list[Event]:
         if r.get("model_event_id"):
             ev.model_ids.add(str(r["model_event_id"]))
         ev.results.append(r)
-    # an event published without table results (a teams league's file of match scores and its
-    # table): its ranking and matches are its pages
+    if leagues:
+        events.update(league_events(data, set(events)))
+    for ev in events.values():
+        # where it was played, as its file says (PBN [Site], a `%HRTitleSite` line,
+        # an XML or game file's club): the most common, when the organiser is not it
+        sites = Counter(str(r.get("site") or "").strip() for r in ev.results)
+        sites.pop("", None)
+        scored = [r["scored"] for r in ev.results if r.get("scored")]
+        place_event(ev, sites.most_common(1)[0][0] if sites else None, bool(scored),
+                    any(s.get("ns_mp") is not None for s in scored))  # fmt: skip
+        if split:
+            score_event(ev)
+    return list(events.values())
+
+
+def league_events(data: SiteData, with_results: set[str]) -> dict[str, Event]:
+    """Events published without table results (a teams league's file of match scores and its
+    table): their ranking and matches are their pages. `with_results`: the events with results."""
+    meta = {str(e.get("event_id")): e for e in data.optional.get("events", [])}
     ranked = {str(r.get("event") or "") for r in data.optional.get("rankings", [])}
     leagues = {str(m.get("event") or "") for m in data.optional.get("team_matches", [])}
     ranked |= leagues
+    events = {}
     for eid, m in meta.items():
-        if eid in events or eid not in ranked:
+        if eid in with_results or eid not in ranked:
             continue
         date = str(m.get("date_start") or "")
         events[eid] = Event(event_id=eid, name=str(m.get("name") or eid),
@@ -178,20 +207,43 @@ def build_events(data: SiteData, split: bool = True) -> list[Event]:
                             date=date, organiser=str(m.get("organiser") or ""),
                             kind="TEAMS" if eid in leagues else str(m.get("scoring") or "")
                             .strip().upper(), model_ids={eid})  # fmt: skip
-    for ev in events.values():
-        # where it was played, as its file says (PBN [Site], a `%HRTitleSite` line,
-        # an XML or game file's club): the most common, when the organiser is not it
-        sites = Counter(str(r.get("site") or "").strip() for r in ev.results)
-        sites.pop("", None)
-        if sites:
-            site = sites.most_common(1)[0][0]
-            ev.site = "" if site.casefold() == ev.organiser.strip().casefold() else site
-        scored = [r["scored"] for r in ev.results if r.get("scored")]
-        if scored and ev.kind not in TEAM_SCORINGS:  # matchpoints where scoring gave them
-            ev.scoring = "MP" if any(s.get("ns_mp") is not None for s in scored) else "IMP"
-        if split:
-            score_event(ev)
-    return list(events.values())
+    return events
+
+
+def new_event(eid: str, r: Row, meta: dict[str, Row]) -> Event:
+    """The event `eid` named as its first result `r` and the event model's row (`meta`) say."""
+    m = meta.get(eid) or meta.get(str(r.get("model_event_id") or ""), {})
+    scoring = m.get("scoring") or r.get("scoring") or ""
+    return Event(
+        event_id=eid,
+        name=str(m.get("name") or r.get("event") or "(unnamed event)"),
+        year=int(r.get("year") or 0),
+        scoring="MP" if is_mp(scoring) else "IMP",
+        date=str(m.get("date_start") or r.get("date") or ""),
+        organiser=str(m.get("organiser") or ""),
+        kind=str(scoring).strip().upper(),
+    )
+
+
+def place_event(ev: Event, site: str | None, scored: bool, mp: bool) -> None:
+    """Where it was played (`site`: the one its results name most, when not the organiser), and
+    matchpoints or IMPs as the scoring stage scored it (`scored`, `mp`)."""
+    if site:
+        ev.site = "" if site.casefold() == ev.organiser.strip().casefold() else site
+    if scored and ev.kind not in TEAM_SCORINGS:  # matchpoints where scoring gave them
+        ev.scoring = "MP" if mp else "IMP"
+
+
+def listed_event(row: Row, meta: dict[str, Row]) -> Event:
+    """An event as the site lists it before its rows are read: from `site_event_list`'s row."""
+    first = {"event": row["event"], "year": row["year"], "scoring": row["scoring"],
+             "date": row["date"], "model_event_id": row["event_id"]}  # fmt: skip
+    ev = new_event(row["label"], first, meta)
+    ev.counts = {k: row[k] for k in ("results", "deals", "players", "scored", "lines")}
+    ev.sources = set(row["sources"] or [])
+    ev.model_ids = set(row["model_ids"] or [])
+    place_event(ev, row["site"], bool(row["scored"]), bool(row["any_mp"]))
+    return ev
 
 
 def date_order(events: Iterable[Event]) -> list[Event]:

@@ -33,15 +33,15 @@ def by_record(data: Any) -> dict[str, list[Any]]:
     return {k: sorted(v, key=repr) for k, v in out.items()}
 
 
-def event_fingerprint(pages: Any, ev: Event, records: dict[str, list[Any]]) -> str:
-    """Everything an event's pages show, from their inputs (see the module's docstring);
-    `pages` is the `SitePages` being built, `records` its `by_record`."""
-    data, players = pages.data, pages.players
-    boards = players.board_pages[ev.event_id]
+def event_fingerprint(data: Any, players: Any, ev: Event, boards: list[Any], rankings: Any,
+                      cards: Any, matches: Any, records: dict[str, list[Any]]) -> str:  # fmt: skip
+    """Everything an event's pages show, from their inputs (see the module's docstring): `data`
+    the event's batch (`SiteData`), `players` the site's `Players`, `boards` its board pages,
+    `records` the batch's `by_record`."""
     deals = sorted({b.deal_id for b in boards})
     names = {p for r in ev.results for p in r["players"] if p}
-    lines = [ln.players for rk in pages.rankings[ev.event_id] for ln in rk.lines]
-    lines += [c.line.players for c in pages.cards[ev.event_id]]
+    lines = [ln.players for rk in rankings for ln in rk.lines]
+    lines += [c.line.players for c in cards]
     labels = {part.strip() for text in lines for part in str(text or "").split(" - ")}
     labels |= {lb for r in ev.results for lb in r["labels"] if lb}  # the split's pairs
     errors = [e for e in data.optional.get("scoring_errors", [])
@@ -52,8 +52,7 @@ def event_fingerprint(pages: Any, ev: Event, records: dict[str, list[Any]]) -> s
         [{k: v for k, v in r.items() if k not in DERIVED} for r in ev.results],
         [(b.label, b.deal_id, b.page, b.hand, [r.get("table_key") for r in b.rows])
          for b in boards],
-        [records.get(str(r["record_id"])) for r in ev.results], pages.rankings[ev.event_id],
-        pages.matches[ev.event_id], errors,
+        [records.get(str(r["record_id"])) for r in ev.results], rankings, matches, errors,
         [(d, data.dd_tables.get(d), data.published_dd.get(d)) for d in deals],
         sorted((n, data.label(n)) for n in names),
         sorted((t, players.by_label.get(t)) for t in labels),

@@ -12,16 +12,17 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from jinja2 import BytecodeCache, Environment, PackageLoader, select_autoescape
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ddrank.site.board import suited
 from ddrank.site.board_html import auction_rows, dd_table_rows, diagram_hands, play_rows, who_sat
-from ddrank.site.costly import costly_mistakes, table_costs
+from ddrank.site.costly import table_costs
 from ddrank.site.data import (
     Event,
     Row,
@@ -30,6 +31,8 @@ from ddrank.site.data import (
     date_order,
     fmt_num,
     fmt_short,
+    league_events,
+    listed_event,
     score_event,
     slug,
 )
@@ -37,7 +40,8 @@ from ddrank.site.fingerprint import code_version, fingerprint
 from ddrank.site.handrecord import fill_from_published, hand_record_events
 from ddrank.site.matches import knockouts, matches_of, split_matches
 from ddrank.site.pages import analyse_tables, board_pages, event_pages
-from ddrank.site.profile import CATEGORIES, count_text, field_rates, profile
+from ddrank.site.players import Players
+from ddrank.site.profile import CATEGORIES, count_text, profile
 from ddrank.site.ranking import Ranking, cumulative_of, event_standings, one_field, rankings_of
 from ddrank.site.rebuild import by_record, event_fingerprint, player_fingerprint
 from ddrank.site.scorecard import Scorecard, scorecards
@@ -56,6 +60,8 @@ MIN_PERIODS_CHARTED = 2
 #: most. Every other player page shows the same numbers as a table (rating ± SE and boards after
 #: each period).
 MAX_CHARTS = 40
+#: Results read from the store at once (events are read whole: one larger event is one batch).
+BATCH_RESULTS = 5_000
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "N": "NT"}
 #: Columns of the scoring stage's `rankings` and of `published_standings` the event page shows.
 RANKING_COLUMNS = ("rank", "kind", "session", "section", "direction", "pair", "players", "boards",
@@ -119,99 +125,6 @@ def contract_html(contract: str | None) -> str:
     return contract[0] + SUIT_SYMBOLS.get(contract[1:2], contract[1:2]) + contract[2:]
 
 
-# ------------------------------------------------------------------ players
-
-
-class Players:
-    """Per-player numbers for the pages: boards, events, partners, costliest mistakes, ratings.
-
-    Building it analyses every table (`ddrank.site.pages.board_pages`): the board pages and the
-    player pages' links to each mistake come from the same analysis.
-    """
-
-    def __init__(self, data: SiteData, events: list[Event]) -> None:
-        self.totals = data.player_totals
-        self.field = field_rates(self.totals)
-        self.events: dict[str, Counter] = defaultdict(Counter)
-        self.partners: dict[str, Counter] = defaultdict(Counter)
-        self.board_pages = {ev.event_id: board_pages(ev, data, data.alternatives, analyse=False)
-                            for ev in events}  # fmt: skip
-        for ev in events:
-            for b in self.board_pages[ev.event_id]:
-                for r in b.rows:
-                    for k, p in enumerate(r["players"]):
-                        if not p:
-                            continue
-                        self.events[p][ev.event_id] += 1
-                        partner = r["players"][(k + 2) % 4]
-                        if partner:
-                            self.partners[p][partner] += 1
-        self.costly: dict[str, list[dict[str, Any]]] = {}  # after `link_mistakes`
-        self.data, self.all_events = data, events
-        table_costs(data.table_costs, self.board_pages)
-        self.ratings = {r["player"]: r for r in data.optional.get("ratings", []) if r.get("player")}
-        self.history: dict[str, list[Row]] = defaultdict(list)
-        for r in data.optional.get("rating_history", []):
-            if r.get("player"):
-                self.history[r["player"]].append(r)
-        self.skill: dict[str, list[Row]] = defaultdict(list)
-        for r in data.optional.get("skill_ratings", []):
-            if r.get("player"):
-                self.skill[r["player"]].append(r)
-        names = set(self.totals) | set(self.events)
-        self.label = data.label
-        self.names = sorted(names, key=lambda n: (-self.boards(n), self.label(n).casefold()))
-        self.by_label: dict[str, str] = {}
-        for n in self.names:
-            self.by_label.setdefault(self.label(n), n)
-
-    def prepare(self) -> None:
-        """Before rendering: analyse the tables a player page links to (its costliest mistakes);
-        a store without mistake costs lists every marked mistake by its DD points, so then
-        every table is analysed and kept."""
-        data = self.data
-        self.needed = {str(r["record_id"]) for r in data.mistake_costs}
-        self.keep_all = not self.needed and bool(data.dd_tables or data.published_dd)
-        for ev in self.all_events:
-            analyse_tables(self.board_pages[ev.event_id], data, data.alternatives,
-                           None if self.keep_all else self.needed)  # fmt: skip
-
-    def analyse(self, ev: Event) -> None:
-        """Every table of `ev` analysed, for its pages."""
-        analyse_tables(self.board_pages[ev.event_id], self.data, self.data.alternatives)
-
-    def release(self, ev: Event) -> None:
-        """After `ev`'s pages: its tables' analysis dropped (a player page's links kept), so
-        memory holds one event's analysis at a time."""
-        if self.keep_all:
-            return
-        for b in self.board_pages[ev.event_id]:
-            b.views = []
-            for r in b.rows:
-                if str(r["record_id"]) not in self.needed:
-                    r.pop("view", None)
-                r.pop("split", None)
-
-    def link_mistakes(self) -> None:
-        """Each player's costliest mistakes, linked to their card or call (after `prepare`)."""
-        self.costly = costly_mistakes(self.data.mistake_costs, self.all_events, self.board_pages)
-
-    def boards(self, name: str) -> int:
-        return int((self.totals.get(name) or {}).get("boards") or sum(self.events[name].values()))
-
-    def page(self, name: str) -> str:
-        return f"players/{slug(name, 'p')}.html"
-
-    def linked(self, players: str, root: str) -> Markup:
-        """'A - B' (a ranking line's names) with each name linked to its page where known."""
-        parts = []
-        for name in str(players or "").split(" - "):
-            key = self.by_label.get(name.strip())
-            parts.append(Markup('<a href="{}">{}</a>').format(root + self.page(key), name)
-                         if key else escape(name))  # fmt: skip
-        return Markup(" – ").join(parts)
-
-
 # ------------------------------------------------------------------ site
 
 
@@ -223,6 +136,9 @@ class SitePages:
     Iterating renders the pages; after it, `charts` holds the rating charts to draw (player,
     history with period names, path relative to the site) and `summary()` what the site holds.
     `copied` lists the regression report's files placed next to the model page.
+
+    The events are listed from the store's counts (`SiteData.reader`), then read and rendered a
+    batch of events at a time: memory holds one batch's rows and analysis, not the archive.
     """
 
     def __init__(self, data: SiteData, copied: list[str],
@@ -231,37 +147,15 @@ class SitePages:
         self.data = data
         self.copied = copied
         self.env = environment(bytecode_cache)
-        fill_from_published(data.results, data.dd_tables, data.published_dd)
-        events = build_events(data, split=False)
-        with_results = {m for ev in events for m in ev.model_ids}
         meta = {str(e.get("event_id")): e for e in data.optional.get("events", [])}
-        events += hand_record_events(data.hand_deals, data.published_dd, data.dd_tables, meta,
-                                     with_results, {str(r.get("deal_id")) for r in data.results})  # fmt: skip
+        rows = data.reader.events()
+        self.evs = {r["label"]: r["ev"] for r in rows}
+        events = [listed_event(r, meta) for r in rows]
+        events += league_events(data, set(self.evs)).values()
+        with_results = {m for ev in events for m in ev.model_ids}
+        events += self._hand_events(meta, with_results)
         self.events = date_order(events)
-        self.players = Players(data, self.events)
-        standings = data.optional.get("published_standings", [])
-        team_matches = data.optional.get("team_matches", [])
-        #: per event: its rankings, its pairs' scorecards and its matches
-        self.rankings: dict[str, list[Ranking]] = {}
-        self.cards: dict[str, list[Scorecard]] = {}
-        self.matches: dict[str, dict[str, Any]] = {}
-        for ev in self.events:
-            rks = rankings_of(ev.event_id, data.optional.get("rankings", []), standings,
-                              ev.scoring == "MP", ev.model_ids, (ev.name, ev.date),
-                              ev.team_label)  # fmt: skip
-            pages = {r["record_id"]: b.page for b in self.players.board_pages[ev.event_id]
-                     for r in b.rows}  # fmt: skip
-            self.cards[ev.event_id] = scorecards(
-                ev, rks, pages, data.optional.get("player_results", [])
-            )
-            rr, ko = split_matches(ev, matches_of(ev, team_matches))
-            # knockout matches are shown as matches: not ranked on VPs, nor as a ranking of two
-            self.rankings[ev.event_id] = one_field([rk for rk in rks if rk.kind != "knockout"
-                                                    and not (rk.kind == "teams" and ko and not rr)])  # fmt: skip
-            self.matches[ev.event_id] = {"matches": rr, "knockouts": knockouts(ko)}
-            # a session's file that also publishes the standings over the sessions so far
-            self.matches[ev.event_id]["cumulative"] = cumulative_of(event_standings(
-                ev.event_id, standings, ev.model_ids, (ev.name, ev.date)))  # fmt: skip
+        self.players = Players(data, self.events, self.evs)
         self.verdict = regression_verdict(data.regression)
         self.ranked = ratings_table(data, self.players)
         self.charts: list[tuple[str, list[Row], str]] = []
@@ -287,50 +181,127 @@ class SitePages:
         prev = previous or {}
         same = all(prev.get(k) == self.built[k] for k in ("version", "global"))
         self.previous: dict[str, Any] = prev if same else {}
-        records = by_record(data)
-        self.fingerprints = {ev.event_id: event_fingerprint(self, ev, records)
-                             for ev in self.events}  # fmt: skip
-        self.players.prepare()
         self.rendered = 0
         self.reused = 0
 
-    @property
-    def card_page(self) -> dict[tuple[str, ...], str]:
-        """(kind, session, section, direction, pair) -> its scorecard page, every event's."""
-        return {(*c.ranking.key, c.line.pair): c.page for cards in self.cards.values()
-                for c in cards}  # fmt: skip
+    def _hand_events(self, meta: dict[str, Row], with_results: set[str]) -> list[Event]:
+        """Hand records published without results (their deals' published DD tables read)."""
+        data = self.data
+        if not data.hand_deals:
+            return []
+        first = hand_record_events(data.hand_deals, {}, {}, meta, with_results, set())
+        published, played = data.reader.hand_dd(sorted({h["deal_id"] for ev in first
+                                                        for h in ev.hands}))  # fmt: skip
+        return hand_record_events(data.hand_deals, published, {}, meta, with_results, played)
 
     def render(self, rel: str, template: str, **ctx: Any) -> tuple[str, str]:
         root = "../" * rel.count("/")
         return rel, self.env.get_template(template).render(root=root, **self.common, **ctx)
 
-    def __iter__(self) -> Iterator[tuple[str, str]]:
-        data, players, events = self.data, self.players, self.events
-        front = [(ev, self.rankings[ev.event_id], self.matches[ev.event_id])
-                 for ev in events[:FRONT_EVENTS]]  # fmt: skip
-        yield self.render("index.html", "index.html", events=events, players=players, data=data,
-                          front=front, min_boards=MIN_BOARDS_LISTED, front_lines=FRONT_LINES,
-                          card_page=self.card_page)  # fmt: skip
-        for ev in events:
-            fp = self.fingerprints[ev.event_id]
+    def _parts(self, ev: Event, boards: list[Any], sub: SiteData) -> tuple[list[Ranking],
+                                                                         list[Scorecard], Row]:  # fmt: skip
+        """An event's rankings, its pairs' scorecards and its matches."""
+        opt = sub.optional
+        standings = opt.get("published_standings", [])
+        rks = rankings_of(ev.event_id, opt.get("rankings", []), standings, ev.scoring == "MP",
+                          ev.model_ids, (ev.name, ev.date), ev.team_label)  # fmt: skip
+        pages = {r["record_id"]: b.page for b in boards for r in b.rows}
+        cards = scorecards(ev, rks, pages, opt.get("player_results") or [])
+        rr, ko = split_matches(ev, matches_of(ev, opt.get("team_matches", [])))
+        # knockout matches are shown as matches: not ranked on VPs, nor as a ranking of two
+        rankings = one_field([rk for rk in rks if rk.kind != "knockout"
+                              and not (rk.kind == "teams" and ko and not rr)])  # fmt: skip
+        matches = {"matches": rr, "knockouts": knockouts(ko)}
+        # a session's file that also publishes the standings over the sessions so far
+        matches["cumulative"] = cumulative_of(event_standings(
+            ev.event_id, standings, ev.model_ids, (ev.name, ev.date)))  # fmt: skip
+        return rankings, cards, matches
+
+    def _loaded(self) -> Iterator[tuple[Event, Event, list[Any], SiteData]]:
+        """Each event in the site's order: (as listed, as read, its boards, its batch's data).
+        Events with results are read `BATCH_RESULTS` results at a time (one event at least)."""
+        pending: list[Event] = []
+        size = 0
+        for ev in self.events:
+            if ev.event_id in self.evs:
+                pending.append(ev)
+                size += int((ev.counts or {}).get("results") or 0)
+                if size >= BATCH_RESULTS:
+                    yield from self._batch(pending)
+                    pending, size = [], 0
+                continue
+            yield from self._batch(pending)
+            pending, size = [], 0
+            boards = board_pages(ev, self.data, {}, analyse=False)
+            yield ev, ev, boards, self.data
+        yield from self._batch(pending)
+
+    def _batch(self, listed: list[Event]) -> Iterator[tuple[Event, Event, list[Any], SiteData]]:
+        if not listed:
+            return
+        data = self.data
+        got = data.reader.load([self.evs[ev.event_id] for ev in listed])
+        optional = dict(data.optional)
+        if got["player_results"] is not None:
+            optional["player_results"] = got["player_results"]
+        sub = replace(data, results=got["results"], seats=got["seats"],
+                      dd_tables=got["dd_tables"], published_dd=got["published_dd"],
+                      alternatives=got["alternatives"], card_values=got["card_values"],
+                      table_costs=got["table_costs"], optional=optional)  # fmt: skip
+        fill_from_published(sub.results, sub.dd_tables, sub.published_dd)
+        read = {ev.event_id: ev for ev in build_events(sub, split=False, leagues=False)}
+        for ev in listed:
+            full = read[ev.event_id]
+            boards = board_pages(full, sub, sub.alternatives, analyse=False)
+            table_costs(sub.table_costs, {ev.event_id: boards})
+            yield ev, full, boards, sub
+
+    def __iter__(self) -> Iterator[tuple[str, str | None]]:
+        players, events = self.players, self.events
+        front = []
+        records: dict[str, list[Any]] = {}
+        last = None
+        for ev, full, boards, sub in self._loaded():
+            if sub is not last:  # a new batch
+                records, last = by_record(sub), sub
+            rankings, cards, matches = self._parts(full, boards, sub)
+            if len(front) < FRONT_EVENTS:
+                card_page = {(*c.ranking.key, c.line.pair): c.page for c in cards}
+                front.append((ev, rankings, matches, card_page))
+            fp = event_fingerprint(sub, players, full, boards, rankings, cards, matches, records)
             old = self.previous.get("events", {}).get(ev.event_id)
             if old and old[0] == fp:  # nothing it shows changed: its pages as they are
                 self.event_pages += len(old[1])
                 self.built["events"][ev.event_id] = old
                 yield from self._reuse(old[1])
-                continue
-            rels = []
-            players.analyse(ev)
-            score_event(ev)  # the bid/play split its pages show
-            for page in event_pages(ev, data, players, self.render,
-                                    players.board_pages[ev.event_id], self.rankings[ev.event_id],
-                                    self.cards[ev.event_id], self.matches[ev.event_id]):  # fmt: skip
-                self.event_pages += 1  # the event page and its board pages
-                rels.append(page[0])
-                yield page
-            self.built["events"][ev.event_id] = [fp, rels]
-            players.release(ev)
-        players.link_mistakes()
+                analyse_tables(boards, sub, sub.alternatives, players.needed)
+            else:
+                rels = []
+                analyse_tables(boards, sub, sub.alternatives)
+                score_event(full)  # the bid/play split its pages show
+                for page in event_pages(full, sub, players, self.render, boards, rankings,
+                                        cards, matches):  # fmt: skip
+                    self.event_pages += 1  # the event page and its board pages
+                    rels.append(page[0])
+                    yield page
+                self.built["events"][ev.event_id] = [fp, rels]
+            players.links.add(ev, boards)
+            players.release(boards)
+        players.costly = players.links.result()
+        yield self.render("index.html", "index.html", events=events, players=players,
+                          data=self.data, front=front, min_boards=MIN_BOARDS_LISTED,
+                          front_lines=FRONT_LINES)  # fmt: skip
+        yield from self._player_pages()
+        yield self.render("about.html", "about.html", data=self.data, events=events)
+        if self.show["ratings"]:
+            yield self.render("ratings.html", "ratings.html", ratings=self.ranked,
+                              min_boards=MIN_BOARDS_LISTED)  # fmt: skip
+        if self.show["model"]:
+            yield self.render("model/index.html", "model.html", report=self.data.regression,
+                              copied=self.copied)  # fmt: skip
+
+    def _player_pages(self) -> Iterator[tuple[str, str | None]]:
+        players = self.players
         charted = 0
         for name in players.names:
             chart, named = None, []
@@ -359,13 +330,6 @@ class SitePages:
                               costly=players.costly.get(name, []),
                               rating=players.ratings.get(name), skill=players.skill.get(name, []),
                               event_of=self.event_of, categories=CATEGORIES)  # fmt: skip
-        yield self.render("about.html", "about.html", data=data, events=events)
-        if self.show["ratings"]:
-            yield self.render("ratings.html", "ratings.html", ratings=self.ranked,
-                              min_boards=MIN_BOARDS_LISTED)  # fmt: skip
-        if self.show["model"]:
-            yield self.render("model/index.html", "model.html", report=data.regression,
-                              copied=self.copied)  # fmt: skip
 
     def _reuse(self, rels: list[str]) -> Iterator[tuple[str, None]]:
         """Pages of the previous build kept as they are: (path, None) for the writer to keep."""

@@ -73,15 +73,6 @@ from scored_results
 where adjusted is null and contract is not null and contract <> ''
 group by all;
 
--- name: skill_scored_tables
--- scored_tables, of the events $events only.
-select record_id, event, session, section, match, board, played, deal_id, names, players,
-       contract, declarer, tricks, ns_vulnerable, ew_vulnerable, year, date
-from scored_results
-where adjusted is null and contract is not null and contract <> ''
-  and event in (select unnest($events))
-order by event, session, section, match, try_cast(board as integer), board, record_id;
-
 -- name: skill_dd_tables_of
 -- skill_dd_tables, of the deals the events $events played.
 select deal_id, strain, declarer, tricks from dd_tables

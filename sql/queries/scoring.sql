@@ -3,23 +3,11 @@
 -- results model, `scored_results`, never the boards again.
 
 -- name: scoring_boards
--- Every clean table result with what scoring needs, and where it was read (file, line, round,
--- table: errors.csv names them); a store cleaned before boards had dates takes the raw record's
--- date.
-select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
-       r.source_file, r.source_line, b.round, b.table_no, b.auction,
-       coalesce(len(b.play), 0) > 0 as played_cards,
-       b.northname, b.eastname, b.southname, b.westname, b.ns_vulnerable, b.ew_vulnerable,
-       b.contract, b.declarer, b.result, b.dealer, b.home_team, b.visit_team, b.room,
-       b.event_id, b.session, b.section, b.ns_pair, b.ew_pair,
-       b.north_id, b.east_id, b.south_id, b.west_id, b.ns_score, b.ew_score, b.adjusted, b.phantom,
-       b.repeat,
-       b.published_ns_mp, b.published_ew_mp, b.published_ns_pct, b.published_ew_pct,
-       b.published_imps, b.published_datum, b.player_numbers, r.stage,
-       coalesce(nullif(b.date, ''), r.date) as date, r.source_format
-from boards b left join raw_records r using (record_id)
-where $events is null or coalesce(b.event, '') in (select unnest($events))
-order by b.year, b.event, b.session, b.section, b.board_no, b.record_id;
+-- Every clean table result with what scoring needs, and where it was read (view scoring_inputs,
+-- sql/scoring_schema.sql), of the events $events (all of them when null).
+select * from scoring_inputs
+where $events is null or coalesce(event, '') in (select unnest($events))
+order by year, event, session, section, board_no, record_id;
 
 -- name: scoring_event_sizes
 -- Each event name's table results by event id and date (stages.scoring_batches.event_batches cuts the
@@ -136,21 +124,8 @@ order by r.event, r.section, r.direction, r.rank, r.pair;
 -- name: scoring_event_inputs
 -- scoring_event_sizes with a fingerprint of the rows `scoring_boards` gives each (an order-free
 -- hash of every column): a changed, added or removed row changes it (stages.scoring_groups).
-with s as (
-    select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
-           r.source_file, r.source_line, b.round, b.table_no, b.auction,
-           coalesce(len(b.play), 0) > 0 as played_cards,
-           b.northname, b.eastname, b.southname, b.westname, b.ns_vulnerable, b.ew_vulnerable,
-           b.contract, b.declarer, b.result, b.dealer, b.home_team, b.visit_team, b.room,
-           b.event_id, b.session, b.section, b.ns_pair, b.ew_pair,
-           b.north_id, b.east_id, b.south_id, b.west_id, b.ns_score, b.ew_score, b.adjusted,
-           b.phantom, b.repeat,
-           b.published_ns_mp, b.published_ew_mp, b.published_ns_pct, b.published_ew_pct,
-           b.published_imps, b.published_datum, b.player_numbers, r.stage,
-           coalesce(nullif(b.date, ''), r.date) as date, r.source_format
-    from boards b left join raw_records r using (record_id))
 select event, event_id, date, year, count(*) as results, bit_xor(hash(s)) as fingerprint
-from s group by event, event_id, date, year;
+from scoring_inputs s group by event, event_id, date, year;
 
 -- name: event_fact_fingerprints
 -- The facts published of each event (by its event id), hashed.
@@ -183,7 +158,8 @@ delete from scoring_groups where group_key not in (select unnest($keys));
 delete from scoring_groups;
 
 -- name: scored_tables_of
--- scored_tables, of the events $events only (the split reads a batch of whole events at a time).
+-- scored_tables, of the events $events only: the split and the skill ratings each read a batch of
+-- whole events at a time.
 select record_id, event, session, section, match, board, played, deal_id, names, players,
        contract, declarer, tricks, ns_vulnerable, ew_vulnerable, year, date
 from scored_results
