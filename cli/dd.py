@@ -25,7 +25,7 @@ def dd_command(
         None, "--workers", "-w", help="Solver processes. Default: one per core."
     ),
     runner: str = typer.Option(
-        "process", "--runner", help="Task runner: process (default), thread or dask."
+        "thread", "--runner", help="Task runner: thread (default), process or dask."
     ),
     dds_threads: int | None = typer.Option(
         None, "--dds-threads", help="DDS threads per worker. Default: cores / workers."

@@ -183,7 +183,7 @@ def _too_few_players_hint(db: Path | None) -> str:
     hint = f"hint: lower the opportunity thresholds with {flags}."
     if db is None:
         return hint
-    from stages.regression import scaled_thresholds
+    from stages.regression_gate import scaled_thresholds
     from stages.settings import PipelineSettings
     from store import Store
 

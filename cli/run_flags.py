@@ -76,8 +76,9 @@ FLAGS = [
     {
         "name": "runner",
         "kind": ["process", "thread", "dask"],
-        "help": "Where DD solve units run: CPU processes, threads, or a Dask cluster. Default: "
-        "process.",
+        "help": "Where DD solve units run: thread (threads of this process, each driving its own DDS "
+        "process; the cheapest: no worker imports Prefect), process (a pool of worker "
+        "processes) or dask (a Dask cluster). Default: thread.",
         "panel": "Expert: store, files and execution",
     },
     {

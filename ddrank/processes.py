@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import os
 import signal
+import threading
 from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1
@@ -31,6 +32,23 @@ def note_stop(name: str) -> None:
 def stop_requested() -> str | None:
     """The first stop signal received, or None."""
     return STOPS[0] if STOPS else None
+
+
+#: Set by `kill_workers`: the solvers it killed must stay dead. A thread that drives a solver
+#: child (the thread runner) would otherwise take the killed child for a DDS crash and start
+#: another (bisection, Prefect's retries) while the command stops. A new fan-out clears it.
+_SOLVERS_KILLED = threading.Event()
+
+
+def allow_solvers() -> None:
+    """A DD fan-out starts: solver children may be started again (unless a stop came)."""
+    _SOLVERS_KILLED.clear()
+
+
+def solvers_allowed() -> bool:
+    """May a solver child be started now? Not once this command is stopping or killed its
+    workers."""
+    return not STOPS and not _SOLVERS_KILLED.is_set()
 
 
 def _libc() -> ctypes.CDLL | None:
@@ -87,6 +105,7 @@ def kill_workers(spare_other_sessions: bool = True) -> list[int]:
     Processes in another session are spared (the command's temporary Prefect server runs in its
     own session so that it can record the interrupted run and then be stopped in order), and so
     is multiprocessing's resource tracker, which exits by itself with this process."""
+    _SOLVERS_KILLED.set()  # first: a thread that sees its solver die must not start another
     own = os.getsid(0)
     killed = []
     for pid in descendants():

@@ -2,10 +2,13 @@
 
 The flow drives the stage's bookkeeping (`stages.dd_run.DDRun`: plan a wave, store and tally each
 unit's output, par, player stats) and runs the solves itself: each wave's units are
-`solve_unit_task`s (cached on content, retried) mapped over a task runner made for the wave, a
-process pool (one worker per core by default, DDS threads per worker set by the pool
-initializer), threads, or a Dask cluster. The flow's own process holds the `Store` and writes each
-unit's results as soon as they arrive. Inside `ddrank run` it gets the run's open store (`store`);
+`solve_unit_task`s (cached on content, retried) mapped over a task runner made for the wave:
+threads of this process (the default: one per core, each driving its own long-lived DDS process,
+so no worker interpreter imports Prefect), a process pool (`runner="process"`: each worker imports
+Prefect, about 3.5 CPU-s, before its first unit), or a Dask cluster. Once the command is stopping
+no solver is started again (`ddrank.processes.solvers_allowed`), so a solve thread whose solver
+was killed by the stop neither bisects nor retries. The flow's own process holds the `Store` and
+writes each unit's results as soon as they arrive. Inside `ddrank run` it gets the run's open store (`store`);
 alone (`ddrank dd`) it opens the store at `db`.
 """
 
@@ -23,6 +26,7 @@ from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
 from ddrank.dd import SolveOutput
 from ddrank.dd.sandbox import THREADS_ENV
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH
+from ddrank.processes import allow_solvers
 from flows.interrupts import workers_stopped_on_interrupt
 from flows.server import prefect_api  # noqa: F401 - re-exported for callers
 from stages.dd import SolveUnit, configure_worker, engine_version
@@ -64,6 +68,7 @@ def solved(work: Wave, runner: str, dask_address: str | None, isolate: bool,
     each (unit, output) as it finishes. Ctrl-C kills the workers before the runner waits."""
     task = solve_unit_task.with_options(refresh_cache=True) if refresh_cache else solve_unit_task
     units = work.units
+    allow_solvers()  # a previous fan-out's kill_workers must not keep this one's solvers off
     with (
         make_runner(runner, work.workers, work.threads, dask_address) as task_runner,
         workers_stopped_on_interrupt(),  # before the runner's exit waits for them
@@ -89,7 +94,7 @@ def cluster_threads(address: str) -> int:
 def dd_analysis(
     db: str = str(DEFAULT_DB),
     workers: int | None = None,
-    runner: str = "process",
+    runner: str = "thread",
     dds_threads: int | None = None,
     partitions: list[int] | None = None,
     table_batch: int = TABLE_BATCH,

@@ -7,10 +7,16 @@ URL before any worker exists; drain queued logs and events before stopping it.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
+import random
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 from flows.interrupts import stopping
 
@@ -34,16 +40,10 @@ def prefect_api() -> Iterator[str]:
     server = None
     try:
         # 20 s (Prefect's default) is not always enough on a loaded 2-core machine; the stage
-        # covers the server's import too (up to half a minute when the machine is busy)
+        # covers the client's import too (up to half a minute when the machine is busy)
         with stage("prefect-api", heartbeat=1.0):
-            from prefect.settings import (
-                PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS,
-                temporary_settings,
-            )
-
             server = _server_class()()
-            with temporary_settings({PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS: 120}):
-                server.start()
+            server.start(timeout=120)
     except BaseException:  # an interrupt while it starts must not leave it running
         if server is not None:
             if server.server_process is not None:
@@ -81,32 +81,135 @@ def _no_api_logging() -> Iterator[None]:
             log.addHandler(handler)
 
 
-def _server_class() -> type:
-    """Prefect's temporary server, started in a session of its own and dying with this process.
+def _server_class() -> type[TemporaryServer]:
+    """The process's temporary Prefect API server (one per process, as Prefect keeps it)."""
+    return TemporaryServer
 
-    Its own session keeps a terminal's Ctrl-C away from it, so an interrupted run can still mark
-    its flow run crashed and then stop the server in order; dying with the parent means a
-    `kill -9` of the command never leaves it running."""
-    import subprocess
 
-    from prefect.server.api.server import SubprocessASGIServer
+class TemporaryServer:
+    """Prefect's temporary API server, as Prefect's `SubprocessASGIServer` starts it (uvicorn
+    serving `prefect.server.api.server:create_app`, the UI off), without importing the server's
+    code into this process: that import (FastAPI routes, ORM models, about 3.5 CPU-s) is what the
+    subprocess does; importing it here too only to subclass it doubled it.
 
-    from ddrank.processes import die_with_parent
+    It runs in a session of its own, which keeps a terminal's Ctrl-C away from it, so an
+    interrupted run can still mark its flow run crashed and then stop the server in order; it
+    dies with this process, so a `kill -9` of the command never leaves it running. One per
+    process (tests/prefect_server.py keeps it up across a test session's runs)."""
 
-    class SessionServer(SubprocessASGIServer):
-        def _run_uvicorn_command(self) -> subprocess.Popen:
-            popen = subprocess.Popen
+    _instance: TemporaryServer | None = None
+    _ports = range(8000, 9000)  # Prefect's range for its temporary server
 
-            def detached(*args: Any, **kwargs: Any) -> subprocess.Popen:
-                return popen(*args, start_new_session=True, preexec_fn=die_with_parent, **kwargs)
+    def __new__(cls) -> TemporaryServer:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+            cls._instance.port = None
+            cls._instance.server_process = None
+            cls._instance.running = False
+        return cls._instance
 
-            subprocess.Popen = detached  # type: ignore[misc] - only for this one call
+    port: int | None
+    server_process: subprocess.Popen[bytes] | None
+    running: bool
+
+    @property
+    def api_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api"
+
+    def _free_port(self) -> int:
+        for _ in range(10):
+            port = random.choice(self._ports)
+            with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
+                try:
+                    sock.bind(("127.0.0.1", port))
+                except OSError:
+                    time.sleep(random.uniform(0.1, 0.5))
+                    continue
+            return port
+        raise RuntimeError("no free port for a temporary Prefect server")
+
+    def _popen(self) -> subprocess.Popen[bytes]:
+        import prefect
+        from prefect.settings import get_current_settings
+
+        from ddrank.processes import die_with_parent
+
+        env = {**os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
+               "PREFECT__SERVER_FINAL": "1",
+               **get_current_settings().to_environment_variables(exclude_unset=True)}  # fmt: skip
+        args = [sys.executable, "-m", "uvicorn", "--app-dir", str(prefect.__module_path__.parent),
+                "--factory", "prefect.server.api.server:create_app", "--host", "127.0.0.1",
+                "--port", str(self.port), "--log-level", "error", "--lifespan", "on"]  # fmt: skip
+        return subprocess.Popen(args, env=env, start_new_session=True, preexec_fn=die_with_parent)
+
+    def start(self, timeout: float = 120) -> None:
+        """Start the server and wait until it answers (at most `timeout` seconds)."""
+        if self.running:
+            return
+        import httpx
+
+        self.port = self._free_port()
+        self.running = True
+        try:
+            self.server_process = self._popen()
+            atexit.register(self.stop)
+            deadline = time.monotonic() + timeout
+            with httpx.Client() as client:
+                while True:
+                    if self.server_process.poll() == 3:  # uvicorn: the port was taken meanwhile
+                        self.port = self._free_port()
+                        self.server_process = self._popen()
+                    elif self.server_process.poll() is not None:
+                        raise RuntimeError("the temporary Prefect server exited with code "
+                                           f"{self.server_process.returncode}")  # fmt: skip
+                    try:
+                        if client.get(f"{self.api_url}/health").status_code == 200:
+                            _prefect_uses(self.api_url)
+                            return
+                    except httpx.TransportError:
+                        pass
+                    if time.monotonic() > deadline:
+                        raise RuntimeError(f"the temporary Prefect server did not answer within "
+                                           f"{timeout:.0f} s")  # fmt: skip
+                    time.sleep(0.1)
+        except BaseException:
+            self.running = False
+            raise
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after 5 s)."""
+        proc, self.server_process = self.server_process, None
+        if proc is not None:
+            proc.terminate()
             try:
-                return super()._run_uvicorn_command()
-            finally:
-                subprocess.Popen = popen  # type: ignore[misc]
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if self.running:
+            _prefect_uses(None)
+        self.running = False
 
-    return SessionServer
+
+def _prefect_uses(url: str | None) -> None:
+    """Make this process's Prefect client use `url` (None: whatever PREFECT_API_URL says).
+
+    Prefect reads its settings once, at import; a client that finds no API URL starts a
+    temporary server of its own (`get_client`). Prefect's own temporary server is a singleton
+    that client finds and reuses, so refresh the settings as they would be with PREFECT_API_URL
+    set, leaving the environment as it was (`prefect_api` exports it for the workers)."""
+    from prefect.context import refresh_global_settings_context
+
+    saved = os.environ.get("PREFECT_API_URL")
+    if url is not None:
+        os.environ["PREFECT_API_URL"] = url
+    try:
+        refresh_global_settings_context()
+    finally:
+        if saved is None:
+            os.environ.pop("PREFECT_API_URL", None)
+        else:
+            os.environ["PREFECT_API_URL"] = saved
 
 
 def _drain_prefect_clients(timeout: float = 10) -> None:

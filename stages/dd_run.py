@@ -29,7 +29,7 @@ from typing import Any
 from ddrank.dd import SolveJob, SolveOutput, solve_with_bisection
 from ddrank.dd.sandbox import THREADS_ENV, run_persistent, solve_job
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH
-from ddrank.processes import kill_workers
+from ddrank.processes import allow_solvers, kill_workers
 from stages.dd import (
     DDPlan,
     SolveUnit,
@@ -56,7 +56,7 @@ class DDOptions:
 
     workers: int | None = None
     dds_threads: int | None = None
-    runner: str = "process"
+    runner: str = "thread"
     partitions: tuple[int, ...] | None = None
     table_batch: int = TABLE_BATCH
     trace_batch: int = TRACE_BATCH
@@ -93,6 +93,7 @@ def executor_solve(make: Callable[[int, int], Executor], isolate: bool = True) -
     """A `Solve` over a `concurrent.futures` executor made for (workers, dds_threads)."""
 
     def solve(units: list[SolveUnit], workers: int, threads: int) -> Iterator[Any]:
+        allow_solvers()  # a previous fan-out's kill_workers must not keep this one's solvers off
         with make(workers, threads) as pool:
             try:
                 pending: dict[Future, SolveUnit] = {
@@ -104,13 +105,16 @@ def executor_solve(make: Callable[[int, int], Executor], isolate: bool = True) -
                         yield pending.pop(fut), fut.result()
             except BaseException:
                 kill_workers()  # before the pool's shutdown waits for them
+                for fut in pending:
+                    fut.cancel()  # units not started stay so
                 raise
 
     return solve
 
 
-def pool_solve(runner: str = "process") -> Solve:
-    """Solve jobs on this process's own pool: spawned processes (default) or threads."""
+def pool_solve(runner: str = "thread") -> Solve:
+    """Solve jobs on this process's own pool: threads, each driving its solver child (default),
+    or spawned processes."""
     from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
     from multiprocessing import get_context
 
@@ -252,8 +256,9 @@ class DDRun:
 
 def analyse(store: Store, options: DDOptions,
             log: logging.Logger | logging.LoggerAdapter | None = None) -> dict[str, Any]:  # fmt: skip
-    """The DD stage without Prefect: solve what is missing on this process's own pool (spawned
-    processes, or threads with `options.runner == "thread"`), store and tally as units finish,
+    """The DD stage without Prefect: solve what is missing on this process's own pool (threads
+    driving solver children, or spawned processes with `options.runner == "process"`), store and
+    tally as units finish,
     rebuild `player_stats`. Progress goes to `stages.progress` as "solve" (tables and traces
     computed, of those needed) and "tally" (boards done, pending)."""
     dd = DDRun(store, options, log)

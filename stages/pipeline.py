@@ -101,7 +101,7 @@ def double_dummy(r: Run) -> dict[str, Any]:
 def regression_thresholds(r: Run) -> dict[str, float]:
     """Table 9's minima scaled to the store."""
     from publish.run_summary import thresholds_line
-    from stages.regression import scaled_thresholds
+    from stages.regression_gate import scaled_thresholds
 
     thresholds = scaled_thresholds(r.store, r.settings)
     r.log.info(thresholds_line(thresholds, r.settings.db))
@@ -110,12 +110,7 @@ def regression_thresholds(r: Run) -> dict[str, float]:
 
 def regression(r: Run) -> dict[str, Any]:
     """The regression report when enough players pass the (scaled) thresholds, else why not."""
-    from stages.regression import (
-        MIN_REGRESSION_PLAYERS,
-        RegressionRequest,
-        eligible_players,
-        run_regression_report,
-    )
+    from stages.regression_gate import MIN_REGRESSION_PLAYERS, eligible_players
 
     s = r.settings
     thresholds = r.results.get("thresholds") or {}
@@ -125,6 +120,8 @@ def regression(r: Run) -> dict[str, Any]:
                    f"the regression needs {MIN_REGRESSION_PLAYERS}")  # fmt: skip
         r.log.info("regression skipped: %s", skipped)
         return {"skipped": skipped}
+    from stages.regression import RegressionRequest, run_regression_report  # statsmodels: slow
+
     request = RegressionRequest(db_path=s.db, response=s.response, variables=s.variables,
                                 out_dir=str(Path(s.out) / "regression"), thresholds=thresholds,
                                 settings=selection_levels(s), log_response=s.log_response,

@@ -64,8 +64,10 @@ class PipelineSettings(BaseSettings):
                          description="Worker processes (double dummy, cleaning).")  # fmt: skip
     dds_threads: int = Field(1, ge=1, description="DDS threads inside each worker.")
     runner: Literal["process", "thread", "dask"] = Field(
-        "process",
-        description="Where DD solve units run: CPU processes, threads, or a Dask cluster.",
+        "thread",
+        description="Where DD solve units run: thread (threads of this process, each driving "
+        "its own DDS process; the cheapest: no worker imports Prefect), process (a pool of "
+        "worker processes) or dask (a Dask cluster).",
     )
     dask_address: str | None = Field(None, description="tcp://host:port of a Dask scheduler "
                                      "(with --runner dask); the DD work is then planned for "

@@ -18,7 +18,7 @@ from prefect.cache_policies import NO_CACHE
 
 from publish.run_summary import summary_markdown
 from stages.pipeline import STAGES, Run, Stage
-from stages.regression import player_table
+from stages.regression_gate import player_table
 
 
 def stage_task(st: Stage) -> Task[..., Any]:

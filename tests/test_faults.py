@@ -1,12 +1,21 @@
 """Fault injection with real signals, real kills, a real full disk and a real truncated file.
 
 One store goes through a chain of faults, each run started as a terminal would start it (its own
-process group, so a signal to the group is a Ctrl-C): SIGINT at 3, 8 and 15 s, SIGTERM while DDS
-solves, two quick Ctrl-C, kill -9 of the main process (then its WAL cut short), and a run whose
-solver is killed with -9. After each stop every process of the run must be gone within 10 s and
-the lock file with it (kill -9 excepted: the lock is released, its file stays). The last run
-completes, and its results.csv, ranking.csv and store tables must equal an uninterrupted run's.
-docs/operations.md lists these faults and what each leaves behind.
+process group, so a signal to the group is a Ctrl-C): SIGINT at 3, 8 and 15 s (while Prefect
+loads and its temporary API starts); kill -9 of the main process while DDS solves, in the first
+run that ingests, started as `python -m flows.pipeline` (README's other no-server entry), then
+its WAL (holding that run's ingest, clean and names) cut short; SIGTERM while DDS solves; two
+quick Ctrl-C; and a run whose solver is killed with -9. After each stop every process of the run
+must be gone within 10 s and the lock file with it (kill -9 excepted: the lock is released, its
+file stays). The last run completes, and its results.csv, ranking.csv and store tables must
+equal an uninterrupted run's. docs/operations.md lists these faults and what each leaves behind.
+
+The runs whose stop must also take down their own temporary Prefect server (SIGINT during the
+API start, kill -9 of the main process, SIGTERM to the main process alone) start one, as
+`ddrank run` and `python -m flows.pipeline` do; the two whose fault is not about the server (a
+second Ctrl-C, a killed solver) use the worker's Prefect API (tests/prefect_server.py) and skip a
+server start each. Every run keeps the chain's own PREFECT_HOME, so no solve is answered from
+the result cache of another test's run.
 """
 
 from __future__ import annotations
@@ -33,12 +42,23 @@ LIN = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
 GONE_WITHIN = 10.0
 
 
-def _start(tmp: Path, name: str) -> subprocess.Popen[str]:
+def _start(tmp: Path, name: str, api: str | None = None,
+           entry: str = "cli") -> subprocess.Popen[str]:  # fmt: skip
+    """`ddrank run` on the LIN in partitions of 4 boards (as the reference), or with `entry="flow"`
+    the other documented no-server entry, `python -m flows.pipeline`, on the same settings (its
+    DDRANK_* variables); with `api`, on that Prefect API instead of a temporary one of its own."""
+    db, out = tmp / f"{name}.duckdb", tmp / f"{name}-out"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DO_NOT_TRACK": "1", "COLUMNS": "120",
-           "PREFECT_HOME": str(tmp / f"{name}.prefect")}  # fmt: skip
+           "PREFECT_HOME": str(tmp / f"{name}.prefect"), "DDRANK_PARTITION_SIZE": "4"}  # fmt: skip
     env.pop("PREFECT_API_URL", None)
-    args = [sys.executable, "-m", "cli.main", "run", str(LIN),
-            "--db", str(tmp / f"{name}.duckdb"), "--out", str(tmp / f"{name}-out")]  # fmt: skip
+    if api is not None:
+        env["PREFECT_API_URL"] = api
+    if entry == "flow":
+        env.update(DDRANK_INPUTS=f'["{LIN}"]', DDRANK_DB=str(db), DDRANK_OUT=str(out))
+        args = [sys.executable, "-m", "flows.pipeline"]
+    else:
+        args = [sys.executable, "-m", "cli.main", "run", str(LIN), "--db", str(db),
+                "--out", str(out)]  # fmt: skip
     log = open(tmp / f"{name}.log", "a")  # noqa: SIM115 - closed with the process
     return subprocess.Popen(args, cwd=tmp, env=env, stdout=log, stderr=subprocess.STDOUT,
                             text=True, start_new_session=True)  # fmt: skip
@@ -82,9 +102,12 @@ def _zombie(pid: int) -> bool:
         return True
 
 
-def _interrupt(tmp: Path, name: str, how: str, at: float | None = None) -> str:
+def _interrupt(tmp: Path, name: str, how: str, at: float | None = None,
+               api: str | None = None, entry: str = "cli") -> str:  # fmt: skip
     """Start a run, hurt it, check it stopped cleanly; return the run's output."""
-    proc = _start(tmp, name)
+    log = tmp / f"{name}.log"
+    begun = log.stat().st_size if log.exists() else 0
+    proc = _start(tmp, name, api, entry)
     if at is not None:
         time.sleep(at)
         assert proc.poll() is None, "the run ended before the fault"
@@ -107,9 +130,9 @@ def _interrupt(tmp: Path, name: str, how: str, at: float | None = None) -> str:
         assert target is not None
         os.kill(target, signal.SIGKILL)
         proc.wait(timeout=600)
-        return (tmp / f"{name}.log").read_text()
+        return log.read_text()[begun:]
     _stopped(proc, family)
-    out = (tmp / f"{name}.log").read_text()
+    out = log.read_text()[begun:]
     if how == "kill -9 main":
         assert proc.returncode == -signal.SIGKILL
     else:
@@ -123,8 +146,7 @@ def _interrupt(tmp: Path, name: str, how: str, at: float | None = None) -> str:
 def reference(lin_pipeline: tuple[Path, subprocess.CompletedProcess[str]]) -> Path:
     """The folder of an uninterrupted run over the LIN: `full.duckdb` and `full-out/`. It is the
     session's run (tests/conftest.py, checked by tests/test_pipeline.py), read here, never
-    written. Its partitions are 4 boards where the runs below use the default: its store tables,
-    results.csv and ranking.csv are the same (compared on 2026-12-07), and the chain's last run
+    written (partitions of 4 boards). The chain's runs use the same partitions; its last run
     must equal it."""
     db, done = lin_pipeline
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
@@ -134,16 +156,23 @@ def reference(lin_pipeline: tuple[Path, subprocess.CompletedProcess[str]]) -> Pa
 def test_every_stop_is_clean_and_the_rerun_equals_an_uninterrupted_run(
     reference: Path, tmp_path: Path
 ) -> None:
+    from prefect_server import worker_api
+
     for at in (3, 8, 15):
         out = _interrupt(tmp_path, "chain", "SIGINT", at=at)
         assert "stopped by SIGINT" in out and "run the same command again" in out.lower(), out
-    assert "stopped by SIGTERM" in _interrupt(tmp_path, "chain", "SIGTERM")
-    assert "stopped at once" in _interrupt(tmp_path, "chain", "SIGINT x2")
-    _interrupt(tmp_path, "chain", "kill -9 main")
+    # kill -9 of the main process mid-DD, in the first run that gets past the API start, started
+    # as `python -m flows.pipeline` (README, "no server"; the other runs are `ddrank run`): its
+    # server, pool workers and solver must die with it, and its WAL holds its own writes
+    out = _interrupt(tmp_path, "chain", "kill -9 main", entry="flow")
+    assert " pending boards in " in out, out[-3000:]  # it got to DD: ingested and cleaned first
     wal = tmp_path / "chain.duckdb.wal"
     if wal.exists() and wal.stat().st_size > 64:  # a write cut short by the kill
         os.truncate(wal, wal.stat().st_size - 37)
-    out = _interrupt(tmp_path, "chain", "kill -9 solver")  # bisection re-solves: nothing lost
+    assert "stopped by SIGTERM" in _interrupt(tmp_path, "chain", "SIGTERM")
+    with worker_api() as api:
+        assert "stopped at once" in _interrupt(tmp_path, "chain", "SIGINT x2", api=api)
+        out = _interrupt(tmp_path, "chain", "kill -9 solver", api=api)  # bisection re-solves
     assert "stage wall times" in out, out[-3000:]
     for name in ("results.csv", "ranking.csv"):
         ours = (tmp_path / "chain-out" / name).read_bytes()

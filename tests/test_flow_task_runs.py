@@ -3,7 +3,9 @@
 The pipeline flow calls each stage's task with the run: each enabled stage of the one stage list
 (`stages.pipeline.STAGES`) is a task run of the `pipeline` flow run, named after the stage; the DD
 stage is a `dd_analysis` flow run whose solve units are task runs (`solve-unit-N`), and scoring a
-`score-events-and-lehman` flow run. Read back from the run's own Prefect API before it stops.
+`score-events-and-lehman` flow run. Read back from the Prefect API the run used: the worker's
+(tests/prefect_server.py), as a deployment's run uses its server's, so that this test starts no
+server of its own (and does not stop the worker's: Prefect's temporary server is one per process).
 
 Real records: the bundled BBO vugraph file (30 table results, 15 deals), DD solved in 2 workers.
 """
@@ -28,19 +30,18 @@ def test_each_stage_and_each_dd_unit_is_a_task_run(tmp_path: Path,
         FlowRunFilterId,
         FlowRunFilterParentFlowRunId,
     )
+    from prefect_server import worker_api
 
     from flows.pipeline import pipeline
-    from flows.server import prefect_api
     from stages.pipeline import STAGES
     from stages.settings import load_settings
 
     monkeypatch.setenv("DO_NOT_TRACK", "1")
-    monkeypatch.delenv("PREFECT_API_URL", raising=False)
     monkeypatch.setenv("PREFECT_LOCAL_STORAGE_PATH", str(tmp_path / "prefect-results"))
     settings = load_settings(inputs=[str(LIN)], db=str(tmp_path / "store.duckdb"),
                              out=str(tmp_path / "out"), workers=2, partition_size=4,
                              refresh_cache=True)  # fmt: skip
-    with prefect_api():
+    with worker_api():
         state = pipeline(settings, return_state=True)
         summary = state.result()
         run_id = state.state_details.flow_run_id

@@ -1,25 +1,25 @@
-"""The whole pipeline flow on real records: end to end, rerun, store lock, and kill -9 recovery.
+"""The whole pipeline flow on real records: end to end, rerun, store lock.
 
 Each pipeline run is a real Prefect flow run (one temporary API per process), so this file keeps
 to a few runs on the 30 table results of the bundled BBO vugraph file. The uninterrupted run is
 the session's `lin_pipeline` (tests/conftest.py), shared with tests/test_faults.py and
 tests/test_scoring_flow.py: the three files are one share (conftest's SHARES), on one worker.
+A run killed with -9 mid-DD, then run again to an end equal to the uninterrupted run, is in
+tests/test_faults.py's chain (kill -9 of the main process, in the first run that ingests).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import duckdb
 import pytest
 from cli_lines import without_start_up_lines
-from pipeline_run import pipeline_env, run_ddrank
+from pipeline_run import pipeline_env
 
 ROOT = Path(__file__).resolve().parent.parent
 LIN = ROOT / "ddrank" / "data" / "sample" / "lin" / "usbf-2010-sf-14502.lin"
@@ -71,10 +71,31 @@ def test_pipeline_end_to_end(uninterrupted: Path) -> None:
 
 
 def test_rerun_adds_and_computes_nothing(uninterrupted: Path, tmp_path: Path) -> None:
-    """Forced (every stage runs), a rerun on the same inputs adds and computes nothing."""
+    """Forced (every stage runs), a rerun on the same inputs adds and computes nothing. On the
+    worker's Prefect API (tests/prefect_server.py), as a deployment runs: no server start of its
+    own (the "start Prefect API" stage's lines, from its start to done, are checked on the
+    session's `ddrank run` in tests/test_site_browser.py)."""
+    from prefect_server import worker_api
+
     before = _snapshot(uninterrupted)
     env = {**_env(uninterrupted.parent, "full"), "DDRANK_FORCE": "true"}
-    out = subprocess.run(
+    with worker_api() as api:
+        env["PREFECT_API_URL"] = api
+        out = _rerun(env)
+    assert out.returncode == 0, out.stderr[-3000:]
+    line = next(x for x in out.stdout.splitlines() if x.startswith("RESULT"))
+    assert line == 'RESULT {"new": 0, "tables": 0, "traces": 0, "cleaned": 0}'
+    assert _snapshot(uninterrupted) == before
+    # every long stage reported its progress, and each one finished (done == total > 0)
+    stages = json.loads(next(x for x in out.stdout.splitlines() if x.startswith("STAGES"))[7:])
+    for name in ("ingest", "clean", "names", "solve", "tally", "scoring"):
+        done, total = stages[name]
+        assert total > 0 and done == total, (name, stages)
+
+
+def _rerun(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """The pipeline flow in a subprocess, with every stage's progress recorded."""
+    return subprocess.run(
         [sys.executable, "-c",
          "import json\nfrom flows.pipeline import run_pipeline\nfrom stages.settings import load_settings\n"
          "from stages.progress import reporting\nseen = {}\n"
@@ -85,15 +106,6 @@ def test_rerun_adds_and_computes_nothing(uninterrupted: Path, tmp_path: Path) ->
          " 'traces': r['dd']['traces_computed'], 'cleaned': r['clean']['cleaned']}))"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
     )  # fmt: skip
-    assert out.returncode == 0, out.stderr[-3000:]
-    line = next(x for x in out.stdout.splitlines() if x.startswith("RESULT"))
-    assert line == 'RESULT {"new": 0, "tables": 0, "traces": 0, "cleaned": 0}'
-    assert _snapshot(uninterrupted) == before
-    # every long stage reported its progress, and each one finished (done == total > 0)
-    stages = json.loads(next(x for x in out.stdout.splitlines() if x.startswith("STAGES"))[7:])
-    for name in ("prefect-api", "ingest", "clean", "names", "solve", "tally", "scoring"):
-        done, total = stages[name]
-        assert total > 0 and done == total, (name, stages)
 
 
 def test_regress_on_a_small_store_hints_at_the_min_flags(uninterrupted: Path) -> None:
@@ -149,28 +161,3 @@ def test_second_run_on_a_locked_store_is_refused(tmp_path: Path) -> None:
         holder.wait()
     with store_lock(db):  # released when its holder died
         pass
-
-
-def test_kill_9_mid_dd_then_rerun_equals_uninterrupted(uninterrupted: Path, tmp_path: Path) -> None:
-    """SIGKILL the whole run (flow process, workers, server) after the first partition of the
-    DD stage is stored; a rerun must finish the job with tables equal to the uninterrupted run."""
-    env = _env(tmp_path, "killed")
-    proc = subprocess.Popen([sys.executable, "-m", "flows.pipeline"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)  # fmt: skip
-    killed = False
-    deadline = time.time() + 600
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if "partition" in line and "tables" in line and "traces" in line:  # one stored
-            os.killpg(proc.pid, signal.SIGKILL)
-            killed = True
-            break
-        assert time.time() < deadline
-    proc.wait()
-    assert killed, "the run finished before it could be killed"
-    # the same command again, as `ddrank run` (the same flow and settings; its pool workers spawn
-    # from the light CLI script instead of re-importing flows/pipeline.py: 17.5 CPU-s, not 38)
-    rerun = run_ddrank(tmp_path, "killed", [LIN])
-    assert rerun.returncode == 0, rerun.stdout[-3000:] + rerun.stderr[-3000:]
-    assert _snapshot(tmp_path / "killed.duckdb") == _snapshot(uninterrupted)

@@ -7,6 +7,7 @@ Real records: the bundled ACBL Bridgemate game (LBC, 27 boards, 270 results).
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -58,7 +59,9 @@ def _tables(db: Path) -> dict[str, list[tuple]]:
 @pytest.mark.flow
 def test_results_in_process_give_the_flows_numbers(tmp_path: Path) -> None:
     """The same settings through the Prefect flow (as `ddrank run` and a deployment run them) and
-    in process (`ddrank results`): the same scores, rankings and methods, row for row."""
+    in process (`ddrank results`): the same scores, rankings and methods, row for row. The flow
+    runs on the worker's Prefect API (tests/prefect_server.py): a server start of its own is
+    `ddrank run`'s, covered by the session's run (tests/conftest.py `lin_pipeline`)."""
     done = ddrank("results", str(BWS), "--out", str(tmp_path / "cli"), "--json")
     assert done.returncode == 0, done.stderr[-2000:]
     probe = (
@@ -68,11 +71,16 @@ def test_results_in_process_give_the_flows_numbers(tmp_path: Path) -> None:
         "double_dummy=False, regression=False, ratings=False, names_scope='none')\n"
         "r = run_pipeline(s)\nprint(sorted(r['timings']))"
     )  # fmt: skip
-    flow = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "flow"), str(BWS)],
-                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "DO_NOT_TRACK": "1"},
-                          capture_output=True, text=True, timeout=900)  # fmt: skip
+    from prefect_server import worker_api
+
+    with worker_api() as api:  # the worker's Prefect API, as a deployment's run has its server's
+        flow = subprocess.run([sys.executable, "-c", probe, str(tmp_path / "flow"), str(BWS)],
+                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT),
+                                             "DO_NOT_TRACK": "1", "PREFECT_API_URL": api},
+                              capture_output=True, text=True, timeout=900)  # fmt: skip
     assert flow.returncode == 0, flow.stderr[-3000:]
-    assert "start Prefect API" in flow.stdout  # it really went through Prefect
+    # it really went through Prefect: the pipeline flow run's own log line, from Prefect
+    assert re.search(r"Flow run '[^']+' - Finished in state Completed", flow.stdout + flow.stderr)
     ours, theirs = (
         _tables(tmp_path / "cli" / "results.duckdb"),
         _tables(tmp_path / "flow" / "results.duckdb"),

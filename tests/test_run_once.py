@@ -3,7 +3,8 @@ by content, so the same files moved to another folder are nothing new (issue 31)
 
 Real records: the bundled BBO vugraph file (30 table results, 15 deals) and the first 24 table
 results of the bundled 2012 world-class PBN, in one input folder. The run goes through the CLI in
-this process (a real Prefect flow with its temporary API, DD solved in spawned workers), with
+this process (a real Prefect flow on the worker's Prefect API, tests/prefect_server.py, as a user
+with a server configured runs it; DD solved in spawned workers), with
 `store.store.open_connection` and `store.inputs.files.file_sha1` counted.
 """
 
@@ -69,13 +70,15 @@ def inputs(tmp_path: Path) -> Path:
 def test_one_store_open_and_one_hash_per_input_then_nothing_new_after_a_move(
     inputs: Path, tmp_path: Path, counted: dict[str, Counter], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from prefect_server import worker_api
+
     monkeypatch.setenv("DO_NOT_TRACK", "1")
-    monkeypatch.delenv("PREFECT_API_URL", raising=False)
     monkeypatch.setenv("PREFECT_LOCAL_STORAGE_PATH", str(tmp_path / "prefect-results"))
     db, out = tmp_path / "store.duckdb", tmp_path / "out"
     files = sorted(str(p.resolve()) for p in inputs.iterdir())
 
-    summary = ddrank_run(str(inputs), "--db", str(db), "--out", str(out))
+    with worker_api():  # no server of its own (the CLI starting one: conftest lin_pipeline)
+        summary = ddrank_run(str(inputs), "--db", str(db), "--out", str(out))
     assert summary["ingest"]["new"] == 54 and summary["audit"]["balanced"]
     assert summary["dd"]["tables_computed"] >= 20 and summary["site"]["events"] == 2
     # every stage ran on the one store the run opened, and each input was hashed once

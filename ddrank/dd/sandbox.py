@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH, TraceRequest, solve_tables, solve_traces
-from ddrank.processes import die_with_parent
+from ddrank.processes import die_with_parent, solvers_allowed, stop_requested
 
 #: Test-only fault injection: a comma-separated list of deal_ids that make the sandboxed solver
 #: die with SIGSEGV, as DDS does on bad input. Lets tests prove crash isolation with a real dead
@@ -104,6 +104,14 @@ class SolverCrash(RuntimeError):
         self.seconds = 0.0
 
 
+def _refuse_when_stopping() -> None:
+    """A command that is stopping (or killed its workers) starts no solver: raise
+    KeyboardInterrupt, which neither bisection nor Prefect's retries take for a crash."""
+    if not solvers_allowed():
+        why = stop_requested() or "its workers were killed"
+        raise KeyboardInterrupt(f"no DDS solver started: the command is stopping ({why})")
+
+
 def solve_job(job: SolveJob) -> SolveOutput:
     """Solve a job in this process (no crash protection)."""
     out = SolveOutput()
@@ -120,6 +128,7 @@ def run_isolated(
     job: SolveJob, threads: int | None = None, timeout: float | None = None
 ) -> SolveOutput:
     """Solve `job` in a child interpreter; raise SolverCrash if it dies."""
+    _refuse_when_stopping()
     started = time.perf_counter()
     env = dict(os.environ)
     # The child must import this very package, installed or not.
@@ -138,6 +147,7 @@ def run_isolated(
         # stopped by the user (Ctrl-C reached it), not a DDS crash: never quarantine for that
         raise KeyboardInterrupt(f"DDS solver stopped by {signal.Signals(-proc.returncode).name}")
     if proc.returncode != 0:
+        _refuse_when_stopping()  # killed by the command's stop, not a DDS crash
         crash = SolverCrash(proc.returncode, proc.stderr.decode(errors="replace"))
         crash.seconds = time.perf_counter() - started
         raise crash
@@ -182,6 +192,7 @@ class _Server:
             if code in (-signal.SIGINT, -signal.SIGTERM):
                 stop = signal.Signals(-code).name
                 raise KeyboardInterrupt(f"DDS solver stopped by {stop}") from None
+            _refuse_when_stopping()  # killed by the command's stop, not a DDS crash
             raise SolverCrash(code, stderr) from None
 
     def close(self) -> None:
@@ -209,14 +220,22 @@ def _read_exactly(stream: Any, size: int) -> bytes:
 
 def run_persistent(job: SolveJob, threads: int | None = None) -> SolveOutput:
     """Solve `job` in this thread's long-lived solver child, started on first use; raise
-    SolverCrash if it dies (the next job then starts a fresh child)."""
+    SolverCrash if it dies (the next job then starts a fresh child). Once the command is
+    stopping, no child is started (or kept: one started while `kill_workers` looked is closed)
+    and KeyboardInterrupt is raised instead."""
     started = time.perf_counter()
+    _refuse_when_stopping()
     server: _Server | None = getattr(_servers, "server", None)
     if server is None or server.threads != threads or server.proc.poll() is not None:
         if server is not None:
             server.close()
         server = _servers.server = _Server(threads)
         atexit.register(server.close)
+        if not solvers_allowed():  # the stop came while it started: kill_workers may miss it
+            _servers.server = None
+            server.proc.kill()
+            server.close()
+            _refuse_when_stopping()
     try:
         out = server.solve(job)
     except BaseException as exc:
@@ -256,14 +275,19 @@ def solve_with_bisection(
         return out
 
 
-def _child_main() -> None:
-    """Entry point of the sandboxed solver: pickled SolveJob on stdin, SolveOutput on stdout;
-    with `--serve`, length-prefixed jobs and outputs until stdin ends (`run_persistent`)."""
-    # endplay's package __init__ imports its deal generator, which imports matplotlib.pyplot: over
-    # a second per child. The solver never uses it, so this purpose-built process skips it.
+def skip_endplay_dealer() -> None:
+    """In a process that only solves (a solver child, the site's DD-alternatives worker): endplay's
+    package __init__ imports its deal generator, which imports matplotlib.pyplot, about a second
+    per process; a solver never uses it, so that process skips it."""
     import types
 
     sys.modules.setdefault("endplay.dealer", types.ModuleType("endplay.dealer"))
+
+
+def _child_main() -> None:
+    """Entry point of the sandboxed solver: pickled SolveJob on stdin, SolveOutput on stdout;
+    with `--serve`, length-prefixed jobs and outputs until stdin ends (`run_persistent`)."""
+    skip_endplay_dealer()
     result_fd = os.dup(1)
     os.dup2(2, 1)  # anything DDS or endplay prints goes to stderr, not into the result stream
     threads = os.environ.get(THREADS_ENV)
