@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -87,6 +88,7 @@ def one_run(code: Path, inputs: list[str], home: Path, extra: list[str]) -> dict
     out = {"wall": wall, "total CPU": total, "run's process": main_cpu, "exit": proc.returncode}
     for cpu, cmd in seen.values():
         out[kind(cmd)] = out.get(kind(cmd), 0.0) + cpu
+    shutil.rmtree(work, ignore_errors=True)
     return out
 
 
@@ -95,14 +97,15 @@ def main() -> None:
     ap.add_argument("inputs", nargs="*", default=[str(LIN)])
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--before", type=Path, help="a checkout of another commit, run alternately")
-    args, extra = ap.parse_known_args()
-    extra = [a for a in extra if a != "--"]
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args, extra = ap.parse_args(argv[:cut]), argv[cut + 1 :]  # after "--": `ddrank run` options
     home = Path(tempfile.mkdtemp(prefix="bench-run-cpu-home-"))
     codes = [("before", args.before), ("this", ROOT)] if args.before else [("this", ROOT)]
     one_run(ROOT, args.inputs, home, extra)  # migrates PREFECT_HOME's database: not timed
     columns = ["total CPU", "run's process", "API server", "spawned workers", "DDS solvers",
                "other", "wall"]  # fmt: skip
-    print(f"{'code':7} {'load':>11}  " + "  ".join(f"{c:>15}" for c in columns))
+    print(f"{'code':7} {'load':>11}  " + "  ".join(f"{c:>15}" for c in columns), flush=True)
     for _ in range(args.runs):
         for name, code in codes:
             load0 = os.getloadavg()[0]
@@ -111,6 +114,7 @@ def main() -> None:
             cells = "  ".join(f"{r.get(c, 0.0):>14.1f}s" for c in columns)
             print(f"{name:7} {load:>11}  {cells}" + ("" if r["exit"] == 0 else f"  exit {r['exit']}"),
                   flush=True)  # fmt: skip
+    shutil.rmtree(home, ignore_errors=True)
 
 
 if __name__ == "__main__":
