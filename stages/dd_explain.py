@@ -19,6 +19,7 @@ import polars as pl
 
 from ddrank.dd import board_from_row, has_play
 from ddrank.dd.positions import POSITION_BATCH, PositionRequest, solve_positions
+from ddrank.dd.sandbox import skip_endplay_dealer
 from ddrank.mistakes.explain import card_mistakes
 from ddrank.types import DomainError
 from store import Store
@@ -63,7 +64,8 @@ def fill_card_alternatives(store: Store, budget: float = DEFAULT_BUDGET) -> dict
     if not pending:
         return {"solved": 0, "pending": 0, "failed": 0}
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
+                             initializer=skip_endplay_dealer) as pool:  # fmt: skip
         for start in range(0, len(pending), POSITION_BATCH):
             if time.perf_counter() - t0 > budget:
                 break

@@ -275,14 +275,19 @@ def solve_with_bisection(
         return out
 
 
-def _child_main() -> None:
-    """Entry point of the sandboxed solver: pickled SolveJob on stdin, SolveOutput on stdout;
-    with `--serve`, length-prefixed jobs and outputs until stdin ends (`run_persistent`)."""
-    # endplay's package __init__ imports its deal generator, which imports matplotlib.pyplot: over
-    # a second per child. The solver never uses it, so this purpose-built process skips it.
+def skip_endplay_dealer() -> None:
+    """In a process that only solves (a solver child, the site's DD-alternatives worker): endplay's
+    package __init__ imports its deal generator, which imports matplotlib.pyplot, about a second
+    per process; a solver never uses it, so that process skips it."""
     import types
 
     sys.modules.setdefault("endplay.dealer", types.ModuleType("endplay.dealer"))
+
+
+def _child_main() -> None:
+    """Entry point of the sandboxed solver: pickled SolveJob on stdin, SolveOutput on stdout;
+    with `--serve`, length-prefixed jobs and outputs until stdin ends (`run_persistent`)."""
+    skip_endplay_dealer()
     result_fd = os.dup(1)
     os.dup2(2, 1)  # anything DDS or endplay prints goes to stderr, not into the result stream
     threads = os.environ.get(THREADS_ENV)

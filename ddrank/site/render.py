@@ -20,6 +20,7 @@ from typing import Any
 from jinja2 import BytecodeCache, Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from ddrank.site import listing
 from ddrank.site.board import suited
 from ddrank.site.board_html import auction_rows, dd_table_rows, diagram_hands, play_rows, who_sat
 from ddrank.site.costly import table_costs
@@ -176,7 +177,7 @@ class SitePages:
         self.built: dict[str, Any] = {
             "version": code_version(),
             "global": fingerprint(self.verdict, sorted(data.optional), self.show),
-            "events": {}, "players": {},
+            "events": {}, "players": {}, "lists": {},
         }  # fmt: skip
         prev = previous or {}
         same = all(prev.get(k) == self.built[k] for k in ("version", "global"))
@@ -288,14 +289,17 @@ class SitePages:
             players.links.add(ev, boards)
             players.release(boards)
         players.costly = players.links.result()
-        yield self.render("index.html", "index.html", events=events, players=players,
-                          data=self.data, front=front, min_boards=MIN_BOARDS_LISTED,
-                          front_lines=FRONT_LINES)  # fmt: skip
+        paged = len(events) > listing.EVENTS_PER_PAGE, len(players.names) > listing.PLAYERS_PER_PAGE
+        yield self.render("index.html", "index.html", events=events[:listing.EVENTS_PER_PAGE],
+                          players=players, data=self.data, front=front,
+                          min_boards=MIN_BOARDS_LISTED, front_lines=FRONT_LINES,
+                          listed_names=players.names[:listing.PLAYERS_PER_PAGE],
+                          event_pages=len(listing.event_chunks(events)) if paged[0] else 0,
+                          player_pages=len(listing.player_chunks(players.names, players.label))
+                          if paged[1] else 0, all_events=len(events))  # fmt: skip
         yield from self._player_pages()
         yield self.render("about.html", "about.html", data=self.data, events=events)
-        if self.show["ratings"]:
-            yield self.render("ratings.html", "ratings.html", ratings=self.ranked,
-                              min_boards=MIN_BOARDS_LISTED)  # fmt: skip
+        yield from self._lists()
         if self.show["model"]:
             yield self.render("model/index.html", "model.html", report=self.data.regression,
                               copied=self.copied)  # fmt: skip
@@ -330,6 +334,29 @@ class SitePages:
                               costly=players.costly.get(name, []),
                               rating=players.ratings.get(name), skill=players.skill.get(name, []),
                               event_of=self.event_of, categories=CATEGORIES)  # fmt: skip
+
+    def _lists(self) -> Iterator[tuple[str, str | None]]:
+        """The paged lists (`ddrank.site.listing`): the events' and players' pages beyond the
+        index's, and the ratings' pages; a page whose rows did not change is kept."""
+        todo = list(listing.list_pages(self))
+        if self.show["ratings"]:
+            listed = [r for r in self.ranked if r["boards"] >= MIN_BOARDS_LISTED]
+            parts = listing.rating_chunks(listed)
+            for k, rows in enumerate(parts, 1):
+                nav = {"prev": listing.rating_page(k - 1) if k > 1 else None,
+                       "next": listing.rating_page(k + 1) if k < len(parts) else None}  # fmt: skip
+                ctx = {"ratings": self.ranked, "rows": rows, "nav": nav, "number": k,
+                       "offset": (k - 1) * listing.RATINGS_PER_PAGE, "min_boards": MIN_BOARDS_LISTED}  # fmt: skip
+                fp = fingerprint(rows, len(self.ranked), len(listed), nav)
+                todo.append((listing.rating_page(k), "ratings.html", fp, ctx))
+        for rel, template, fp, ctx in todo:
+            old = self.previous.get("lists", {}).get(rel)
+            if old and old[0] == fp:
+                self.built["lists"][rel] = old
+                yield from self._reuse(old[1])
+                continue
+            self.built["lists"][rel] = [fp, [rel]]
+            yield self.render(rel, template, p=self.players, **ctx)
 
     def _reuse(self, rels: list[str]) -> Iterator[tuple[str, None]]:
         """Pages of the previous build kept as they are: (path, None) for the writer to keep."""

@@ -74,7 +74,7 @@ def previous_build(site_dir: Path) -> dict[str, Any] | None:
         return None
     if not isinstance(record, dict):
         return None
-    for kind in ("events", "players"):
+    for kind in ("events", "players", "lists"):
         entries = record.get(kind)
         if not isinstance(entries, dict):
             record[kind] = {}
