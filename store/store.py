@@ -143,10 +143,13 @@ def open_connection(path: str | Path, read_only: bool = False) -> duckdb.DuckDBP
 
 
 #: DuckDB's memory for one store (its default is 80% of the machine's RAM, which it keeps as a
-#: page cache and for sorts: clean's export of 300,000 pending records peaked at 998 MB, 525 MB
-#: at 400 MB). Beyond it, DuckDB spills to `<store>.tmp` beside the store. Issue 37: a million
-#: results in 2 GB of the whole process tree.
-DEFAULT_MEMORY = "1GB"
+#: page cache and for sorts). Beyond it, DuckDB spills to `<store>.tmp` beside the store. Issue 37:
+#: a million results in 2 GB of the whole process tree, and a peak that does not grow with the
+#: archive. At 1 GB the run's own process still grew with the store (bench_scale stages, load
+#: 6-10, 2026-12-07: clean 875 MB at 300,000 results, 1,087 MB at 1M; ingest's final insert 849
+#: MB at 1M); at 512 MB: clean 606 MB (300,000) and 755 MB (1M), ingest 623 MB (1M), with the
+#: same CPU time (clean at 1M: 180.6 against 181.5 CPU-s).
+DEFAULT_MEMORY = "512MB"
 MEMORY_ENV = "DDRANK_DUCKDB_MEMORY"
 
 

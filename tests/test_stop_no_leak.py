@@ -31,7 +31,11 @@ SCRIPT = Path(sys.executable).parent / "ddrank"
 def test_ctrl_c_while_dd_solves_leaves_no_leaked_semaphore(tmp_path: Path) -> None:
     from prefect_server import worker_api
 
-    env = {**os.environ, "DDRANK_PROGRESS_EVERY": "1", "PYTHONPATH": str(ROOT)}
+    # its own result storage: an earlier run of the LIN on this worker's Prefect home (a doc
+    # example, the session's run) would answer every solve unit from Prefect's result cache, and
+    # the run would end with no DD to stop (seen in the full suite of 2026-12-07, 07:03 UTC)
+    env = {**os.environ, "DDRANK_PROGRESS_EVERY": "1", "PYTHONPATH": str(ROOT),
+           "PREFECT_LOCAL_STORAGE_PATH": str(tmp_path / "prefect-results")}  # fmt: skip
     with worker_api() as url:  # the worker's API: the stop under test is the DD pool's
         env["PREFECT_API_URL"] = url
         proc = subprocess.Popen([str(SCRIPT), "run", str(LIN), "--db", "s.duckdb", "--out", "out"],
