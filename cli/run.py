@@ -83,6 +83,10 @@ def run(
                 # its copy of any error, which friendly_errors prints once) go to the Prefect UI.
                 if not verbose:
                     os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
+                if not os.environ.get("PREFECT_API_URL"):  # its start overlaps the import below
+                    from flows.server import TemporaryServer
+
+                    TemporaryServer().launch()
                 with progress("prefect-import"):
                     from flows.pipeline import run_pipeline
 

@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from flows.interrupts import stopping
 
@@ -129,30 +130,45 @@ class TemporaryServer:
         raise RuntimeError("no free port for a temporary Prefect server")
 
     def _popen(self) -> subprocess.Popen[bytes]:
-        import prefect
-        from prefect.settings import get_current_settings
+        import importlib.util
 
         from ddrank.processes import die_with_parent
 
         env = {**os.environ, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
-               "PREFECT__SERVER_FINAL": "1",
-               **get_current_settings().to_environment_variables(exclude_unset=True)}  # fmt: skip
-        args = [sys.executable, "-m", "uvicorn", "--app-dir", str(prefect.__module_path__.parent),
+               "PREFECT__SERVER_FINAL": "1"}  # fmt: skip
+        if "prefect.settings" in sys.modules:  # settings this process may hold beyond its env
+            from prefect.settings import get_current_settings
+
+            env.update(get_current_settings().to_environment_variables(exclude_unset=True))
+        spec = importlib.util.find_spec("prefect")
+        assert spec is not None and spec.origin is not None
+        app_dir = str(Path(spec.origin).parent.parent)  # Prefect's own: prefect.__module_path__
+        args = [sys.executable, "-m", "uvicorn", "--app-dir", app_dir,
                 "--factory", "prefect.server.api.server:create_app", "--host", "127.0.0.1",
                 "--port", str(self.port), "--log-level", "error", "--lifespan", "on"]  # fmt: skip
         return subprocess.Popen(args, env=env, start_new_session=True, preexec_fn=die_with_parent)
 
+    def launch(self) -> None:
+        """Start the server's process without waiting for it (nor importing Prefect): `ddrank
+        run` launches it before importing Prefect, so the two overlap; `start` then waits."""
+        if self.running or self.server_process is not None:
+            return
+        os.environ.setdefault("DO_NOT_TRACK", "1")
+        os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+        self.port = self._free_port()
+        self.server_process = self._popen()
+        atexit.register(self.stop)
+
     def start(self, timeout: float = 120) -> None:
-        """Start the server and wait until it answers (at most `timeout` seconds)."""
+        """Start the server (unless launched) and wait until it answers (at most `timeout`
+        seconds)."""
         if self.running:
             return
         import httpx
 
-        self.port = self._free_port()
+        self.launch()
         self.running = True
         try:
-            self.server_process = self._popen()
-            atexit.register(self.stop)
             deadline = time.monotonic() + timeout
             with httpx.Client() as client:
                 while True:
