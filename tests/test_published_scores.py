@@ -12,6 +12,7 @@ from ddrank.scoring.verification.published import compare_published
 from stages.ratings import update_ratings
 from stages.scoring import by_event, event_hash, load_files, save_scores, score_events
 from store import Store
+from store.store import apply_schema
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "events"
@@ -82,7 +83,7 @@ def test_lehman_periods_in_date_order_one_identity_and_incremental_equals_recomp
 
     def store(events: list[str]) -> Store:
         con = duckdb.connect()
-        con.execute((REPO / "sql" / "scoring_schema.sql").read_text())
+        apply_schema(con)  # the store's whole DDL: scoring's views read `boards` (since c6e9f1c)
         return Store(":memory:", con=con)
 
     full = store(order)
