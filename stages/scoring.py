@@ -442,6 +442,23 @@ SCORING_ERRORS_COLUMNS = ["event", "source", "line", "session", "section", "roun
 
 #: Table results read from the store per batch while results.csv is written.
 EXPORT_BATCH = 10_000
+#: Table results of the events DuckDB sorts at a time for results.csv (`result_batches`).
+EXPORT_SORT = 50_000
+
+
+def result_batches(store: Store, events: Sequence[str] | None) -> list[list[str]]:
+    """The events of results.csv in its order, cut into batches of about EXPORT_SORT results (an
+    event is never split): each batch is sorted on its own and the batches follow each other in
+    the order of one sort, so DuckDB's sort holds a batch, not the archive (issue 37)."""
+    out: list[list[str]] = []
+    size = EXPORT_SORT
+    for event, n in store.tuples("export_result_events", events=events):
+        if size + n > EXPORT_SORT:
+            out.append([])
+            size = 0
+        out[-1].append(event)
+        size += n
+    return out
 
 
 def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError],
@@ -452,7 +469,8 @@ def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError
     memory)."""
     save_errors(store, errors)
     ev = None if events is None else list(events)
-    results = (r for rows in store.batches("export_results", size=EXPORT_BATCH, events=ev)
+    results = (r for names in result_batches(store, ev)
+               for rows in store.batches("export_results", size=EXPORT_BATCH, events=names)
                for r in rows)  # fmt: skip
     pairs, butler, teams = (
         (r for rows in store.batches(name, size=EXPORT_BATCH, events=ev) for r in rows)
