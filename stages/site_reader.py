@@ -34,6 +34,7 @@ class SiteReader:
         store.run("make_site_event_of", event_ids=[k[0] for k in keys],
                   events=[k[1] for k in keys], dates=[k[2] for k in keys],
                   years=[k[3] for k in keys], evs=evs)  # fmt: skip
+        store.run("make_site_result_rows")
 
     def events(self) -> list[Row]:
         """One row per event with results (`site_event_list`), `label` its id on the site."""
@@ -54,6 +55,27 @@ class SiteReader:
         for player, partner, boards in self.store.tuples("site_player_partners"):
             out[player].append((partner, int(boards)))
         return out
+
+    def content(self) -> dict[str, list[str]]:
+        """label -> its rows' content hashes (sql/queries/site_events.sql, `site_hash_*`): one
+        per table its pages are made of, so a rebuild tells a changed event without reading it."""
+        parts = ["results", "scored", "seats", "dd_tables"]
+        parts += [name for name, table in (("published_dd", "published_dd"),
+                                           ("card_alternatives", "dd_card_alternatives"),
+                                           ("player_results", "player_results"),
+                                           ("mistake_costs", "mistake_costs"))
+                  if table in self.tables]  # fmt: skip
+        out: dict[str, list[str]] = {label: [] for label in self.labels}
+        for part in parts:
+            got = dict(self.store.tuples(f"site_hash_{part}"))
+            for ev, label in enumerate(self.labels):
+                out[label].append(f"{part}:{got.get(ev, '')}")
+        return out
+
+    def events_of(self, records: list[str]) -> dict[str, str]:
+        """record_id -> the label of its event, for the results `records`."""
+        return {str(rid): self.labels[ev]
+                for rid, ev in self.store.tuples("site_record_events", records=records)}  # fmt: skip
 
     def any_dd(self) -> bool:
         """Whether any deal has a DD table, solved or published."""

@@ -3,12 +3,16 @@ and the pages that list it, keeps every other page as it was (the same file: sam
 time), and gives exactly the site a build from scratch gives, byte for byte.
 
 Real events: three Ruter PBN files of ../shared/data/events (two in the store first, the third
-added as a club adds last night's file).
+added as a club adds last night's file). The index shows the leaders of the latest event only here
+(`FRONT_EVENTS` 1, not 3), so that a rebuild has events it need not read at all: their
+fingerprints come from the store's hashes and the build record, and so do the player pages' links
+into them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -32,19 +36,24 @@ def files_of(site: Path) -> dict[str, tuple[str, int, int]]:
 
 @pytest.fixture(scope="module")
 def grown(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    tmp = tmp_path_factory.mktemp("incremental")
-    db, out = tmp / "s.duckdb", tmp / "out"
-    first = build(db, out, FIRST, dd=True)
-    before = files_of(out / "site")
-    again = build(db, out, FIRST, dd=True)  # nothing new
-    same = files_of(out / "site")
-    added = build(db, out, [*FIRST, ADDED], dd=True)
-    after = files_of(out / "site")
+    from ddrank.site import render
     from stages.site import build_site
 
-    fresh = build_site(db, tmp / "fresh")  # the same store, from scratch
+    tmp = tmp_path_factory.mktemp("incremental")
+    db, out = tmp / "s.duckdb", tmp / "out"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(render, "FRONT_EVENTS", 1)
+        first = build(db, out, FIRST, dd=True)
+        before = files_of(out / "site")
+        again = build(db, out, FIRST, dd=True)  # nothing new
+        same = files_of(out / "site")
+        added = build(db, out, [*FIRST, ADDED], dd=True)
+        after = files_of(out / "site")
+        record = json.loads((out / "site" / ".build.json").read_text())
+        fresh = build_site(db, tmp / "fresh")  # the same store, from scratch
     return {"first": first, "again": again, "added": added, "fresh": fresh, "before": before,
-            "same": same, "after": after, "fresh_files": files_of(tmp / "fresh" / "site")}  # fmt: skip
+            "same": same, "after": after, "fresh_files": files_of(tmp / "fresh" / "site"),
+            "record": record}  # fmt: skip
 
 
 def test_a_rebuild_with_nothing_new_renders_no_event_and_writes_nothing(grown: dict) -> None:
@@ -74,3 +83,15 @@ def test_the_grown_site_is_the_site_built_from_scratch(grown: dict) -> None:
     fresh = {p: f[0] for p, f in grown["fresh_files"].items()}
     assert after == fresh
     assert grown["fresh"]["pages_reused"] == 0
+
+
+def test_a_rebuild_reads_only_the_events_it_renders_and_the_latest(grown: dict) -> None:
+    """Nothing new: only the latest event is read (the index shows its leaders); one event
+    added: that event and the latest. The grown site is still the fresh one (the test above).
+    (These files' tables have no DD mistakes: the player pages' links kept in the build record
+    are tests/test_site_record.py's.)"""
+    assert grown["first"]["events_read"] == grown["first"]["events"] == 2
+    assert grown["again"]["events_read"] == 1
+    assert grown["added"]["events"] == 3
+    assert grown["added"]["events_read"] <= 2
+    assert len(grown["record"]["events"]) == 3

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import fields
 from typing import Any
 
 from markupsafe import Markup
@@ -45,6 +46,45 @@ def row_spot(row: Row) -> Spot:
     return (rid, "call", None if call is None else int(call))
 
 
+def spot_key(row: Row) -> str:
+    """A `mistake_costs` row's place as the build record keys it (`row_spot`, as text)."""
+    rid, kind, index = row_spot(row)
+    return f"{rid}|{kind}|{'' if index is None else index}"
+
+
+def encode(value: Any) -> Any:
+    """A link's entry as JSON for the build record, its types kept (Markup, tuples, the mark),
+    so `decode` gives back an entry equal to the one the analysis made; the event is left out
+    (the caller's listed event is put back)."""
+    if isinstance(value, Markup):
+        return {"$m": str(value)}
+    if isinstance(value, Mark):
+        return {"$mark": {f.name: encode(getattr(value, f.name)) for f in fields(Mark)}}
+    if isinstance(value, Event):
+        return None
+    if isinstance(value, tuple):
+        return {"$t": [encode(v) for v in value]}
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, dict):
+        return {"$d": [[k, encode(v)] for k, v in value.items()]}
+    return value
+
+
+def decode(value: Any) -> Any:
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    if isinstance(value, dict):
+        if "$m" in value:
+            return Markup(value["$m"])
+        if "$mark" in value:
+            return Mark(**{k: decode(v) for k, v in value["$mark"].items()})
+        if "$t" in value:
+            return tuple(decode(v) for v in value["$t"])
+        return {k: decode(v) for k, v in value["$d"]}
+    return value
+
+
 def _entry(ev: Event, b: Any, r: Row, mark: Mark | None) -> dict[str, Any]:
     view = r.get("view")
     return {"event": ev, "board": b.label, "deal_id": b.deal_id,
@@ -66,15 +106,17 @@ class CostlyLinks:
             self.by_record[str(row["record_id"])].append(k)
         self.found: dict[int, tuple[dict[str, Any], Mark | None]] = {}
         self.by_points = by_points and not costs
-        self.points: dict[str, list[dict[str, Any]]] = {}
+        #: by DD points: event id -> player -> their costliest in that event (`result` merges)
+        self.per_event: dict[str, dict[str, list[dict[str, Any]]]] = {}
 
     @property
     def needed(self) -> set[str]:
         """The tables a player page links to (analysed even in an event not rendered again)."""
         return set(self.by_record)
 
-    def add(self, ev: Event, boards: list[Any]) -> None:
-        """The links into `ev` (`ev`: the event as listed, its boards analysed as needed)."""
+    def add(self, ev: Event, boards: list[Any]) -> dict[str, Any]:
+        """The links into `ev` (`ev`: the event as listed, its boards analysed as needed); what
+        the build record keeps of them (`restore` puts them back when the event is not read)."""
         spots: dict[Spot, tuple[Event, Any, Row, Mark | None]] = {}
         for b in boards:
             for r in b.rows:
@@ -86,21 +128,56 @@ class CostlyLinks:
                     spots[mark_spot(r["record_id"], m)] = (ev, b, r, m)
                 spots.setdefault((r["record_id"], "", None), (ev, b, r, None))
         if self.by_points:
-            for p, entries in _by_dd_points(spots.values()).items():
-                old = self.points.get(p, [])
-                self.points[p] = sorted(old + entries, key=lambda e: -e["points"])[:TOP]
-            return
+            per = self.per_event[ev.event_id] = _by_dd_points(spots.values())
+            return {p: [encode(e) for e in per[p]] for p in sorted(per)}
+        kept: dict[str, Any] = {}
         for key, hit in spots.items():
             if key[1] == "":
                 for k in self.by_record.get(str(key[0]), []):
                     row = self.costs[k]
                     ev_, b, r, m = spots.get(row_spot(row)) or hit
                     self.found[k] = (_entry(ev_, b, r, m), m)  # not the board: memory
+                    kept[spot_key(row)] = encode(self.found[k])
+        return dict(sorted(kept.items()))
 
-    def result(self) -> dict[str, list[dict[str, Any]]]:
+    def restore(self, ev: Event, kept: dict[str, Any], rows: list[int]) -> dict[str, Any] | None:
+        """The links into `ev` from the build record (`kept`, what `add` gave): the cost rows
+        `rows` (indexes into `costs`) are in `ev`. None when the record lacks one of them (the
+        event is then read and analysed); else what the record keeps now."""
         if self.by_points:
-            return self.points
-        return _entries(self.costs, self.found)
+            self.per_event[ev.event_id] = {p: [dict(decode(e), event=ev) for e in entries]
+                                           for p, entries in kept.items()}  # fmt: skip
+            return kept
+        now = {}
+        for k in rows:
+            key = spot_key(self.costs[k])
+            if key not in kept:
+                return None
+            now[key] = kept[key]
+        for k in rows:
+            entry, mark = decode(now[spot_key(self.costs[k])])
+            entry["event"] = ev
+            self.found[k] = (entry, mark)
+        return dict(sorted(now.items()))
+
+    def rows_by_event(self, event_of: dict[str, str]) -> dict[str, list[int]]:
+        """event id -> the indexes of the cost rows in it (`event_of`: record_id -> event id)."""
+        out: dict[str, list[int]] = defaultdict(list)
+        for rid, ks in self.by_record.items():
+            if rid in event_of:
+                out[event_of[rid]].extend(ks)
+        return out
+
+    def result(self, order: list[str]) -> dict[str, list[dict[str, Any]]]:
+        """player -> their costliest mistakes (`order`: the events as the site lists them, the
+        order ties by DD points are listed in)."""
+        if not self.by_points:
+            return _entries(self.costs, self.found)
+        points: dict[str, list[dict[str, Any]]] = {}
+        for eid in order:
+            for p, entries in self.per_event.get(eid, {}).items():
+                points[p] = sorted(points.get(p, []) + entries, key=lambda e: -e["points"])[:TOP]
+        return points
 
 
 def _entries(costs: list[Row], found_at: dict[int, tuple[dict[str, Any], Mark | None]]

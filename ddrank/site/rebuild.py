@@ -1,11 +1,13 @@
 """What a rebuild must render: each event's and each player's pages' fingerprint of their inputs.
 
-An event's fingerprint is taken from what its pages are made of (its rows as read, its boards'
-names, its rankings, scorecards, matches and problems, its deals' DD tables, the DD-best cards of
-its tables, its players' names and the pages they link to) before any table is analysed: the
-analysis (`ddrank.site.board.table_view`, the bid/play split) is derived from those inputs by the
-site's code, whose version the build record holds too. So a rebuild compares fingerprints first
-and analyses only the events it renders again (and the few tables a player page links to).
+An event's fingerprint is taken without reading its rows: the store's hashes of the rows its pages
+are made of (`stages.site_reader.SiteReader.content`: its results, scores, seats, DD tables, DD-best
+cards, players' own results, costs), the event as listed, the rows of the optional tables that
+name it (rankings, standings, matches, scoring errors, the event model), its players' names, and
+the player pages its names link to (`players.by_label`: the names its pages show, kept in the
+build record, since a name's page depends on every player who bears it). The analysis is derived
+from those inputs by the site's code, whose version the build record holds too. So a rebuild
+reads, analyses and renders only the events whose fingerprint changed.
 """
 
 from __future__ import annotations
@@ -16,46 +18,44 @@ from typing import Any
 from ddrank.site.data import Event, Row
 from ddrank.site.fingerprint import fingerprint
 
-#: Keys of a row the site derives from the others (analysis, table anchors, the split).
-DERIVED = ("view", "table_key", "split")
+#: The optional tables whose rows name an event (by `event`, `event_id`, or its name).
+EVENT_TABLES = ("rankings", "published_standings", "team_matches", "scoring_errors", "events")
 
 
-def by_record(data: Any) -> dict[str, list[Any]]:
-    """record_id -> what the analysis of its table reads besides its row: its DD-best cards,
-    its cards' DD values, its players' own results."""
-    out: dict[str, list[Any]] = defaultdict(list)
-    for (rid, k), cards in data.alternatives.items():
-        out[str(rid)].append(("best", k, cards))
-    for (rid, k), values in data.card_values.items():
-        out[str(rid)].append(("values", k, values))
-    for row in data.optional.get("player_results", []):
-        out[str(row.get("record_id"))].append(("player", row))
-    return {k: sorted(v, key=repr) for k, v in out.items()}
+def event_rows(optional: dict[str, list[Row]]) -> dict[str, list[str]]:
+    """event key (an `event` or `event_id` value) -> the rows of `EVENT_TABLES` naming it."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for table in EVENT_TABLES:
+        for row in optional.get(table, []):
+            text = f"{table}:{row!r}"
+            for key in {str(row.get("event") or ""), str(row.get("event_id") or "")} - {""}:
+                out[key].append(text)
+    return out
 
 
-def event_fingerprint(data: Any, players: Any, ev: Event, boards: list[Any], rankings: Any,
-                      cards: Any, matches: Any, records: dict[str, list[Any]]) -> str:  # fmt: skip
-    """Everything an event's pages show, from their inputs (see the module's docstring): `data`
-    the event's batch (`SiteData`), `players` the site's `Players`, `boards` its board pages,
-    `records` the batch's `by_record`."""
-    deals = sorted({b.deal_id for b in boards})
-    names = {p for r in ev.results for p in r["players"] if p}
-    lines = [ln.players for rk in rankings for ln in rk.lines]
+def event_labels(ev: Event, rankings: Any, cards: Any, matches: Row) -> list[str]:
+    """The names an event's pages link to a player's page by (`Players.linked`): ranking lines
+    and rosters, scorecards, the cumulative standings, the seats' names (the split's pairs)."""
+    lines = [text for rk in rankings for ln in rk.lines for text in (ln.players, ln.roster)]
     lines += [c.line.players for c in cards]
+    lines += [ln.players for ln in (matches.get("cumulative") or ("", []))[1]]
     labels = {part.strip() for text in lines for part in str(text or "").split(" - ")}
-    labels |= {lb for r in ev.results for lb in r["labels"] if lb}  # the split's pairs
-    errors = [e for e in data.optional.get("scoring_errors", [])
-              if str(e.get("event") or "") in (ev.event_id, ev.name)]  # fmt: skip
+    labels |= {lb for r in ev.results for lb in r["labels"] if lb}
+    return sorted(labels)
+
+
+def event_fingerprint(ev: Event, content: list[str] | None, rows: dict[str, list[str]],
+                      people: list[tuple[str, str]], labels: list[str],
+                      by_label: dict[str, str]) -> str:  # fmt: skip
+    """Everything an event's pages show, from their inputs (see the module's docstring): `ev` as
+    listed, `content` its rows' hashes, `rows` `event_rows`, `people` its players and their
+    names, `labels` the names its pages link by."""
+    keys = sorted({ev.event_id, ev.name, *ev.model_ids} - {""})
+    named = sorted({text for k in keys for text in rows.get(k, [])})
     return fingerprint(
         ev.event_id, ev.name, ev.year, ev.scoring, ev.kind, ev.date, ev.organiser, ev.site,
-        sorted(ev.sources), sorted(ev.model_ids), ev.hands,
-        [{k: v for k, v in r.items() if k not in DERIVED} for r in ev.results],
-        [(b.label, b.deal_id, b.page, b.hand, [r.get("table_key") for r in b.rows])
-         for b in boards],
-        [records.get(str(r["record_id"])) for r in ev.results], rankings, matches, errors,
-        [(d, data.dd_tables.get(d), data.published_dd.get(d)) for d in deals],
-        sorted((n, data.label(n)) for n in names),
-        sorted((t, players.by_label.get(t)) for t in labels),
+        sorted(ev.sources), sorted(ev.model_ids), ev.hands, ev.counts, content, named, people,
+        [(t, by_label.get(t)) for t in labels],
     )  # fmt: skip
 
 

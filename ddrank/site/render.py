@@ -44,7 +44,7 @@ from ddrank.site.pages import analyse_tables, board_pages, event_pages
 from ddrank.site.players import Players
 from ddrank.site.profile import CATEGORIES, count_text, profile
 from ddrank.site.ranking import Ranking, cumulative_of, event_standings, one_field, rankings_of
-from ddrank.site.rebuild import by_record, event_fingerprint, player_fingerprint
+from ddrank.site.rebuild import event_fingerprint, event_labels, event_rows, player_fingerprint
 from ddrank.site.scorecard import Scorecard, scorecards
 from ddrank.site.stats import regression_verdict
 from ddrank.text import SPECIAL_LETTERS, search_key
@@ -184,6 +184,16 @@ class SitePages:
         self.previous: dict[str, Any] = prev if same else {}
         self.rendered = 0
         self.reused = 0
+        self.events_read = 0
+        #: each event's players (key, name shown), and the optional tables' rows naming it
+        self.people: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for name in sorted(self.players.events):
+            for eid in self.players.events[name]:
+                self.people[eid].append((name, data.label(name)))
+        self.named = event_rows(data.optional)
+        self.content = data.reader.content()
+        links = self.players.links
+        self.cost_rows = links.rows_by_event(data.reader.events_of(sorted(links.by_record)))
 
     def _hand_events(self, meta: dict[str, Row], with_results: set[str]) -> list[Event]:
         """Hand records published without results (their deals' published DD tables read)."""
@@ -218,23 +228,48 @@ class SitePages:
             ev.event_id, standings, ev.model_ids, (ev.name, ev.date)))  # fmt: skip
         return rankings, cards, matches
 
-    def _loaded(self) -> Iterator[tuple[Event, Event, list[Any], SiteData]]:
-        """Each event in the site's order: (as listed, as read, its boards, its batch's data).
-        Events with results are read `BATCH_RESULTS` results at a time (one event at least)."""
+    def _fingerprint(self, ev: Event, labels: list[str]) -> str:
+        return event_fingerprint(ev, self.content.get(ev.event_id), self.named,
+                                 self.people.get(ev.event_id, []), labels,
+                                 self.players.by_label)  # fmt: skip
+
+    def _unread(self) -> dict[str, dict[str, Any]]:
+        """The events with results a rebuild need not read: their fingerprint (taken with the
+        names the last build's pages linked by) is the last build's, the build record holds the
+        links into them that the player pages list, and the index does not show their rankings.
+        event id -> the costliest mistakes' links into it (from the record)."""
+        old_events = self.previous.get("events", {})
+        front = {ev.event_id for ev in self.events[:FRONT_EVENTS]}
+        out = {}
+        for ev in self.events:
+            old = old_events.get(ev.event_id)
+            if (ev.event_id not in self.evs or ev.event_id in front or not old or len(old) < 4
+                    or self._fingerprint(ev, old[2]) != old[0]):  # fmt: skip
+                continue
+            kept = self.players.links.restore(ev, old[3], self.cost_rows.get(ev.event_id, []))
+            if kept is not None:
+                out[ev.event_id] = kept
+        return out
+
+    def _loaded(self, unread: dict[str, Any]) -> Iterator[tuple[Event, Event | None, list[Any],
+                                                                SiteData | None]]:  # fmt: skip
+        """Each event: (as listed, as read, its boards, its batch's data); (as listed, None, [],
+        None) for those in `unread`. Events read are read `BATCH_RESULTS` results at a time (one
+        event at least); the order is the site's, but for the read events' batches."""
         pending: list[Event] = []
         size = 0
         for ev in self.events:
-            if ev.event_id in self.evs:
+            if ev.event_id in unread:
+                yield ev, None, [], None
+            elif ev.event_id in self.evs:
                 pending.append(ev)
                 size += int((ev.counts or {}).get("results") or 0)
                 if size >= BATCH_RESULTS:
                     yield from self._batch(pending)
                     pending, size = [], 0
-                continue
-            yield from self._batch(pending)
-            pending, size = [], 0
-            boards = board_pages(ev, self.data, {}, analyse=False)
-            yield ev, ev, boards, self.data
+            else:
+                boards = board_pages(ev, self.data, {}, analyse=False)
+                yield ev, ev, boards, self.data
         yield from self._batch(pending)
 
     def _batch(self, listed: list[Event]) -> Iterator[tuple[Event, Event, list[Any], SiteData]]:
@@ -259,21 +294,26 @@ class SitePages:
 
     def __iter__(self) -> Iterator[tuple[str, str | None]]:
         players, events = self.players, self.events
-        front = []
-        records: dict[str, list[Any]] = {}
-        last = None
-        for ev, full, boards, sub in self._loaded():
-            if sub is not last:  # a new batch
-                records, last = by_record(sub), sub
+        fronts: dict[str, Any] = {}
+        old_events = self.previous.get("events", {})
+        unread = self._unread()
+        for ev, full, boards, sub in self._loaded(unread):
+            old = old_events.get(ev.event_id)
+            if full is None or sub is None:  # not read: its pages as they are
+                self.event_pages += len(old[1])
+                self.built["events"][ev.event_id] = [*old[:3], unread[ev.event_id]]
+                yield from self._reuse(old[1])
+                continue
+            self.events_read += 1
             rankings, cards, matches = self._parts(full, boards, sub)
-            if len(front) < FRONT_EVENTS:
+            if ev.event_id in {e.event_id for e in events[:FRONT_EVENTS]}:
                 card_page = {(*c.ranking.key, c.line.pair): c.page for c in cards}
-                front.append((ev, rankings, matches, card_page))
-            fp = event_fingerprint(sub, players, full, boards, rankings, cards, matches, records)
-            old = self.previous.get("events", {}).get(ev.event_id)
+                fronts[ev.event_id] = (ev, rankings, matches, card_page)
+            labels = event_labels(full, rankings, cards, matches)
+            fp = self._fingerprint(ev, labels)
             if old and old[0] == fp:  # nothing it shows changed: its pages as they are
                 self.event_pages += len(old[1])
-                self.built["events"][ev.event_id] = old
+                rels = old[1]
                 yield from self._reuse(old[1])
                 analyse_tables(boards, sub, sub.alternatives, players.needed)
             else:
@@ -285,10 +325,11 @@ class SitePages:
                     self.event_pages += 1  # the event page and its board pages
                     rels.append(page[0])
                     yield page
-                self.built["events"][ev.event_id] = [fp, rels]
-            players.links.add(ev, boards)
+            self.built["events"][ev.event_id] = [fp, rels, labels, players.links.add(ev, boards)]
             players.release(boards)
-        players.costly = players.links.result()
+        self.built["events"] = {e.event_id: self.built["events"][e.event_id] for e in events}
+        front = [fronts[e.event_id] for e in events[:FRONT_EVENTS]]
+        players.costly = players.links.result([e.event_id for e in events])
         paged = len(events) > listing.EVENTS_PER_PAGE, len(players.names) > listing.PLAYERS_PER_PAGE
         yield self.render("index.html", "index.html", events=events[:listing.EVENTS_PER_PAGE],
                           players=players, data=self.data, front=front,

@@ -111,6 +111,7 @@ def write_site(data: SiteData, site_dir: Path, incremental: bool = True) -> dict
         "pages_rendered": pages.rendered,
         "pages_reused": pages.reused,
         "pages_written": written,
+        "events_read": pages.events_read,
     }
 
 

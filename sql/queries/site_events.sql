@@ -98,9 +98,11 @@ select player, partner, boards from (
 qualify row_number() over (partition by player order by boards desc, first) <= 15
 order by player, boards desc, first;
 
--- name: site_batch_results
--- `site_results` for the events `$evs`, in the booklet's order.
-select b.record_id, b.event_id, b.event, b.year, b.board_no, b.room,
+-- name: make_site_result_rows!
+-- `site_result_rows`: every result as the site shows it (its event `ev`, its place `pos`), read a
+-- batch of events at a time (`site_batch_results`) and hashed by the event (`site_hash_results`).
+create or replace temp view site_result_rows as
+select e.ev, e.pos, b.record_id, b.event_id, b.event, b.year, b.board_no, b.room,
        b.home_team, b.visit_team, b.northname, b.eastname, b.southname, b.westname,
        b.deal_id, b.deal, b.dealer, b.ns_vulnerable, b.ew_vulnerable, b.contract, b.declarer,
        b.result, b.claim_tricks, b.opening_leader, b.auction, b.bidstart,
@@ -119,9 +121,60 @@ left join dd_tables t on t.deal_id = b.deal_id and t.declarer = b.declarer
 left join play_traces tr on tr.record_id = b.record_id
 left join dd_par p on p.deal_id = b.deal_id and p.dealer = b.dealer
      and p.vulnerable = case when b.ns_vulnerable and b.ew_vulnerable then 'All'
-          when b.ns_vulnerable then 'NS' when b.ew_vulnerable then 'EW' else 'None' end
-where list_contains(cast($evs as integer[]), e.ev)
-order by e.pos;
+          when b.ns_vulnerable then 'NS' when b.ew_vulnerable then 'EW' else 'None' end;
+
+-- name: site_batch_results
+-- The results of the events `$evs`, in the booklet's order.
+select * exclude (ev, pos) from site_result_rows
+where list_contains(cast($evs as integer[]), ev)
+order by pos;
+
+-- name: site_hash_results
+-- Each event's content hashes (`ddrank.site.rebuild`): a sum over the rows its pages are made
+-- of, so a rebuild reads only the events whose rows changed. A row's place among its event's is
+-- set by its own columns (the booklet's order), so a sum (not an ordered hash) is enough; `pos`,
+-- a place over the whole store, moves when another event is added and is left out, as is `ev`
+-- (the stage's number of the event, which a rebuild may number otherwise).
+select ev, cast(sum(hash(*columns(* exclude (ev, pos)))) as varchar) as h
+from site_result_rows group by ev;
+
+-- name: site_hash_scored
+select e.ev, cast(sum(hash(s)) as varchar) as h
+from scored_results s join site_event_of e on e.record_id = s.record_id group by e.ev;
+
+-- name: site_hash_seats
+select e.ev, cast(sum(hash(w.record_id, w.seat, w.player, s)) as varchar) as h
+from site_who w
+join site_event_of e on e.record_id = w.record_id
+left join player_board_stats s on s.record_id = w.record_id and s.seat = w.seat
+group by e.ev;
+
+-- name: site_hash_dd_tables
+select d.ev, cast(sum(hash(t)) as varchar) as h
+from (select distinct e.ev, b.deal_id from site_event_of e join boards b using (record_id)) d
+join dd_tables t on t.deal_id = d.deal_id group by d.ev;
+
+-- name: site_hash_published_dd
+select d.ev, cast(sum(hash(t)) as varchar) as h
+from (select distinct e.ev, b.deal_id from site_event_of e join boards b using (record_id)) d
+join published_dd t on t.deal_id = d.deal_id group by d.ev;
+
+-- name: site_hash_card_alternatives
+select e.ev, cast(sum(hash(a)) as varchar) as h
+from dd_card_alternatives a join site_event_of e on e.record_id = a.record_id group by e.ev;
+
+-- name: site_hash_player_results
+select e.ev, cast(sum(hash(p)) as varchar) as h
+from player_results p join site_event_of e on e.record_id = p.record_id group by e.ev;
+
+-- name: site_hash_mistake_costs
+select e.ev, cast(sum(hash(m)) as varchar) as h
+from mistake_costs m join site_event_of e on e.record_id = m.record_id group by e.ev;
+
+-- name: site_record_events
+-- The event (`ev`) of each of the results `$records` (the costliest mistakes' tables).
+select e.record_id, e.ev from site_event_of e
+where e.record_id in (select unnest(cast($records as varchar[])));
 
 -- name: site_batch_scored
 select s.* from scored_results s join site_event_of e using (record_id)
