@@ -122,14 +122,14 @@ def plan_dd_work(
 ) -> DDPlan:
     """Find boards without player stats and the tables and traces they still lack, and cut that
     work into solve units for `workers` (`ddrank.dd.units`: sized from the cost of their tables
-    and traces, several per worker, the heaviest first).
+    and traces, shrinking toward the end, partition by partition).
 
     Each missing deal needs one table however many boards and partitions replay it, so a deal is
     solved once per run."""
     have_tables = {r[0] for r in store.tuples("dd_solved_deal_ids")}
     plan = DDPlan()
-    tables: dict[str, str] = {}
-    traces = []
+    tables: dict[str, tuple[int, str]] = {}  # deal_id -> (first partition, PBN), in plan order
+    traces, trace_groups = [], []
     pids: set[int] = set()
     wanted = list(partitions) if partitions else None
     for rows in store.batches("dd_pending_boards", partitions=wanted):  # a batch at a time
@@ -144,16 +144,22 @@ def plan_dd_work(
                 plan.invalid_boards.append((row["record_id"], str(exc)))
                 continue
             if board.deal_id not in have_tables:
-                tables.setdefault(board.deal_id, board.deal.to_pbn())
+                if board.deal_id not in tables:
+                    tables[board.deal_id] = (pid, board.deal.to_pbn())
                 needs.add(f"T|{board.deal_id}")
             if has_play(board) and not row["has_trace"]:
                 try:
                     traces.append(trace_request(board))
+                    trace_groups.append(pid)
                     needs.add(f"P|{board.record_id}")
                 except DomainError as exc:
                     plan.invalid_plays.append((board.record_id, str(exc)))
     plan.partitions = sorted(pids)
-    units = plan_units(sorted(tables.items()), traces, workers, table_batch, trace_batch)
+    # in plan order (partition by partition): the first partitions are tallied while the
+    # workers solve the rest
+    units = plan_units([(d, pbn) for d, (_, pbn) in tables.items()], traces, workers,
+                       table_batch, trace_batch,
+                       groups=([pid for pid, _ in tables.values()], trace_groups))  # fmt: skip
     plan.units = [SolveUnit(u.index, u.job, job_hash(u.job), u.cost) for u in units]
     return plan
 

@@ -27,7 +27,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ddrank.dd import SolveJob, SolveOutput, solve_with_bisection
-from ddrank.dd.sandbox import THREADS_ENV, run_persistent, solve_job
+from ddrank.dd.sandbox import (
+    THREADS_ENV,
+    close_solvers,
+    prestart_solvers,
+    run_persistent,
+    solve_job,
+)
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH
 from ddrank.processes import allow_solvers, kill_workers
 from stages.dd import (
@@ -135,8 +141,8 @@ def pool_solve(runner: str = "thread") -> Solve:
 
 @dataclass(frozen=True)
 class Wave:
-    """One wave's solve units (the heaviest first, so the last to finish is a small one) and the
-    workers x DDS threads to solve them on: no more workers than units, their cores go to DDS."""
+    """One wave's solve units (in the order workers take them: they shrink toward the end, so the
+    workers finish together, `ddrank.dd.units`) and the workers x DDS threads to solve them on: no more workers than units, their cores go to DDS."""
 
     units: list[SolveUnit]
     workers: int
@@ -163,6 +169,8 @@ class DDRun:
         report("solve", 0, 0)  # planning: size not known yet
         partitions = list(options.partitions) if options.partitions else None
         self._waves, self.pending = plan_waves(store, partitions)
+        if self.pending and options.runner == "thread":
+            prestart_solvers(self.workers, threads)  # they load while this process plans
         self._plan, self._tally = DDPlan(), TallyWhenReady(store, DDPlan())
 
     def waves(self) -> list[list[int]]:
@@ -237,6 +245,7 @@ class DDRun:
         if not t["pending_boards"]:
             report("tally", 1, 1)  # nothing to tally: finished
         began = time.perf_counter()
+        close_solvers()  # the thread runner's solver children: the stage is done
         players = build_player_stats(self.store)
         self.seconds["tally"] += time.perf_counter() - began
         if self.quarantined:

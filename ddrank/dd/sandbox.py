@@ -2,10 +2,11 @@
 
 DDS is native code: bad input, a bug or memory exhaustion kills the whole process, and with it a
 process pool and every partition it was working on. So a solve job runs in a child interpreter
-(`python -m ddrank.dd.sandbox`, which imports only ddrank.dd and endplay): `run_persistent` keeps
-one per worker that solves job after job, `run_isolated` starts one per job. If the child dies,
-the job is split in halves and re-run until the single deal or play that kills DDS is known;
-everything else is still solved. The caller quarantines the culprits.
+(`python -m ddrank.dd.sandbox`, which imports only ddrank.dd and endplay): `run_persistent` takes
+a long-lived one that solves job after job (started ahead by `prestart_solvers`, shared by the
+threads of a worker, closed by `close_solvers`), `run_isolated` starts one per job. If the child
+dies, the job is split in halves and re-run until the single deal or play that kills DDS is
+known; everything else is still solved. The caller quarantines the culprits.
 """
 
 from __future__ import annotations
@@ -208,7 +209,12 @@ class _Server:
 
 
 _HEADER = struct.Struct("<Q")
-_servers = threading.local()  # one solver child per thread of a worker (DDS is not re-entrant)
+#: Solver children waiting for their next job, taken by whichever thread of this process needs
+#: one (DDS is not re-entrant: one job per child at a time). They outlive a fan-out's threads,
+#: so the next wave reuses them, and can be started before the first unit (`prestart_solvers`).
+_idle: list[_Server] = []
+_live: set[_Server] = set()  # every child not yet closed, idle or busy (closed at exit)
+_lock = threading.Lock()
 
 
 def _read_exactly(stream: Any, size: int) -> bytes:
@@ -218,31 +224,92 @@ def _read_exactly(stream: Any, size: int) -> bytes:
     return data
 
 
+def _start_server(threads: int | None) -> _Server:
+    server = _Server(threads)
+    with _lock:
+        _live.add(server)
+    if not solvers_allowed():  # the stop came while it started: kill_workers may have missed it
+        _discard(server)
+        _refuse_when_stopping()
+    return server
+
+
+def _discard(server: _Server) -> None:
+    """Close a child that is no longer trusted (it died, or its job was interrupted)."""
+    with _lock:
+        _live.discard(server)
+    if server.proc.poll() is None:
+        server.proc.kill()
+    server.close()
+
+
+def _take_server(threads: int | None) -> _Server:
+    """An idle living child solving on `threads` DDS threads, or a new one."""
+    stale = []
+    found = None
+    with _lock:
+        while _idle:
+            server = _idle.pop()
+            if server.proc.poll() is None and server.threads == threads:
+                found = server
+                break
+            stale.append(server)
+    for server in stale:
+        _discard(server)
+    return found or _start_server(threads)
+
+
+def prestart_solvers(count: int, threads: int | None) -> None:
+    """Start solver children until `count` wait idle, without waiting for them: their interpreter
+    and DDS load while this process plans the work."""
+    if not solvers_allowed():
+        return
+    with _lock:
+        ready = sum(1 for s in _idle if s.threads == threads and s.proc.poll() is None)
+    for _ in range(count - ready):
+        server = _start_server(threads)
+        with _lock:
+            _idle.append(server)
+
+
+def close_solvers() -> None:
+    """Close the idle solver children (the DD stage is done), so none is left waiting."""
+    with _lock:
+        idle = list(_idle)
+        _idle.clear()
+    for server in idle:
+        with _lock:
+            _live.discard(server)
+        server.close()
+
+
+@atexit.register
+def _close_all() -> None:
+    with _lock:
+        live = list(_live)
+        _live.clear()
+        _idle.clear()
+    for server in live:
+        server.close()
+
+
 def run_persistent(job: SolveJob, threads: int | None = None) -> SolveOutput:
-    """Solve `job` in this thread's long-lived solver child, started on first use; raise
+    """Solve `job` in a long-lived solver child (an idle one, or one started now); raise
     SolverCrash if it dies (the next job then starts a fresh child). Once the command is
-    stopping, no child is started (or kept: one started while `kill_workers` looked is closed)
+    stopping, no child is started (or kept: one started while `kill_workers` looked is killed)
     and KeyboardInterrupt is raised instead."""
     started = time.perf_counter()
     _refuse_when_stopping()
-    server: _Server | None = getattr(_servers, "server", None)
-    if server is None or server.threads != threads or server.proc.poll() is not None:
-        if server is not None:
-            server.close()
-        server = _servers.server = _Server(threads)
-        atexit.register(server.close)
-        if not solvers_allowed():  # the stop came while it started: kill_workers may miss it
-            _servers.server = None
-            server.proc.kill()
-            server.close()
-            _refuse_when_stopping()
+    server = _take_server(threads)
     try:
         out = server.solve(job)
     except BaseException as exc:
-        _servers.server = None
+        _discard(server)
         if isinstance(exc, SolverCrash):
             exc.seconds = time.perf_counter() - started
         raise
+    with _lock:
+        _idle.append(server)
     out.solver_runs = 1
     out.seconds = time.perf_counter() - started
     return out

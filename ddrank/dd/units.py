@@ -3,18 +3,25 @@
 A partition written at ingest is the unit of storage; its size says nothing about the DD work in
 it (a partition of repeated deals needs few tables, one of fresh deals many). So the work is
 planned from its own cost: each distinct deal needing a table and each play needing a trace,
-weighted by what DDS takes for it in batches, spread over `units_per_worker` units per worker
-(at least 3, so that the last unit to finish is small and no worker waits for another's big
-one), each unit given the next item where its load is least (longest processing time first),
-so no unit exceeds the mean by more than one item. Tiny runs are not cut below
-`MIN_UNIT_SECONDS` of work: each unit starts a solver process and a task run (a tenth of a
-second or more).
+weighted by what DDS takes for it in batches.
+
+Workers take units from one queue, the next unit as soon as they finish one (dynamic
+scheduling), and the units shrink toward the end (guided self-scheduling): the first half of the
+work goes in units of 1/`units_per_worker` of a worker's share, then each unit is 1/(2 x
+workers) of the work still left, down to `MIN_UNIT_SECONDS`. The cost of a deal's table varies
+by a factor of two or more, so units of equal estimated cost finish at different times; with
+units of equal size the last worker to finish ran up to one whole unit after the others idled
+(measured at 2 workers: 8 units of 8.2 s estimated ran 9-14.6 s). With shrinking units the
+workers finish within about one small unit of each other.
+
+Each unit mixes tables and traces in proportion (an error in the estimated cost of one kind does
+not unbalance the units), and the units follow the order the work is given in (the plan gives it
+partition by partition), so the first partitions are complete early and tallied while the
+workers solve the rest.
 """
 
 from __future__ import annotations
 
-import heapq
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,8 +33,11 @@ from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH, TraceRequest
 TABLE_SECONDS = 0.16
 #: CPU seconds per play trace in AnalyseAllPlays batches: 11-16 ms measured.
 TRACE_SECONDS = 0.013
+#: Units per worker in the first half of the work (the largest units: a tenth of a second of
+#: fixed cost, a task run and a round trip to the worker's solver process, each).
 UNITS_PER_WORKER = 4
-MIN_UNIT_SECONDS = 1.0
+#: The smallest unit, in estimated CPU seconds: how far apart the workers may finish.
+MIN_UNIT_SECONDS = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,14 +53,55 @@ def job_cost(job: SolveJob) -> float:
     return len(job.tables) * TABLE_SECONDS + len(job.traces) * TRACE_SECONDS
 
 
-def unit_count(total_cost: float, items: int, workers: int,
-               units_per_worker: int = UNITS_PER_WORKER) -> int:  # fmt: skip
-    """`units_per_worker` per worker, fewer only when the work is too small to be worth it."""
-    if items == 0:
-        return 0
-    wanted = max(1, workers) * units_per_worker
-    worth = max(1, math.floor(total_cost / MIN_UNIT_SECONDS))
-    return max(1, min(wanted, worth, items))
+def unit_sizes(total: float, workers: int, units_per_worker: int = UNITS_PER_WORKER,
+               smallest: float = MIN_UNIT_SECONDS) -> list[float]:  # fmt: skip
+    """Target costs of the units, in order: units of a worker's share / `units_per_worker` for
+    the first half of the work; then rounds of one unit per worker, each 1/(2 x workers) of what
+    is left (the rest halves each round), never below `smallest`. A last rest under half of
+    `smallest` joins the unit before it."""
+    workers = max(1, workers)
+    cap = max(smallest, total / (workers * units_per_worker))
+    tiny = 1e-9 * max(1.0, total)  # float noise: the same work must give the same sizes
+    sizes: list[float] = []
+    left = total
+    while cap > 0 and left - cap >= total / 2 - tiny:
+        sizes.append(cap)
+        left -= cap
+    while left > tiny:
+        size = max(smallest, min(cap, left / (2 * workers)))
+        for _ in range(workers):
+            if left <= tiny:
+                break
+            if sizes and left < smallest / 2:
+                sizes[-1] += left
+                left = 0.0
+                break
+            sizes.append(min(size, left))
+            left -= sizes[-1]
+    return sizes
+
+
+def in_proportion(
+    tables: Sequence[tuple[str, str]], traces: Sequence[TraceRequest],
+    groups: tuple[Sequence[int], Sequence[int]] | None,
+) -> list[tuple[float, object]]:  # fmt: skip
+    """(cost, item) of every table and trace: group by group (in the order of the groups' first
+    items), each group's tables and traces interleaved evenly, in the order given."""
+    t_groups, p_groups = groups or ([0] * len(tables), [0] * len(traces))
+    members: dict[int, tuple[list, list]] = {}
+    for g, item in zip(t_groups, tables, strict=True):
+        members.setdefault(g, ([], []))[0].append(item)
+    for g, item in zip(p_groups, traces, strict=True):
+        members.setdefault(g, ([], []))[1].append(item)
+    out: list[tuple[float, object]] = []
+    for g_tables, g_traces in members.values():
+        keyed = [((i + 0.5) / len(g_tables), 0, i, TABLE_SECONDS, t)
+                 for i, t in enumerate(g_tables)]  # fmt: skip
+        keyed += [((j + 0.5) / len(g_traces), 1, j, TRACE_SECONDS, r)
+                  for j, r in enumerate(g_traces)]  # fmt: skip
+        keyed.sort(key=lambda k: k[:3])
+        out += [(cost, item) for _, _, _, cost, item in keyed]
+    return out
 
 
 def plan_units(
@@ -60,25 +111,27 @@ def plan_units(
     table_batch: int = TABLE_BATCH,
     trace_batch: int = TRACE_BATCH,
     units_per_worker: int = UNITS_PER_WORKER,
+    groups: tuple[Sequence[int], Sequence[int]] | None = None,
 ) -> list[Unit]:
-    """Cut the tables and traces into units of near-equal cost, the heaviest unit first.
+    """Cut the tables and traces into units that shrink toward the end (`unit_sizes`), in the
+    order given; `groups`: the group (partition) of each table and of each trace, taken in turn.
 
-    Deterministic for the same work and worker count (items are taken in key order), so a
-    rerun's units have the same content and a cached solve is found again."""
-    items: list[tuple[float, str, object]] = [(TABLE_SECONDS, f"T{d}", (d, p)) for d, p in tables]
-    items += [(TRACE_SECONDS, f"P{r.key}", r) for r in traces]
-    total = sum(c for c, _, _ in items)
-    n = unit_count(total, len(items), workers, units_per_worker)
-    if n == 0:
+    Deterministic for the same work, order and worker count, so a rerun's units have the same
+    content and a cached solve is found again."""
+    items = in_proportion(tables, traces, groups)
+    if not items:
         return []
-    items.sort(key=lambda it: (-it[0], it[1]))  # costliest first, then by key
-    heap = [(0.0, i) for i in range(n)]  # (load, unit): the least loaded unit on top
-    bins: list[tuple[list, list]] = [([], []) for _ in range(n)]
-    for cost, key, item in items:
-        load, i = heapq.heappop(heap)
-        (bins[i][0] if key[0] == "T" else bins[i][1]).append(item)
-        heapq.heappush(heap, (load + cost, i))
+    sizes = unit_sizes(sum(c for c, _ in items), workers, units_per_worker)
+    bins: list[tuple[list, list]] = []
+    target = load = 0.0
+    for cost, item in items:
+        # a new unit once this one holds its share (the item goes where it overshoots least)
+        if not bins or (load + cost / 2 > target and len(bins) < len(sizes)):
+            target += sizes[len(bins)]
+            bins.append(([], []))
+        (bins[-1][0] if isinstance(item, tuple) else bins[-1][1]).append(item)
+        load += cost
     jobs = [SolveJob(tables=tuple(sorted(t)), traces=tuple(sorted(p, key=lambda r: r.key)),
-                     table_batch=table_batch, trace_batch=trace_batch) for t, p in bins]  # fmt: skip
-    jobs.sort(key=lambda j: (-job_cost(j), j.tables[:1], [r.key for r in j.traces[:1]]))
+                     table_batch=table_batch, trace_batch=trace_batch)
+            for t, p in bins if t or p]  # fmt: skip
     return [Unit(i, job, job_cost(job)) for i, job in enumerate(jobs)]
