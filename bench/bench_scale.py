@@ -181,6 +181,10 @@ def child(inbox: str, db: str, out: str, workers: int, site: bool, players: int)
             measured[stage.name] = {"seconds": time.perf_counter() - began,
                                     "cpu": cpu_seconds() - cpu, "tree_rss": peak.tree,
                                     "own_rss": Peak.hwm()}  # fmt: skip
+            if stage.name == "site" and isinstance(result, dict):  # what the site read, wrote
+                measured["site"].update({k: result.get(k) for k in
+                                         ("events_read", "events", "render_processes",
+                                          "pages_written")})  # fmt: skip
             return result
 
         began = time.perf_counter()
@@ -256,16 +260,19 @@ def report_size(r: dict) -> None:
         m = r["stages"]["site"]
         print(f"site full build: {n / m['seconds']:,.0f} results/s ({m['seconds']:.1f} s); "
               f"{n / max(m.get('cpu', 0), 1e-9):,.0f} results per CPU-second "
-              f"({m.get('cpu', 0):.1f} CPU-s)")  # fmt: skip
+              f"({m.get('cpu', 0):.1f} CPU-s, the run's process and its render workers; "
+              f"events rendered in {m.get('render_processes') or 1} processes)")  # fmt: skip
     if r["failed"]:
         print(f"failed (optional stages): {r['failed']}")
     added = r.get("added")
     if added:
-        site = added["stages"].get("site", {}).get("seconds", 0)
+        site_m = added["stages"].get("site", {})
+        site = site_m.get("seconds", 0)
         print(
             f"adding one generated event of {added['results']} results: whole run "
             f"{added['total']:.1f} s (site {site:.1f} s); site pages touched "
-            f"{added['pages_touched']:,} of {added['pages']:,} (were {added['pages_before']:,})"
+            f"{added['pages_touched']:,} of {added['pages']:,} (were {added['pages_before']:,}); "
+            f"events read {site_m.get('events_read')} of {site_m.get('events')}"
         )
         for name, m in added["stages"].items():
             print(f"  {name:<16}{m['seconds']:>9.1f} s{m.get('cpu', 0):>9.1f} CPU-s"

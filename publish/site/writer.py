@@ -205,8 +205,8 @@ def _render_job(job: Any) -> tuple[list[tuple[str, dict[str, Any]]], tuple[int, 
 
 
 def _pool_mapper(workers: int, write: PageWriter) -> Any:
-    """`mapper(fn, jobs)` over `workers` forked processes: at most two jobs a worker queued
-    (memory holds a few batches), results in order; the workers' counts added to `write`'s."""
+    """`mapper(fn, jobs)` over `workers` forked processes: one job a worker and one more queued
+    (memory holds that many batches), results in order; the workers' counts added to `write`'s."""
 
     def mapper(fn: Any, jobs: Any) -> Any:
         write.processes = workers
@@ -214,7 +214,7 @@ def _pool_mapper(workers: int, write: PageWriter) -> Any:
             queued: deque[Any] = deque()
             for job in jobs:
                 queued.append(pool.submit(fn, job))
-                while len(queued) >= 2 * workers or (queued and queued[0].done()):
+                while len(queued) > workers or (queued and queued[0].done()):
                     yield take(queued.popleft().result())
             while queued:
                 yield take(queued.popleft().result())
