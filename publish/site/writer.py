@@ -82,8 +82,9 @@ def previous_build(site_dir: Path) -> dict[str, Any] | None:
         if not isinstance(entries, dict):
             record[kind] = {}
             continue
+        base = f"{site_dir}/"
         record[kind] = {k: v for k, v in entries.items()
-                        if all((site_dir / rel).is_file() for rel in v[1])}  # fmt: skip
+                        if all(os.path.isfile(base + rel) for rel in v[1])}  # fmt: skip
     return record
 
 
@@ -131,7 +132,7 @@ def _copy(src: Path, dest: Path, old: Path | None) -> None:
         shutil.copy2(src, dest)
 
 
-def _keep(old: Path, new: Path) -> None:
+def _keep(old: Path | str, new: Path | str) -> None:
     """The old site's file as the new site's: a hard link (same bytes, same time), or a copy
     where the file system has no links."""
     try:
@@ -148,13 +149,18 @@ class PageWriter:
         self.site_dir, self.old_site = site_dir, old_site
         self.rendered = self.reused = self.written = 0
         self.processes = 1  # that rendered the events' pages
+        # paths as text: a rebuild of a large archive links tens of thousands of pages
+        self.new, self.old = str(site_dir), str(old_site) if old_site is not None else None
+        self.folders: set[str] = set()
 
     def __call__(self, rel: str, html: str | None) -> None:
-        path = self.site_dir / rel
-        if not path.parent.is_dir():  # an event's board pages have their own folder
-            path.parent.mkdir(parents=True, exist_ok=True)
-        if self.old_site is not None:
-            old = self.old_site / rel
+        path = f"{self.new}/{rel}"
+        folder = path.rpartition("/")[0]
+        if folder not in self.folders:  # an event's board pages have their own folder
+            os.makedirs(folder, exist_ok=True)
+            self.folders.add(folder)
+        if self.old is not None:
+            old = f"{self.old}/{rel}"
             if html is None:
                 self.reused += 1
                 _keep(old, path)
@@ -162,13 +168,14 @@ class PageWriter:
             self.rendered += 1
             body = html.encode("utf-8")
             with contextlib.suppress(OSError):
-                if old.stat().st_size == len(body) and old.read_bytes() == body:
+                if os.stat(old).st_size == len(body) and Path(old).read_bytes() == body:
                     _keep(old, path)
                     return
         else:
             self.rendered += 1
             body = (html or "").encode("utf-8")
-        path.write_bytes(body)
+        with open(path, "wb") as f:
+            f.write(body)
         self.written += 1
 
     def counts(self) -> tuple[int, int, int]:
