@@ -3,8 +3,8 @@ ratings.csv, all through the one CSV writer (`publish.tables.write_csv`)."""
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -214,13 +214,15 @@ def write_outputs(out_dir: str | Path, source: str, errors: Sequence[RecordError
 
 
 def write_store_outputs(out_dir: str | Path, source: str, results: Iterable[Row],
-                        pairs: Sequence[Row], butler: Sequence[Row], teams: Sequence[Row],
+                        pairs: Iterable[Row], butler: Iterable[Row], teams: Iterable[Row],
                         checks: Sequence[Check], errors: Sequence[RecordError]) -> Row:  # fmt: skip
-    """The same files from the store's rows (`ddrank score --db`, `ddrank run`). `results` may
-    be a stream (the store's rows a batch at a time): it is written as it comes, and counted."""
+    """The same files from the store's rows (`ddrank score --db`, `ddrank run`). `results`,
+    `pairs`, `butler` and `teams` may be streams (the store's rows a batch at a time): each is
+    written as it comes; report.md keeps only the lines it prints of each event's ranking."""
     out = Path(out_dir)
     events: set[str] = set()
     written = [0]
+    sections = _RankingSections()
 
     def counted(rows: Iterable[Row]) -> Iterator[Row]:
         for r in rows:
@@ -228,15 +230,22 @@ def write_store_outputs(out_dir: str | Path, source: str, results: Iterable[Row]
             written[0] += 1
             yield r
 
+    def noted(rows: Iterable[Row]) -> Iterator[Row]:
+        for r in rows:
+            sections.add(r)
+            yield r
+
     with staged_files(out) as new:  # the set replaces the last one only once complete
         write_csv(new / "results.csv", counted(results), RESULTS_COLUMNS)
-        write_csv(new / "ranking.csv", pairs, RANKING_COLUMNS)
-        if teams:
-            write_csv(new / "teams.csv", teams, TEAMS_COLUMNS)
+        write_csv(new / "ranking.csv", noted(pairs), RANKING_COLUMNS)
+        team_rows = iter(teams)
+        first = next(team_rows, None)
+        if first is not None:
+            write_csv(new / "teams.csv", itertools.chain([first], team_rows), TEAMS_COLUMNS)
             write_csv(new / "butler.csv", butler, BUTLER_COLUMNS)
         write_errors(new, errors)
-        (new / "report.md").write_text(_store_report(source, len(events), written[0], pairs,
-                                                     checks, errors))  # fmt: skip
+        (new / "report.md").write_text(_store_report(source, len(events), written[0],
+                                                     sections, checks, errors))  # fmt: skip
         files = [out / f.name for f in _in_order(new)]
     return {
         "events": len(events),
@@ -255,7 +264,7 @@ def _in_order(folder: Path) -> list[Path]:
     return sorted(folder.iterdir(), key=lambda f: _ORDER.index(f.name) if f.name in _ORDER else 99)
 
 
-def write_ratings_csv(rows: Sequence[Row], out_dir: str | Path) -> Path:
+def write_ratings_csv(rows: Iterable[Row], out_dir: str | Path) -> Path:
     return write_csv(Path(out_dir) / "ratings.csv", rows, RATINGS_COLUMNS)
 
 
@@ -351,24 +360,51 @@ def _problem_lines(errors: Sequence[RecordError], max_listed: int = 20) -> list[
     return out
 
 
-def _store_report(source: str, events: int, results: int, pairs: Sequence[Row],
+def _store_report(source: str, events: int, results: int, sections: _RankingSections,
                   checks: Sequence[Check], errors: Sequence[RecordError]) -> str:  # fmt: skip
     lines = ["# Event scores", "", f"- source: {md(source)}",
              f"- events: {events}; table results scored: "
              f"{results}; records left out: {left_out(errors)} (errors.csv)",
              *_problem_lines(errors), ""]  # fmt: skip
     lines += published_section(checks)
-    by_event: dict[str, list[Row]] = defaultdict(list)
-    for p in pairs:
-        by_event[p["event"]].append(p)
-    for ev, rows in by_event.items():
-        finals = [r for r in rows if r["session"] == ""] or rows
-        lines += [f"## {md(ev)}", "", "| place | direction | pair | players | boards | score | % |",
-                  "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
-        for r in finals[:40]:  # as scoring kept them printed (rankings.place_text, ...)
-            pct = r.get("pct_text") or ("" if r["pct"] is None else f"{r['pct']:.2f}")
-            lines.append(f"| {r.get('place_text') or r['rank']} | {md(r['direction'])} | "
-                         f"{md(r['pair'])} | {md(r['players'])} | {r['boards']} | "
-                         f"{r.get('score_text') or format(r['score'], '.2f')} | {pct} |")  # fmt: skip
-        lines.append("")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + sections.lines()) + "\n"
+
+
+class _RankingSections:
+    """report.md's table of each event's ranking, from the ranking rows as they stream by: an
+    event's final lines ('' session), else all its lines, the first REPORT_LINES of them. Only
+    those lines are kept, as text, not the rows (an archive has tens of thousands)."""
+
+    def __init__(self) -> None:
+        self.finals: dict[str, list[str]] = {}  # event -> its first final lines
+        self.every: dict[str, list[str]] = {}  # event -> its first lines (in the rows' order)
+
+    def add(self, r: Row) -> None:
+        every = self.every.setdefault(r["event"], [])
+        finals = self.finals.setdefault(r["event"], [])
+        if len(every) < REPORT_LINES or (r["session"] == "" and len(finals) < REPORT_LINES):
+            line = self._line(r)
+            if len(every) < REPORT_LINES:
+                every.append(line)
+            if r["session"] == "" and len(finals) < REPORT_LINES:
+                finals.append(line)
+
+    @staticmethod
+    def _line(r: Row) -> str:  # as scoring kept it printed (rankings.place_text, ...)
+        pct = r.get("pct_text") or ("" if r["pct"] is None else f"{r['pct']:.2f}")
+        return (f"| {r.get('place_text') or r['rank']} | {md(r['direction'])} | "
+                f"{md(r['pair'])} | {md(r['players'])} | {r['boards']} | "
+                f"{r.get('score_text') or format(r['score'], '.2f')} | {pct} |")  # fmt: skip
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        for ev, every in self.every.items():
+            out += [f"## {md(ev)}", "", "| place | direction | pair | players | boards | score | % |",
+                    "|---:|---|---|---|---:|---:|---:|"]  # fmt: skip
+            out += self.finals[ev] or every
+            out.append("")
+        return out
+
+
+#: Lines of each event's ranking report.md shows (ranking.csv has them all).
+REPORT_LINES = 40

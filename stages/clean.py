@@ -24,6 +24,8 @@ PARALLEL_THRESHOLD = 20_000  # below this, a process pool costs more than it sav
 #: Records a worker cleans at a time (a row group of the pending file each): a worker holds one
 #: chunk, whatever the archive's size, and many chunks keep every worker busy to the end.
 CHUNK_ROWS = 10_000
+#: Pending records exported to one parquet file (whole partitions): DuckDB sorts one file's.
+EXPORT_ROWS = 50_000
 
 __all__ = ["CleanSummary", "clean_pending", "files_with_leading_passes"]
 
@@ -33,15 +35,15 @@ def clean_pending(store: Store | Any, workers: int | None = None) -> CleanSummar
     store = as_store(store)
     workers = workers or os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="ddrank-clean-") as tmp:
-        source = str(Path(tmp) / "pending.parquet")
-        store.run("export_pending", path=source)
-        n = pl.scan_parquet(source).select(pl.len()).collect().item()
         summary = CleanSummary()
-        if n == 0:
+        sources = _export_pending(store, tmp)
+        if not sources:
             return summary
         passes = files_with_leading_passes(store)
+        chunks = [(source, k) for source, n in sources for k in range(0, n, CHUNK_ROWS)]
         jobs = [(source, k, CHUNK_ROWS, tmp, f"{i:05d}", passes)
-                for i, k in enumerate(range(0, n, CHUNK_ROWS))]  # fmt: skip
+                for i, (source, k) in enumerate(chunks)]  # fmt: skip
+        n = sum(n for _, n in sources)
         if workers <= 1 or n < PARALLEL_THRESHOLD:
             for job in jobs:
                 summary.add(clean_slice(*job))
@@ -51,6 +53,26 @@ def clean_pending(store: Store | Any, workers: int | None = None) -> CleanSummar
                     summary.add(part)
         _load(store, tmp)
     return summary
+
+
+def _export_pending(store: Store, folder: str) -> list[tuple[str, int]]:
+    """The pending records to parquet files of whole partitions, about EXPORT_ROWS records each,
+    in the order of one export (partition, file, line), with each file's records. DuckDB sorts
+    one file's records at a time: one sort of an archive's pending records grew to its memory
+    limit (issue 37)."""
+    ranges: list[list[int]] = []  # [first partition, last partition, records]
+    for partition, count in store.tuples("pending_partitions"):
+        if not ranges or ranges[-1][2] + count > EXPORT_ROWS:
+            ranges.append([partition, partition, 0])
+        ranges[-1][1:] = [partition, ranges[-1][2] + count]
+    out = []
+    for i, (first, last, _) in enumerate(ranges):
+        path = str(Path(folder) / f"pending-{i:05d}.parquet")
+        store.run("export_pending", path=path, first=first, last=last)
+        n = pl.scan_parquet(path).select(pl.len()).collect().item()
+        if n:
+            out.append((path, n))
+    return out
 
 
 def files_with_leading_passes(store: Store | Any) -> frozenset[str]:

@@ -11,7 +11,8 @@ memory does not grow with the archive.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
 from typing import Any
 
 from ddrank.ratings.lehman import (
@@ -107,8 +108,8 @@ def update_ratings(store: Store, params: LehmanParams | None = None) -> Row:
         all_labels = dict(store.tuples("rating_period_labels"))
         all_labels.update(labels)
         store.run("delete_ratings")
-        _insert(store, "ratings", [_state_row(p, s, s.last_period, all_labels.get(s.last_period, ""))
-                                   for p, s in sorted(final.items())], RATINGS_COLUMNS, pl)  # fmt: skip
+        _insert(store, "ratings", (_state_row(p, s, s.last_period, all_labels.get(s.last_period, ""))
+                                   for p, s in sorted(final.items())), RATINGS_COLUMNS, pl)  # fmt: skip
     return {"periods": len(order), "rerated_from": order[start][0] if start < len(order) else None,
             "rerated_periods": len(order) - start, "players": len(final)}  # fmt: skip
 
@@ -128,15 +129,19 @@ def period_chunks(periods: Sequence[str], results: dict[str, int]) -> list[list[
     return chunks
 
 
-def _insert(store: Store, table: str, rows: Sequence[Row], columns: Sequence[str], pl: Any) -> None:
-    if rows:
-        store.insert_frame(table, pl.DataFrame([{c: r.get(c) for c in columns} for r in rows],
-                                               infer_schema_length=None))  # fmt: skip
+def _insert(store: Store, table: str, rows: Iterable[Row], columns: Sequence[str], pl: Any) -> None:
+    """`rows` (a list or a stream) a chunk of 5,000 at a time: the frame's types are inferred
+    from each chunk's rows, and the table's columns cast them as they would one frame's."""
+    it = iter(rows)
+    while chunk := [{c: r.get(c) for c in columns} for r in islice(it, 5_000)]:
+        store.insert_frame(table, pl.DataFrame(chunk, infer_schema_length=None))
 
 
-def ratings_rows(store: Store) -> list[Row]:
-    """The current ratings, best first: what ratings.csv holds."""
-    return store.rows("ratings_csv")
+def ratings_rows(store: Store) -> Iterator[Row]:
+    """The current ratings, best first: what ratings.csv holds (read a batch at a time: an
+    archive rates tens of thousands of players)."""
+    for rows in store.batches("ratings_csv", size=10_000):
+        yield from rows
 
 
 def rating_table(store: Store, limit: int = 25, min_boards: int = 30) -> list[Row]:

@@ -13,6 +13,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -337,7 +338,10 @@ def save_scores(store: Store, scores: Mapping[str, ScoredEvent], hashes: Mapping
     for name in ("delete_scored_results", "delete_rankings", "delete_team_matches",
                  "delete_scored_events", "delete_player_results"):  # fmt: skip
         store.run(name, events=events)
-    res = [{**r, "content_hash": hashes[r["event"]]} for r in publish.results_rows(scores)]
+    # an event's rows at a time, inserted a chunk at a time: a batch's 50,000 rows as dicts and
+    # as one inferred frame were 300 MB of transient memory (issue 37)
+    res = ({**r, "content_hash": hashes[ev]} for ev, sc in scores.items()
+           for r in publish.results_rows({ev: sc}))  # fmt: skip
     rank = publish.ranking_rows(scores, standings) + publish.butler_rows(scores)
     published = {id(line): st for st, line in match_standings(scores, standings) if line}
     lines = [x for sc in scores.values() for x in sc.rankings]
@@ -369,13 +373,19 @@ def checks_json(sc: ScoredEvent) -> str:
                         "disagree": c.disagree} for c in sc.checks])  # fmt: skip
 
 
-def _insert(store: Store, table: str, rows: Sequence[Row], columns: Sequence[str]) -> None:
+#: Rows turned into one frame and inserted at a time (`_insert`): memory holds a chunk as dicts.
+INSERT_ROWS = 5_000
+
+
+def _insert(store: Store, table: str, rows: Iterable[Row], columns: Sequence[str]) -> None:
+    """Append `rows` (dicts; a list or a stream) to `table`, a chunk of INSERT_ROWS at a time.
+    Each chunk's frame infers its own types from all its rows; the table's columns cast them,
+    so the stored values are those of one frame of every row."""
     import polars as pl
 
-    if rows:
-        frame = pl.DataFrame([{c: r.get(c) for c in columns} for r in rows],
-                             infer_schema_length=None)  # fmt: skip
-        store.insert_frame(table, frame)
+    it = iter(rows)
+    while chunk := [{c: r.get(c) for c in columns} for r in islice(it, INSERT_ROWS)]:
+        store.insert_frame(table, pl.DataFrame(chunk, infer_schema_length=None))
 
 
 # ---------------------------------------------------------------- entry points
@@ -422,7 +432,7 @@ def score_and_save(
 def save_errors(store: Store, errors: Sequence[RecordError]) -> None:
     """Keep what this scoring found (records left out, lines missing) for the event pages."""
     store.run("delete_scoring_errors")
-    _insert(store, "scoring_errors", [{**asdict(e), "table_no": e.table} for e in errors],
+    _insert(store, "scoring_errors", ({**asdict(e), "table_no": e.table} for e in errors),
             SCORING_ERRORS_COLUMNS)  # fmt: skip
 
 
@@ -432,20 +442,40 @@ SCORING_ERRORS_COLUMNS = ["event", "source", "line", "session", "section", "roun
 
 #: Table results read from the store per batch while results.csv is written.
 EXPORT_BATCH = 10_000
+#: Table results of the events DuckDB sorts at a time for results.csv (`result_batches`).
+EXPORT_SORT = 50_000
+
+
+def result_batches(store: Store, events: Sequence[str] | None) -> list[list[str]]:
+    """The events of results.csv in its order, cut into batches of about EXPORT_SORT results (an
+    event is never split): each batch is sorted on its own and the batches follow each other in
+    the order of one sort, so DuckDB's sort holds a batch, not the archive (issue 37)."""
+    out: list[list[str]] = []
+    size = EXPORT_SORT
+    for event, n in store.tuples("export_result_events", events=events):
+        if size + n > EXPORT_SORT:
+            out.append([])
+            size = 0
+        out[-1].append(event)
+        size += n
+    return out
 
 
 def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError],
            events: Sequence[str] | None = None) -> Row:  # fmt: skip
     """results.csv, ranking.csv, teams.csv, butler.csv, errors.csv and report.md from the store.
-    The table results stream from the store to results.csv a batch at a time (an archive's million
-    rows are never all in memory); the rankings and matches are a few rows an event."""
+    The table results, rankings and matches stream from the store to their files a batch at a time
+    (an archive's million rows and its tens of thousands of ranking lines are never all in
+    memory)."""
     save_errors(store, errors)
     ev = None if events is None else list(events)
-    results = (r for rows in store.batches("export_results", size=EXPORT_BATCH, events=ev)
+    results = (r for names in result_batches(store, ev)
+               for rows in store.batches("export_results", size=EXPORT_BATCH, events=names)
                for r in rows)  # fmt: skip
-    pairs = store.rows("export_pair_rankings", events=ev)
-    butler = store.rows("export_butler_rankings", events=ev)
-    teams = store.rows("export_team_matches", events=ev)
+    pairs, butler, teams = (
+        (r for rows in store.batches(name, size=EXPORT_BATCH, events=ev) for r in rows)
+        for name in ("export_pair_rankings", "export_butler_rankings", "export_team_matches")
+    )  # fmt: skip
     checks = stored_checks(store, ev)
     return publish.write_store_outputs(out_dir, source, results, pairs, butler, teams, checks,
                                        errors)  # fmt: skip

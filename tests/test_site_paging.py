@@ -3,7 +3,9 @@ adding one event re-renders the pages that list it and keeps the others (`ddrank
 
 Real events: the three Ruter PBN files of ../shared/data/events (two first, the third added), with
 the page sizes made small (one event, ten players, five ratings a page) so that these few events
-and their players fill many pages.
+and their players fill many pages. Each event is read as a batch of its own, so the builds render
+the events in two forked processes (`publish.site.writer.site_workers`); the fresh build renders
+them in its own process, and the grown site must be byte for byte the same.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ NAME = re.compile(
 )
 
 
-def rated(db: Path, out: Path) -> tuple[dict, dict]:
+def rated(db: Path, out: Path, workers: int = 2) -> tuple[dict, dict]:
     """Rate (Lehman, as `ddrank run` does after scoring) and build the site in `out`: the
     build's summary and the site's files."""
     from stages.ratings import update_ratings
@@ -33,13 +35,15 @@ def rated(db: Path, out: Path) -> tuple[dict, dict]:
 
     with Store(db) as store:
         update_ratings(store)
-    summary = build_site(db, out)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DDRANK_SITE_WORKERS", str(workers))
+        summary = build_site(db, out)
     return summary, files_of(out / "site")
 
 
 @pytest.fixture(scope="module")
 def paged(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    from ddrank.site import listing
+    from ddrank.site import listing, render
 
     tmp = tmp_path_factory.mktemp("paging")
     db, out = tmp / "s.duckdb", tmp / "out"
@@ -47,11 +51,12 @@ def paged(tmp_path_factory: pytest.TempPathFactory) -> dict:
         mp.setattr(listing, "EVENTS_PER_PAGE", 1)
         mp.setattr(listing, "PLAYERS_PER_PAGE", 10)
         mp.setattr(listing, "RATINGS_PER_PAGE", 5)
+        mp.setattr(render, "BATCH_RESULTS", 1)
         build(db, tmp / "scratch", FIRST, dd=False)  # stores the files (a site of its own)
         _, before = rated(db, out)
         build(db, tmp / "scratch", [*FIRST, ADDED], dd=False)
         added, after = rated(db, out)
-        fresh, fresh_files = rated(db, tmp / "fresh")
+        fresh, fresh_files = rated(db, tmp / "fresh", workers=1)
     return {"before": before, "after": after, "added": added, "fresh": fresh,
             "fresh_files": fresh_files, "site": tmp / "fresh" / "site"}  # fmt: skip
 
@@ -62,6 +67,8 @@ def pages(files: dict, prefix: str) -> list[str]:
 
 
 def test_the_grown_paged_site_is_the_site_built_from_scratch(paged: dict) -> None:
+    assert paged["added"]["render_processes"] == 2  # its events rendered in two processes
+    assert paged["fresh"]["render_processes"] == 1
     assert {p: f[0] for p, f in paged["after"].items()} == {
         p: f[0] for p, f in paged["fresh_files"].items()
     }

@@ -13,8 +13,7 @@ import json
 import math
 import re
 from collections import defaultdict
-from collections.abc import Iterator
-from dataclasses import replace
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from jinja2 import BytecodeCache, Environment, PackageLoader, select_autoescape
@@ -23,28 +22,25 @@ from markupsafe import Markup
 from ddrank.site import listing
 from ddrank.site.board import suited
 from ddrank.site.board_html import auction_rows, dd_table_rows, diagram_hands, play_rows, who_sat
-from ddrank.site.costly import table_costs
 from ddrank.site.data import (
     Event,
     Row,
     SiteData,
-    build_events,
     date_order,
     fmt_num,
     fmt_short,
     league_events,
     listed_event,
-    score_event,
     slug,
 )
+from ddrank.site.event_run import EventRun, Job, Mapper
 from ddrank.site.fingerprint import code_version, fingerprint
-from ddrank.site.handrecord import fill_from_published, hand_record_events
+from ddrank.site.handrecord import hand_record_events
 from ddrank.site.matches import knockouts, matches_of, split_matches
-from ddrank.site.pages import analyse_tables, board_pages, event_pages
 from ddrank.site.players import Players
 from ddrank.site.profile import CATEGORIES, count_text, profile
 from ddrank.site.ranking import Ranking, cumulative_of, event_standings, one_field, rankings_of
-from ddrank.site.rebuild import event_fingerprint, event_labels, event_rows, player_fingerprint
+from ddrank.site.rebuild import event_rows, player_fingerprint
 from ddrank.site.scorecard import Scorecard, scorecards
 from ddrank.site.stats import regression_verdict
 from ddrank.text import SPECIAL_LETTERS, search_key
@@ -129,7 +125,7 @@ def contract_html(contract: str | None) -> str:
 # ------------------------------------------------------------------ site
 
 
-class SitePages:
+class SitePages(EventRun):
     """Every page of the site as (path relative to the site, HTML), in the order they are written.
 
     The index shows the events and their rankings first; ratings, the model and where the data
@@ -185,6 +181,11 @@ class SitePages:
         self.rendered = 0
         self.reused = 0
         self.events_read = 0
+        self.processes = 1  # that rendered the events' pages (the writer's count)
+        self.front_events, self.batch_results = FRONT_EVENTS, BATCH_RESULTS
+        self.fronts: list[Any] = []
+        #: (mapper, work) for `pages` when iterated: the caller's processes (None: this one)
+        self.parallel: tuple[Mapper | None, Callable[[Job], Any] | None] = (None, None)
         #: each event's players (key, name shown), and the optional tables' rows naming it
         self.people: dict[str, list[tuple[str, str]]] = defaultdict(list)
         for name in sorted(self.players.events):
@@ -228,107 +229,16 @@ class SitePages:
             ev.event_id, standings, ev.model_ids, (ev.name, ev.date)))  # fmt: skip
         return rankings, cards, matches
 
-    def _fingerprint(self, ev: Event, labels: list[str]) -> str:
-        return event_fingerprint(ev, self.content.get(ev.event_id), self.named,
-                                 self.people.get(ev.event_id, []), labels,
-                                 self.players.by_label)  # fmt: skip
-
-    def _unread(self) -> dict[str, dict[str, Any]]:
-        """The events with results a rebuild need not read: their fingerprint (taken with the
-        names the last build's pages linked by) is the last build's, the build record holds the
-        links into them that the player pages list, and the index does not show their rankings.
-        event id -> the costliest mistakes' links into it (from the record)."""
-        old_events = self.previous.get("events", {})
-        front = {ev.event_id for ev in self.events[:FRONT_EVENTS]}
-        out = {}
-        for ev in self.events:
-            old = old_events.get(ev.event_id)
-            if (ev.event_id not in self.evs or ev.event_id in front or not old or len(old) < 4
-                    or self._fingerprint(ev, old[2]) != old[0]):  # fmt: skip
-                continue
-            kept = self.players.links.restore(ev, old[3], self.cost_rows.get(ev.event_id, []))
-            if kept is not None:
-                out[ev.event_id] = kept
-        return out
-
-    def _loaded(self, unread: dict[str, Any]) -> Iterator[tuple[Event, Event | None, list[Any],
-                                                                SiteData | None]]:  # fmt: skip
-        """Each event: (as listed, as read, its boards, its batch's data); (as listed, None, [],
-        None) for those in `unread`. Events read are read `BATCH_RESULTS` results at a time (one
-        event at least); the order is the site's, but for the read events' batches."""
-        pending: list[Event] = []
-        size = 0
-        for ev in self.events:
-            if ev.event_id in unread:
-                yield ev, None, [], None
-            elif ev.event_id in self.evs:
-                pending.append(ev)
-                size += int((ev.counts or {}).get("results") or 0)
-                if size >= BATCH_RESULTS:
-                    yield from self._batch(pending)
-                    pending, size = [], 0
-            else:
-                boards = board_pages(ev, self.data, {}, analyse=False)
-                yield ev, ev, boards, self.data
-        yield from self._batch(pending)
-
-    def _batch(self, listed: list[Event]) -> Iterator[tuple[Event, Event, list[Any], SiteData]]:
-        if not listed:
-            return
-        data = self.data
-        got = data.reader.load([self.evs[ev.event_id] for ev in listed])
-        optional = dict(data.optional)
-        if got["player_results"] is not None:
-            optional["player_results"] = got["player_results"]
-        sub = replace(data, results=got["results"], seats=got["seats"],
-                      dd_tables=got["dd_tables"], published_dd=got["published_dd"],
-                      alternatives=got["alternatives"], card_values=got["card_values"],
-                      table_costs=got["table_costs"], optional=optional)  # fmt: skip
-        fill_from_published(sub.results, sub.dd_tables, sub.published_dd)
-        read = {ev.event_id: ev for ev in build_events(sub, split=False, leagues=False)}
-        for ev in listed:
-            full = read[ev.event_id]
-            boards = board_pages(full, sub, sub.alternatives, analyse=False)
-            table_costs(sub.table_costs, {ev.event_id: boards})
-            yield ev, full, boards, sub
-
     def __iter__(self) -> Iterator[tuple[str, str | None]]:
+        return self.pages(*self.parallel)
+
+    def pages(self, mapper: Mapper | None = None,
+              work: Callable[[Job], Any] | None = None) -> Iterator[tuple[str, str | None]]:  # fmt: skip
+        """Every page; with `mapper` and `work`, the read batches' events' pages are rendered
+        (and written) by `work`, elsewhere (`EventRun.event_pages_all`)."""
         players, events = self.players, self.events
-        fronts: dict[str, Any] = {}
-        old_events = self.previous.get("events", {})
-        unread = self._unread()
-        for ev, full, boards, sub in self._loaded(unread):
-            old = old_events.get(ev.event_id)
-            if full is None or sub is None:  # not read: its pages as they are
-                self.event_pages += len(old[1])
-                self.built["events"][ev.event_id] = [*old[:3], unread[ev.event_id]]
-                yield from self._reuse(old[1])
-                continue
-            self.events_read += 1
-            rankings, cards, matches = self._parts(full, boards, sub)
-            if ev.event_id in {e.event_id for e in events[:FRONT_EVENTS]}:
-                card_page = {(*c.ranking.key, c.line.pair): c.page for c in cards}
-                fronts[ev.event_id] = (ev, rankings, matches, card_page)
-            labels = event_labels(full, rankings, cards, matches)
-            fp = self._fingerprint(ev, labels)
-            if old and old[0] == fp:  # nothing it shows changed: its pages as they are
-                self.event_pages += len(old[1])
-                rels = old[1]
-                yield from self._reuse(old[1])
-                analyse_tables(boards, sub, sub.alternatives, players.needed)
-            else:
-                rels = []
-                analyse_tables(boards, sub, sub.alternatives)
-                score_event(full)  # the bid/play split its pages show
-                for page in event_pages(full, sub, players, self.render, boards, rankings,
-                                        cards, matches):  # fmt: skip
-                    self.event_pages += 1  # the event page and its board pages
-                    rels.append(page[0])
-                    yield page
-            self.built["events"][ev.event_id] = [fp, rels, labels, players.links.add(ev, boards)]
-            players.release(boards)
-        self.built["events"] = {e.event_id: self.built["events"][e.event_id] for e in events}
-        front = [fronts[e.event_id] for e in events[:FRONT_EVENTS]]
+        yield from self.event_pages_all(mapper, work)
+        front = self.fronts
         players.costly = players.links.result([e.event_id for e in events])
         paged = len(events) > listing.EVENTS_PER_PAGE, len(players.names) > listing.PLAYERS_PER_PAGE
         yield self.render("index.html", "index.html", events=events[:listing.EVENTS_PER_PAGE],

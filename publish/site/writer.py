@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import json
+import multiprocessing
 import os
 import shutil
 import time
+from collections import deque
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +95,7 @@ def write_site(data: SiteData, site_dir: Path, incremental: bool = True) -> dict
     previous = previous_build(site_dir) if incremental else None
     with staged_folder(site_dir) as new:
         pages, charts, written = _write_pages(data, new, site_dir if previous else None, previous)
+        write_counts = {"processes": pages.processes}
         record = new / RECORD
         record.write_text(json.dumps(pages.built), encoding="utf-8")
         _copy(record, record, site_dir / RECORD if previous else None)
@@ -112,6 +116,7 @@ def write_site(data: SiteData, site_dir: Path, incremental: bool = True) -> dict
         "pages_reused": pages.reused,
         "pages_written": written,
         "events_read": pages.events_read,
+        "render_processes": write_counts["processes"],
     }
 
 
@@ -135,6 +140,95 @@ def _keep(old: Path, new: Path) -> None:
         shutil.copy2(old, new)
 
 
+class PageWriter:
+    """Writes each page under the new site folder, or links the old site's file when the page was
+    kept (`html` None) or rendered with the same bytes; counts what it did."""
+
+    def __init__(self, site_dir: Path, old_site: Path | None) -> None:
+        self.site_dir, self.old_site = site_dir, old_site
+        self.rendered = self.reused = self.written = 0
+        self.processes = 1  # that rendered the events' pages
+
+    def __call__(self, rel: str, html: str | None) -> None:
+        path = self.site_dir / rel
+        if not path.parent.is_dir():  # an event's board pages have their own folder
+            path.parent.mkdir(parents=True, exist_ok=True)
+        if self.old_site is not None:
+            old = self.old_site / rel
+            if html is None:
+                self.reused += 1
+                _keep(old, path)
+                return
+            self.rendered += 1
+            body = html.encode("utf-8")
+            with contextlib.suppress(OSError):
+                if old.stat().st_size == len(body) and old.read_bytes() == body:
+                    _keep(old, path)
+                    return
+        else:
+            self.rendered += 1
+            body = (html or "").encode("utf-8")
+        path.write_bytes(body)
+        self.written += 1
+
+    def counts(self) -> tuple[int, int, int]:
+        return self.rendered, self.reused, self.written
+
+
+def site_workers() -> int:
+    """Processes that render a full build's events (`DDRANK_SITE_WORKERS`, else up to 2 of the
+    machine's cores; 1: this process alone). They are forked, so they start with the build's
+    state and read nothing: the run's process reads each batch of events and hands it over."""
+    text = os.environ.get("DDRANK_SITE_WORKERS", "")
+    if text.strip().isdigit():
+        return max(1, int(text))
+    return max(1, min(2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else os.cpu_count() or 1))  # fmt: skip
+
+
+#: The build a forked worker renders for (set before the workers start).
+_BUILD: dict[str, Any] = {}
+
+
+def _render_job(job: Any) -> tuple[list[tuple[str, dict[str, Any]]], tuple[int, int, int]]:
+    """In a worker: a batch of events read by the run's process, analysed, rendered and written;
+    what the build record keeps of each, and what was written."""
+    pages, write = _BUILD["pages"], _BUILD["write"]
+    start = write.counts()
+    out = []
+    for ev, full, boards, sub in pages.read_events(job):
+        done: dict[str, Any] = {}
+        for rel, html in pages.event_done(ev, full, boards, sub, done):
+            write(rel, html)
+        out.append((ev.event_id, done))
+    return out, tuple(n - k for n, k in zip(write.counts(), start, strict=True))  # type: ignore[return-value]
+
+
+def _pool_mapper(workers: int, write: PageWriter) -> Any:
+    """`mapper(fn, jobs)` over `workers` forked processes: at most two jobs a worker queued
+    (memory holds a few batches), results in order; the workers' counts added to `write`'s."""
+
+    def mapper(fn: Any, jobs: Any) -> Any:
+        write.processes = workers
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            queued: deque[Any] = deque()
+            for job in jobs:
+                queued.append(pool.submit(fn, job))
+                while len(queued) >= 2 * workers or (queued and queued[0].done()):
+                    yield take(queued.popleft().result())
+            while queued:
+                yield take(queued.popleft().result())
+
+    def take(result: Any) -> Any:
+        out, (rendered, reused, written) = result
+        write.rendered += rendered
+        write.reused += reused
+        write.written += written
+        return out
+
+    return mapper
+
+
 def _write_pages(data: SiteData, site_dir: Path, old_site: Path | None = None,
                  previous: dict[str, Any] | None = None) -> tuple[SitePages, int, int]:  # fmt: skip
     """Every file of the site under the (new, empty) folder `site_dir`; pages of `old_site` the
@@ -146,27 +240,19 @@ def _write_pages(data: SiteData, site_dir: Path, old_site: Path | None = None,
         _copy(f, site_dir / "static" / f.name, old_site and old_site / "static" / f.name)
     copied = copy_regression(data.regression_dir, site_dir / "model") if data.regression else []
     pages = SitePages(data, copied, template_cache(), previous=previous)
-    written = 0
-    for rel, html in pages:
-        path = site_dir / rel
-        if not path.parent.is_dir():  # an event's board pages have their own folder
-            path.parent.mkdir(parents=True)
-        if old_site is not None:
-            old = old_site / rel
-            if html is None:
-                _keep(old, path)
-                continue
-            pages.rendered += 1
-            body = html.encode("utf-8")
-            with contextlib.suppress(OSError):
-                if old.stat().st_size == len(body) and old.read_bytes() == body:
-                    _keep(old, path)
-                    continue
-        else:
-            pages.rendered += 1
-            body = html.encode("utf-8")
-        path.write_bytes(body)
-        written += 1
+    write = PageWriter(site_dir, old_site)
+    workers = site_workers()
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        _BUILD.update(pages=pages, write=write)
+        pages.parallel = (_pool_mapper(workers, write), _render_job)
+    try:
+        for rel, html in pages:
+            write(rel, html)
+    finally:
+        _BUILD.clear()
+    pages.rendered, pages.reused = write.rendered, write.reused
+    pages.processes = write.processes
+    written = write.written
     charts = 0
     if pages.charts:
         from publish.site.charts import rating_charts

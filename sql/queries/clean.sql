@@ -1,7 +1,15 @@
 -- Named queries of the clean stage (stages/clean.py) and of its audit (stages/audit.py).
 
+-- name: pending_partitions
+-- The partitions holding raw records neither kept nor excluded yet, with their counts, in order.
+select r.partition_id, count(*) from raw_records r
+where not exists (select 1 from boards b where b.record_id = r.record_id)
+  and not exists (select 1 from exclusions e where e.record_id = r.record_id)
+group by r.partition_id order by r.partition_id;
+
 -- name: export_pending!
--- Raw records neither kept nor excluded yet, to a parquet file the cleaning workers read.
+-- Raw records neither kept nor excluded yet, of partitions $first to $last, to a parquet file the
+-- cleaning workers read (stages.clean exports an archive's a few partitions a file).
 copy (
     select r.record_id, r.source_file, r.source_line, r.source_format, r.event, r.date, r.site,
            r.board_no, r.stage, r.dealer, r.deal, r.vulnerable, r.bidstart, r.auction,
@@ -13,7 +21,8 @@ copy (
            r.published_ew_pct, r.published_imps, r.par_score, r.par_contract, r.occurrence,
            r.lead_card, r.published_datum, r.player_numbers, r.ew_score, r.repeat
     from raw_records r
-    where not exists (select 1 from boards b where b.record_id = r.record_id)
+    where r.partition_id between $first and $last
+      and not exists (select 1 from boards b where b.record_id = r.record_id)
       and not exists (select 1 from exclusions e where e.record_id = r.record_id)
     order by r.partition_id, r.source_file, r.source_line
 ) to $path (format parquet, row_group_size 10000);  -- a worker's chunk reads its row groups only

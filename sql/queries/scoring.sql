@@ -60,6 +60,13 @@ select * from scored_results
 where $events is null or event in (select unnest($events))
 order by event, session, section, try_cast(board as integer), board, record_id;
 
+-- name: export_result_events
+-- Each event's count of scored table results, in export_results' order: results.csv is read a
+-- few events at a time, so that DuckDB sorts one batch of rows, not the archive's.
+select event, count(*) from scored_results
+where $events is null or event in (select unnest($events))
+group by event order by event;
+
 -- name: export_pair_rankings
 select *, score as mp from rankings
 where ($events is null or event in (select unnest($events)))
