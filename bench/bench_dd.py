@@ -178,7 +178,8 @@ def main() -> None:
                           f"{TRACE_SECONDS * 1000:.1f} ms)")  # fmt: skip
                 print(f"  {w} worker(s): bare {t_bare:6.1f} s wall ({b['cpu']:.1f} s CPU)  "
                       f"pipeline {t_pipe:6.1f} s wall ({s['cpu']:.1f} s CPU; solve "
-                      f"{s['seconds_solve']:.1f} s, tally {s['seconds_tally']:.1f} s) -> "
+                      f"{s['seconds_solve']:.1f} s, tally {s['seconds_tally']:.1f} s, workers idle at "
+                      f"the end {s['seconds_idle_tail']:.1f} worker-s) -> "
                       f"{t_pipe / t_bare:.3f} x bare  (load {os.getloadavg()[0]:.1f})")  # fmt: skip
                 best = min(best or row, row, key=lambda x: x[0])
             rows.append(best)

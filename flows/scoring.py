@@ -48,6 +48,7 @@ def score_events_and_lehman(settings: PipelineSettings | None = None,
         for work in run.batches():
             run.take(work, {ev: score_by_sessions(ev, src, run) if work.cached and src.results
                             else score(src, run.settings) for ev, src in work.sources.items()})  # fmt: skip
+            del work  # not kept while the next batch is read
         summary = run.finish()
     for line in summary_lines(summary):
         print(line)

@@ -143,10 +143,11 @@ def plan_dd_work(
             except (DomainError, ValueError) as exc:
                 plan.invalid_boards.append((row["record_id"], str(exc)))
                 continue
-            if board.deal_id not in have_tables:
-                if board.deal_id not in tables:
-                    tables[board.deal_id] = (pid, board.deal.to_pbn())
-                needs.add(f"T|{board.deal_id}")
+            deal_id = board.deal_id  # a hash of the deal's PBN: computed once per board
+            if deal_id not in have_tables:
+                if deal_id not in tables:
+                    tables[deal_id] = (pid, board.deal.to_pbn())
+                needs.add(f"T|{deal_id}")
             if has_play(board) and not row["has_trace"]:
                 try:
                     traces.append(trace_request(board))

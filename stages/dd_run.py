@@ -149,6 +149,16 @@ class Wave:
     threads: int
 
 
+def idle_tail(finished: list[float], workers: int) -> float:
+    """Worker-seconds idle at the end of a wave whose units all queued at its start: once fewer
+    units than workers are left, each finish leaves a worker with nothing to take until the
+    last unit is done."""
+    if not finished:
+        return 0.0
+    last = finished[-1]
+    return sum(last - t for t in finished[max(0, len(finished) - workers) : -1])
+
+
 class DDRun:
     """Plan, store, tally and count one DD stage; the caller solves the units (module doc)."""
 
@@ -162,7 +172,9 @@ class DDRun:
         self.totals = dict.fromkeys(("pending_boards", "tables", "traces", "runs", "tallied",
                                      "par", "invalid_plays", "invalid_boards"), 0)  # fmt: skip
         self.quarantined: list[str] = []
-        self.seconds = {"plan": 0.0, "solve": 0.0, "tally": 0.0}
+        self.seconds = {"plan": 0.0, "solve": 0.0, "tally": 0.0, "idle_tail": 0.0}
+        self._finished: list[float] = []  # when each unit of the wave was taken
+        self._wave_workers = 0
         self.solved = [0, 0]  # jobs done, jobs known so far (a wave's are known when planned)
         self.work = [0.0, 0.0]  # the same in estimated CPU seconds (the time left is paced on it)
         self._clock = time.perf_counter()
@@ -206,10 +218,12 @@ class DDRun:
             return Wave([], 0, 0)
         workers, threads = default_split(min(self.workers, len(work)), o.dds_threads)
         self.summary.update(workers=workers, dds_threads=threads)
+        self._finished, self._wave_workers = [], workers
         return Wave(work, workers, threads)
 
     def take(self, u: SolveUnit, out: SolveOutput) -> None:
         """Store one unit's output, and tally each partition that waited for nothing else."""
+        self._finished.append(time.perf_counter())
         self.quarantined += store_solution(self.store, u.job, out)
         self.totals["tables"] += len(out.tables)
         self.totals["traces"] += len(out.traces)
@@ -226,6 +240,7 @@ class DDRun:
         """Par of the deals solved; tally the partitions still waiting (a crashed unit's)."""
         t_solved = time.perf_counter()
         self.seconds["solve"] += t_solved - self._clock
+        self.seconds["idle_tail"] += idle_tail(self._finished, self._wave_workers)
         t = self.totals
         t["par"] += compute_par(self.store)
         for _ in self._tally.rest():
@@ -259,6 +274,7 @@ class DDRun:
             seconds_plan=round(self.seconds["plan"], 3),
             seconds_solve=round(self.seconds["solve"], 3),
             seconds_tally=round(self.seconds["tally"], 3),
+            seconds_idle_tail=round(self.seconds["idle_tail"], 3),
         )  # fmt: skip
         return self.summary
 

@@ -100,28 +100,32 @@ class ScoringRun:
     def batches(self) -> Iterator[Work]:
         """The changed groups a batch at a time (one read each), with the events to score."""
         matched = matched_players(self.store)
-        s = self.s
         todo = {g.key: g for g in self.todo}
         for batch in cut([(g.names, g.results) for g in self.todo], self.batch):
-            groups = [todo["\x1f".join(names)] for names in batch]
-            group_of = {name: g.key for g in groups for name in g.names}
-            of: dict[str, list[Any]] = {g.key: [] for g in groups}
-            for r in self.store.rows("scoring_boards", events=[n for ns in batch for n in ns]):
-                of[group_of[r.get("event") or ""]].append(r)  # in the query's order
-            work = Work([], {}, {}, self.standings)
-            for g in groups:
-                loaded = loaded_rows(self.store, of.pop(g.key), matched, self.facts,
-                                     self.standings)  # fmt: skip
-                events, infos, hashes, changed = changed_events(loaded, self.stored,
-                                                                 s.mp_method, s.mp_top, False)  # fmt: skip
-                work.groups.append((g, loaded, sorted(events)))
-                work.hashes.update(hashes)
-                for ev in changed:
-                    work.sources[ev] = EventSource(events[ev], infos[ev], loaded.standings)
-                self.done.imp(events, infos)
-            work.sources = dict(sorted(work.sources.items()))  # scored in event order
-            work.cached = len(self.done.changed) + len(work.sources) <= CACHED_EVENTS_UP_TO
-            yield work
+            # built in a call of its own: this generator keeps no batch while it reads the next
+            yield self._work([todo["\x1f".join(names)] for names in batch], matched)
+
+    def _work(self, groups: list[Group], matched: dict[tuple[str, str], str]) -> Work:
+        """One batch of groups read (one query) and made ready to score."""
+        s = self.s
+        group_of = {name: g.key for g in groups for name in g.names}
+        of: dict[str, list[Any]] = {g.key: [] for g in groups}
+        for r in self.store.rows("scoring_boards", events=[n for g in groups for n in g.names]):
+            of[group_of[r.get("event") or ""]].append(r)  # in the query's order
+        work = Work([], {}, {}, self.standings)
+        for g in groups:
+            loaded = loaded_rows(self.store, of.pop(g.key), matched, self.facts,
+                                 self.standings)  # fmt: skip
+            events, infos, hashes, changed = changed_events(loaded, self.stored,
+                                                             s.mp_method, s.mp_top, False)  # fmt: skip
+            work.groups.append((g, loaded, sorted(events)))
+            work.hashes.update(hashes)
+            for ev in changed:
+                work.sources[ev] = EventSource(events[ev], infos[ev], loaded.standings)
+            self.done.imp(events, infos)
+        work.sources = dict(sorted(work.sources.items()))  # scored in event order
+        work.cached = len(self.done.changed) + len(work.sources) <= CACHED_EVENTS_UP_TO
+        return work
 
     def take(self, work: Work, scores: dict[str, ScoredEvent]) -> None:
         """Keep a batch's scores and its groups' states."""
@@ -175,6 +179,7 @@ def score_and_rate(store: Store, s: Any, *, params: LehmanParams | None = None,
     run = ScoringRun(store, s)
     for work in run.batches():
         run.take(work, {ev: score(src, run.settings) for ev, src in work.sources.items()})
+        del work  # not kept while the next batch is read
     return run.finish(params, split)
 
 

@@ -311,6 +311,7 @@ def rate_store(store: Store, event: str | None = None, full: bool = False,
                 if label not in done:
                     spooled[label].append(spool.tell())
                     pickle.dump(period, spool, protocol=pickle.HIGHEST_PROTOCOL)
+            del rows  # not kept while the next batch is read
         params = fit_params_from(cols, sk.SkillParams())
         del cols
         all_labels = sorted(labels)

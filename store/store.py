@@ -221,10 +221,14 @@ class Store:
         return self.con.execute(text, params or None)
 
     def rows(self, name: str | None = None, /, sql: str | None = None, **params: Any) -> list[Row]:
-        """A query's rows as dicts."""
+        """A query's rows as dicts (fetched 10,000 at a time: memory never holds every row both
+        as a tuple and as a dict)."""
         cur = self._cursor(name, sql, params)
         cols = [d[0] for d in cur.description or []]
-        return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
+        out: list[Row] = []
+        while batch := cur.fetchmany(10_000):
+            out += [dict(zip(cols, r, strict=True)) for r in batch]
+        return out
 
     def batches(self, name: str | None = None, /, size: int = 5_000, sql: str | None = None,
                 **params: Any) -> Iterator[list[Row]]:  # fmt: skip

@@ -101,7 +101,8 @@ def test_unit_sizes_shrink_toward_the_end() -> None:
     sizes = unit_sizes(66.0, 2)
     assert sum(sizes) == pytest.approx(66.0)
     assert [round(s, 2) for s in sizes] == [8.25, 8.25, 8.25, 8.25, 8.25, 8.25, 4.12, 4.12, 2.06,
-                                            2.06, 1.03, 1.03, 0.52, 0.52, 0.5, 0.53]  # fmt: skip
+                                            2.06, 1.03, 1.03, 0.52, 0.52, 0.26, 0.26, 0.25,
+                                            0.27]  # fmt: skip
     assert unit_sizes(0.3, 2) == [0.3]
     assert unit_sizes(0.0, 2) == []
 
@@ -117,7 +118,7 @@ def test_small_work_is_not_cut_below_the_minimum() -> None:
               for i in range(30)]  # fmt: skip
     units = plan_units(tables, traces, workers=16)
     total = 15 * TABLE_SECONDS + 30 * TRACE_SECONDS
-    assert len(units) == len(unit_sizes(total, 16)) == 6  # 5 of 0.5 s, the rest 0.29 s
+    assert len(units) == len(unit_sizes(total, 16)) == 11  # 10 of 0.25 s, the rest 0.29 s
     assert sum(u.cost for u in units) == pytest.approx(total)
     assert all(u.cost == pytest.approx(job_cost(u.job)) for u in units)
     assert all(u.job.tables and u.job.traces for u in units)  # tables and traces mixed

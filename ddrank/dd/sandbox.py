@@ -277,6 +277,10 @@ def close_solvers() -> None:
     with _lock:
         idle = list(_idle)
         _idle.clear()
+    for server in idle:  # end of input: each child returns, all of them at once
+        with contextlib.suppress(OSError):
+            if server.proc.stdin is not None:
+                server.proc.stdin.close()
     for server in idle:
         with _lock:
             _live.discard(server)

@@ -37,7 +37,7 @@ TRACE_SECONDS = 0.013
 #: fixed cost, a task run and a round trip to the worker's solver process, each).
 UNITS_PER_WORKER = 4
 #: The smallest unit, in estimated CPU seconds: how far apart the workers may finish.
-MIN_UNIT_SECONDS = 0.5
+MIN_UNIT_SECONDS = 0.25
 
 
 @dataclass(frozen=True, slots=True)
