@@ -261,7 +261,7 @@ def report_size(r: dict) -> None:
         print(f"site full build: {n / m['seconds']:,.0f} results/s ({m['seconds']:.1f} s); "
               f"{n / max(m.get('cpu', 0), 1e-9):,.0f} results per CPU-second "
               f"({m.get('cpu', 0):.1f} CPU-s, the run's process and its render workers; "
-              f"events rendered in {m.get('render_processes') or 1} processes)")  # fmt: skip
+              f"events rendered by {m.get('render_processes') or 1} process(es))")  # fmt: skip
     if r["failed"]:
         print(f"failed (optional stages): {r['failed']}")
     added = r.get("added")
