@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ddrank.cleaning.reasons import EXCLUSION_REASONS
 from ddrank.events import group_unnamed
@@ -41,6 +41,8 @@ from stages.rankings import stored_checks
 from store import Store
 from store.inputs.files import walk
 from store.inputs.read import read_parsed
+
+T = TypeVar("T")
 
 Row = dict[str, Any]
 #: Bumped when the stored model gains columns or a scoring rule changes, so a store scored before
@@ -446,19 +448,25 @@ EXPORT_BATCH = 10_000
 EXPORT_SORT = 50_000
 
 
+def cut(sized: Iterable[tuple[T, int]], batch: int) -> list[list[T]]:
+    """Items with their sizes (results) cut, in order, into batches of about `batch` results; an
+    item (an event, a group of events) is never split."""
+    out: list[list[T]] = []
+    size = batch  # start a first batch
+    for item, n in sized:
+        if size + n > batch:
+            out.append([])
+            size = 0
+        out[-1].append(item)
+        size += n
+    return out
+
+
 def result_batches(store: Store, events: Sequence[str] | None) -> list[list[str]]:
     """The events of results.csv in its order, cut into batches of about EXPORT_SORT results (an
     event is never split): each batch is sorted on its own and the batches follow each other in
     the order of one sort, so DuckDB's sort holds a batch, not the archive (issue 37)."""
-    out: list[list[str]] = []
-    size = EXPORT_SORT
-    for event, n in store.tuples("export_result_events", events=events):
-        if size + n > EXPORT_SORT:
-            out.append([])
-            size = 0
-        out[-1].append(event)
-        size += n
-    return out
+    return cut(store.tuples("export_result_events", events=events), EXPORT_SORT)
 
 
 def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError],

@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 
 from ddrank.scoring.intake.records import event_label
-from stages.scoring import Loaded, loaded_rows, matched_players
+from stages.scoring import Loaded, cut, loaded_rows, matched_players
 from store import Store
 
 #: Table results scored per batch of whole events (`load_store_batches`): bounded memory.
@@ -46,19 +46,6 @@ def event_groups(sizes: Iterable[Sequence]) -> list[tuple[list[str], int]]:
         groups[root(key)].append(key.removeprefix("name:"))
     return [(members, sum(count["name:" + m] for m in members))
             for members in sorted(groups.values())]  # fmt: skip
-
-
-def cut(sized: Iterable[tuple[list[str], int]], batch: int) -> list[list[list[str]]]:
-    """Groups (names, results) cut into batches of about `batch` results; a group is never split."""
-    out: list[list[list[str]]] = []
-    size = batch  # start a first batch
-    for members, n in sized:
-        if size + n > batch:
-            out.append([])
-            size = 0
-        out[-1].append(members)
-        size += n
-    return out
 
 
 def event_batches(sizes: Iterable[tuple], batch: int) -> list[list[str]]:

@@ -32,6 +32,7 @@ from stages.rankings import ranking_summary
 from stages.scoring import (
     Loaded,
     changed_events,
+    cut,
     excluded,
     export,
     fouled_in,
@@ -45,7 +46,6 @@ from stages.scoring import (
     scored_events,
     top_lines,
 )
-from stages.scoring_batches import cut
 from stages.scoring_groups import (
     Group,
     GroupState,
