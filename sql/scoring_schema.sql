@@ -173,3 +173,13 @@ select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
        b.published_imps, b.published_datum, b.player_numbers, r.stage,
        coalesce(nullif(b.date, ''), r.date) as date, r.source_format
 from boards b left join raw_records r using (record_id);
+
+-- export_parts: each scored event's part of results.csv, ranking.csv, teams.csv and butler.csv
+-- (CSV lines as written, no header) and of report.md's rankings, with its count of table results
+-- and team matches; made once per scores (content_hash) and format (version), so the exports of
+-- an archive are its parts one after the other (stages.scoring.export; issue 37).
+CREATE TABLE IF NOT EXISTS export_parts (
+    event VARCHAR, content_hash VARCHAR, version VARCHAR, results BIGINT, teams BIGINT,
+    results_csv VARCHAR, ranking_csv VARCHAR, teams_csv VARCHAR, butler_csv VARCHAR,
+    report_md VARCHAR
+);

@@ -338,7 +338,7 @@ def save_scores(store: Store, scores: Mapping[str, ScoredEvent], hashes: Mapping
     if not events:
         return
     for name in ("delete_scored_results", "delete_rankings", "delete_team_matches",
-                 "delete_scored_events", "delete_player_results"):  # fmt: skip
+                 "delete_scored_events", "delete_player_results", "delete_export_parts"):  # fmt: skip
         store.run(name, events=events)
     # an event's rows at a time, inserted a chunk at a time: a batch's 50,000 rows as dicts and
     # as one inferred frame were 300 MB of transient memory (issue 37)
@@ -442,10 +442,10 @@ SCORING_ERRORS_COLUMNS = ["event", "source", "line", "session", "section", "roun
                           "board", "kind", "message"]  # fmt: skip
 
 
-#: Table results read from the store per batch while results.csv is written.
+#: Table results read from the store per batch while the events' export parts are made.
 EXPORT_BATCH = 10_000
-#: Table results of the events DuckDB sorts at a time for results.csv (`result_batches`).
-EXPORT_SORT = 50_000
+#: Bumped when an output file's format changes: every event's kept part is made again.
+EXPORT_VERSION = "1"
 
 
 def cut(sized: Iterable[tuple[T, int]], batch: int) -> list[list[T]]:
@@ -462,28 +462,47 @@ def cut(sized: Iterable[tuple[T, int]], batch: int) -> list[list[T]]:
     return out
 
 
-def result_batches(store: Store, events: Sequence[str] | None) -> list[list[str]]:
-    """The events of results.csv in its order, cut into batches of about EXPORT_SORT results (an
-    event is never split): each batch is sorted on its own and the batches follow each other in
-    the order of one sort, so DuckDB's sort holds a batch, not the archive (issue 37)."""
-    return cut(store.tuples("export_result_events", events=events), EXPORT_SORT)
-
-
 def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError],
            events: Sequence[str] | None = None) -> Row:  # fmt: skip
     """results.csv, ranking.csv, teams.csv, butler.csv, errors.csv and report.md from the store.
-    The table results, rankings and matches stream from the store to their files a batch at a time
-    (an archive's million rows and its tens of thousands of ranking lines are never all in
-    memory)."""
+    Each event's part of them is made once from its stored rows (`make_export_parts`) and kept
+    in `export_parts`; the files are the parts one after the other, streamed from the store in
+    event order, so adding one event to an archive of a million results renders one event
+    (issue 37), and the archive's rows are never all in memory."""
     save_errors(store, errors)
+    make_export_parts(store)
     ev = None if events is None else list(events)
-    results = (r for names in result_batches(store, ev)
-               for rows in store.batches("export_results", size=EXPORT_BATCH, events=names)
-               for r in rows)  # fmt: skip
-    pairs, butler, teams = (
-        (r for rows in store.batches(name, size=EXPORT_BATCH, events=ev) for r in rows)
-        for name in ("export_pair_rankings", "export_butler_rankings", "export_team_matches")
-    )  # fmt: skip
-    checks = stored_checks(store, ev)
-    return publish.write_store_outputs(out_dir, source, results, pairs, butler, teams, checks,
-                                       errors)  # fmt: skip
+    parts = (p for rows in store.batches("export_parts", size=8, events=ev) for p in rows)
+    return publish.write_block_outputs(out_dir, source, parts, stored_checks(store, ev), errors)
+
+
+def make_export_parts(store: Store) -> int:
+    """Make and keep the export part of each scored event that has none (new, rescored, or made
+    by an older EXPORT_VERSION): its rows read a batch of whole events at a time, in the files'
+    order. Returns the events made."""
+    import polars as pl
+
+    todo = store.tuples("events_without_export_parts", version=EXPORT_VERSION)
+    hashes = {ev: h for ev, h, _ in todo}
+    for names in cut([(ev, n) for ev, _, n in todo], EXPORT_BATCH):
+        of: dict[str, dict[str, list[Row]]] = {ev: defaultdict(list) for ev in names}
+        for key, query in (("results", "export_results"), ("pairs", "export_pair_rankings"),
+                           ("butler", "export_butler_rankings"), ("teams", "export_team_matches")):  # fmt: skip
+            for rows in store.batches(query, size=EXPORT_BATCH, events=names):
+                for r in rows:
+                    of[r["event"]][key].append(r)
+        parts = []
+        for ev in names:
+            rows = of.pop(ev)
+            parts.append({"event": ev, "content_hash": hashes[ev], "version": EXPORT_VERSION,
+                          **publish.event_block(rows["results"], rows["pairs"], rows["butler"],
+                                                rows["teams"])})  # fmt: skip
+            del rows
+        store.run("delete_export_parts", events=names)
+        store.insert_frame("export_parts", pl.DataFrame(parts, schema={
+            c: pl.Int64 if c in ("results", "teams") else pl.String for c in EXPORT_PARTS}))  # fmt: skip
+    return len(todo)
+
+
+EXPORT_PARTS = ["event", "content_hash", "version", "results", "teams", "results_csv",
+                "ranking_csv", "teams_csv", "butler_csv", "report_md"]  # fmt: skip
