@@ -183,3 +183,20 @@ CREATE TABLE IF NOT EXISTS export_parts (
     results_csv VARCHAR, ranking_csv VARCHAR, teams_csv VARCHAR, butler_csv VARCHAR,
     report_md VARCHAR
 );
+
+-- The bid/play split's kept work (stages.split; issue 37): each split event's table splits in the
+-- order of its pass (seq), its counts and records left out (JSON), keyed by what it was split
+-- from (content_hash: the split's version, the store's path and the event's scores), and every
+-- pair's and player's running sums over all of them (split_totals, kind 'pair' or 'player').
+CREATE TABLE IF NOT EXISTS split_tables (
+    event VARCHAR, seq INTEGER, ns_label VARCHAR, ew_label VARCHAR, ns_names VARCHAR[],
+    ew_names VARCHAR[], butler DOUBLE, bid DOUBLE, play DOUBLE, luck DOUBLE, declarer_ns BOOLEAN
+);
+CREATE TABLE IF NOT EXISTS split_events (
+    event VARCHAR, content_hash VARCHAR, tables BIGINT, boards BIGINT, splits BIGINT,
+    worst DOUBLE, errors VARCHAR, duplicates VARCHAR
+);
+CREATE TABLE IF NOT EXISTS split_totals (
+    kind VARCHAR, label VARCHAR, boards BIGINT, butler DOUBLE, bid DOUBLE, play DOUBLE,
+    defence DOUBLE, luck DOUBLE, declared BIGINT, defended BIGINT
+);

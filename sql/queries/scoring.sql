@@ -185,3 +185,41 @@ select p.* from export_parts p join scored_events s
   on s.event = p.event and s.content_hash is not distinct from p.content_hash
 where $events is null or p.event in (select unnest($events))
 order by p.event;
+
+-- name: split_event_hashes
+-- The events whose table splits are kept (stages.split), with what they were split from.
+select event, content_hash from split_events;
+
+-- name: split_labels_of
+-- The pair labels and player names of the kept table splits of the events $events.
+select ns_label, ns_names from split_tables where event in (select unnest($events))
+union all
+select ew_label, ew_names from split_tables where event in (select unnest($events));
+
+-- name: delete_split_tables!
+delete from split_tables where event in (select unnest($events));
+
+-- name: delete_split_events!
+delete from split_events where event in (select unnest($events));
+
+-- name: delete_split_totals!
+delete from split_totals;
+
+-- name: delete_split_totals_of!
+delete from split_totals
+where (kind = 'pair' and label in (select unnest($pairs::varchar[])))
+   or (kind = 'player' and label in (select unnest($players::varchar[])));
+
+-- name: split_tables_of
+-- The kept table splits that count for the pairs $pairs or the players $players.
+select event, seq, ns_label, ew_label, ns_names, ew_names, butler, bid, play, luck, declarer_ns
+from split_tables
+where ns_label in (select unnest($pairs::varchar[])) or ew_label in (select unnest($pairs::varchar[]))
+   or list_has_any(ns_names, $players::varchar[]) or list_has_any(ew_names, $players::varchar[]);
+
+-- name: split_event_counts
+-- Each kept event's counts and records left out, in the order of one pass.
+select * from split_events order by event;
+
+-- name: split_totals_of_kind
+select * from split_totals where kind = $kind;
