@@ -296,7 +296,7 @@ def report_growth(runs: list[dict]) -> None:
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
         child(*sys.argv[2:5], int(sys.argv[5]), sys.argv[6] == "1", int(sys.argv[7]),
-              sys.argv[8:9] == ["1"])
+              sys.argv[8:9] == ["1"])  # fmt: skip
         return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -180,8 +180,10 @@ def test_a_new_file_reads_only_its_event_and_scores_as_one_run(tmp_path: Path) -
     for f in ("results.csv", "ranking.csv", "errors.csv", "ratings.csv", "teams.csv",
               "butler.csv", "report.md", "split/pairs.csv", "split/players.csv",
               "split/errors.csv", "split/split_report.md"):  # fmt: skip
-        a, b = ((tmp_path / n / "out" / f).read_bytes().replace(f"/{n}/s.duckdb".encode(), b"")
-                for n in ("added", "whole"))  # the reports name the store
+        a, b = (
+            (tmp_path / n / "out" / f).read_bytes().replace(f"/{n}/s.duckdb".encode(), b"")
+            for n in ("added", "whole")
+        )  # the reports name the store
         assert a == b, f
 
 
