@@ -311,9 +311,12 @@ def main() -> None:
         help="build the site (and add one event to it) only up to this size (0: never: the 1M "
         "run is ingest through skill ratings, the scoring stage writing the exports)",
     )
-    ap.add_argument("--add-event", action="store_true",
-                    help="add one event after the full run even where the site is not built (the "
-                    "time to add one event, per stage, without the site)")
+    ap.add_argument(
+        "--add-event",
+        action="store_true",
+        help="add one event after the full run even where the site is not built (the "
+        "time to add one event, per stage, without the site)",
+    )
     ap.add_argument("--keep", type=Path, help="write archives and stores here (kept)")
     ap.add_argument("--json", type=Path, help="also write the measurements here")
     args = ap.parse_args()
