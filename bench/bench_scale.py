@@ -157,7 +157,8 @@ def cpu_seconds() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def child(inbox: str, db: str, out: str, workers: int, site: bool, players: int) -> None:
+def child(inbox: str, db: str, out: str, workers: int, site: bool, players: int,
+          add: bool = False) -> None:  # fmt: skip
     """In a fresh process: the stage list on a new store, each stage timed and measured (the
     site stage left out unless `site`). Then one generated 300-result event is added to the
     inbox and the stage list runs again: the time to add one event, and the site pages it
@@ -198,7 +199,7 @@ def child(inbox: str, db: str, out: str, workers: int, site: bool, players: int)
     result: dict[str, Any] = {"stages": measured, "counts": counts, "total": total,
                               "failed": {k: v["failed"] for k, v in summary.items()
                                          if isinstance(v, dict) and "failed" in v}}  # fmt: skip
-    if site:  # one more event, as a federation adds one a week
+    if site or add:  # one more event, as a federation adds one a week
         before = _pages(Path(out))
         added = generate(300, players, Path(inbox), seed=7, prefix="ADDED",
                          start=date(2026, 6, 1))  # fmt: skip
@@ -221,7 +222,7 @@ def _pages(out: Path) -> dict[str, tuple[int, int]]:
 
 
 def run_size(results: int, players_per_result: float, workers: int, keep: Path | None,
-             site: bool) -> dict:  # fmt: skip
+             site: bool, add: bool = False) -> dict:  # fmt: skip
     with tempfile.TemporaryDirectory(dir="/tmp") as tmp:
         base = keep / f"{results}" if keep else Path(tmp)
         inbox = base / "inbox"
@@ -234,7 +235,7 @@ def run_size(results: int, players_per_result: float, workers: int, keep: Path |
               f"{made['files']:,} files, {size / 2**20:,.0f} MB) in {gen_s:.1f} s", flush=True)  # fmt: skip
         done = subprocess.run([sys.executable, __file__, "--child", str(inbox), str(base / "s.duckdb"),
                                str(base / "out"), str(workers), str(int(site)),
-                               str(int(results * players_per_result))],
+                               str(int(results * players_per_result)), str(int(add))],
                               capture_output=True, text=True)  # fmt: skip
         if done.returncode != 0:
             sys.exit(f"the run of {results:,} failed:\n{done.stderr[-4000:]}")
@@ -294,7 +295,8 @@ def report_growth(runs: list[dict]) -> None:
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        child(*sys.argv[2:5], int(sys.argv[5]), sys.argv[6] == "1", int(sys.argv[7]))
+        child(*sys.argv[2:5], int(sys.argv[5]), sys.argv[6] == "1", int(sys.argv[7]),
+              sys.argv[8:9] == ["1"])  # fmt: skip
         return
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -309,13 +311,19 @@ def main() -> None:
         help="build the site (and add one event to it) only up to this size (0: never: the 1M "
         "run is ingest through skill ratings, the scoring stage writing the exports)",
     )
+    ap.add_argument(
+        "--add-event",
+        action="store_true",
+        help="add one event after the full run even where the site is not built (the "
+        "time to add one event, per stage, without the site)",
+    )
     ap.add_argument("--keep", type=Path, help="write archives and stores here (kept)")
     ap.add_argument("--json", type=Path, help="also write the measurements here")
     args = ap.parse_args()
     runs = []
     for n in map(int, args.results.split(",")):
         runs.append(run_size(n, args.players_per_result, args.workers, args.keep,
-                              n <= args.site_max))  # fmt: skip
+                              n <= args.site_max, args.add_event))  # fmt: skip
         report_size(runs[-1])
     report_growth(runs)
     if args.json:

@@ -17,7 +17,7 @@ def register(app: typer.Typer) -> None:
         valet: Annotated[Path | None, typer.Option("--valet", file_okay=False, help="Rate a Valet directory (scores.txt, names.txt; DD facts from dd_tables.csv/dd_leads.csv when present) instead of the store; nothing is written.")] = None,
         db: StoreOpt = DEFAULT_DB,
         event: Annotated[str | None, typer.Option(help="Only this event of the store.")] = None,
-        skill_full: Annotated[bool, typer.Option("--full", help="Forget the stored ratings and rate every period again (default: only new periods).")] = False,
+        skill_full: Annotated[bool, typer.Option("--full", help="Forget the stored ratings and rate every period again (default: from the first period an added or changed event touches).")] = False,
         skill_component: Annotated[str, typer.Option("--component", help="Component shown: bidding, declarer, defence, opening_lead or partnership.")] = "bidding",
         top: Annotated[int, typer.Option(help="Rows shown.")] = 15,
         skill_min_boards: Annotated[int, typer.Option("--min-boards", help="Shown players need this many boards.")] = MIN_BOARDS,
@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
         """Rate players on bidding, declarer play, defence and opening lead (IMPs or tricks per
         board, each with a standard error), from board results and double-dummy evidence.
 
-        The store keeps them in skill_ratings; a later run adds only new periods (events).
+        The store keeps them in skill_ratings; a later run rates from the first period an added or changed event touches.
         With --valet a tournament directory is rated round by round.
         """
         from cli.render import console, emit_json, friendly_errors

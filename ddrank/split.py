@@ -155,19 +155,25 @@ class SplitTotals:
     defended: int = 0
 
     def add(self, s: TableSplit, side_ns: bool) -> None:
+        declarer = s.result.declarer
+        self.add_values(s.butler, s.bid, s.play, s.luck,
+                        None if declarer is None else declarer.is_ns, side_ns)  # fmt: skip
+
+    def add_values(self, butler: float, bid: float, play: float, luck: float,
+                   declarer_ns: bool | None, side_ns: bool) -> None:  # fmt: skip
+        """`add` from a table's kept values (`declarer_ns`: None when passed out)."""
         sign = 1.0 if side_ns else -1.0
         self.boards += 1
-        self.butler += sign * s.butler
-        self.bid += sign * s.bid
-        self.luck += sign * s.luck
-        declarer = s.result.declarer
-        if declarer is None:
+        self.butler += sign * butler
+        self.bid += sign * bid
+        self.luck += sign * luck
+        if declarer_ns is None:
             return  # passed out: no play
-        if declarer.is_ns == side_ns:
-            self.play += sign * s.play
+        if declarer_ns == side_ns:
+            self.play += sign * play
             self.declared += 1
         else:
-            self.defence += sign * s.play  # = -(the opponents' play, in their own view)
+            self.defence += sign * play  # = -(the opponents' play, in their own view)
             self.defended += 1
 
     def row(self, label: str) -> dict[str, float | int | str]:

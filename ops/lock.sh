@@ -3,7 +3,7 @@
 # platform, every extra) of the versions CI tests. Installs take it as constraints, so each
 # installs only what it asks for, at the locked versions:
 #   uv pip install -p .venv -c requirements.lock -e '.[dev]'  # README command 2, .ci/run
-#   uv pip install -p .venv -c requirements.lock .            # README command 1
+#   uv pip install -p .venv -c requirements.lock --compile-bytecode .  # README command 1
 #   pip install -c requirements.lock .                        # the Docker image
 #
 #   ops/lock.sh              # after editing pyproject.toml's dependencies: keep every other pin

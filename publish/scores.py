@@ -3,9 +3,9 @@ ratings.csv, all through the one CSV writer (`publish.tables.write_csv`)."""
 
 from __future__ import annotations
 
-import itertools
+import contextlib
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from ddrank.scoring.verification.printed import printed_lines
 from ddrank.scoring.verification.standings import match_standings
 from publish.atomic import staged_files
 from publish.encoding import markdown_text as md
-from publish.tables import write_csv
+from publish.tables import csv_text, write_csv
 
 Row = dict[str, Any]
 
@@ -213,46 +213,68 @@ def write_outputs(out_dir: str | Path, source: str, errors: Sequence[RecordError
     }
 
 
-def write_store_outputs(out_dir: str | Path, source: str, results: Iterable[Row],
-                        pairs: Iterable[Row], butler: Iterable[Row], teams: Iterable[Row],
-                        checks: Sequence[Check], errors: Sequence[RecordError]) -> Row:  # fmt: skip
-    """The same files from the store's rows (`ddrank score --db`, `ddrank run`). `results`,
-    `pairs`, `butler` and `teams` may be streams (the store's rows a batch at a time): each is
-    written as it comes; report.md keeps only the lines it prints of each event's ranking."""
-    out = Path(out_dir)
-    events: set[str] = set()
-    written = [0]
+#: The per-event parts of the store's outputs (`event_block`), in the files' order.
+BLOCK_FILES = (("results_csv", "results.csv", RESULTS_COLUMNS),
+               ("ranking_csv", "ranking.csv", RANKING_COLUMNS),
+               ("teams_csv", "teams.csv", TEAMS_COLUMNS),
+               ("butler_csv", "butler.csv", BUTLER_COLUMNS))  # fmt: skip
+
+
+def event_block(results: Sequence[Row], pairs: Sequence[Row], butler: Sequence[Row],
+                teams: Sequence[Row]) -> Row:  # fmt: skip
+    """One event's part of results.csv, ranking.csv, teams.csv, butler.csv and of report.md's
+    rankings, as text: the files of an archive are its events' parts one after the other (in
+    event order), so a part is made once, kept, and written again as it is (issue 37: adding one
+    event to an archive renders one event, not the archive)."""
     sections = _RankingSections()
+    for r in pairs:
+        sections.add(r)
+    return {"results": len(results), "teams": len(teams),
+            "results_csv": csv_text(results, RESULTS_COLUMNS),
+            "ranking_csv": csv_text(pairs, RANKING_COLUMNS),
+            "teams_csv": csv_text(teams, TEAMS_COLUMNS),
+            "butler_csv": csv_text(butler, BUTLER_COLUMNS),
+            "report_md": "\n".join(sections.lines())}  # fmt: skip
 
-    def counted(rows: Iterable[Row]) -> Iterator[Row]:
-        for r in rows:
-            events.add(r["event"])
-            written[0] += 1
-            yield r
 
-    def noted(rows: Iterable[Row]) -> Iterator[Row]:
-        for r in rows:
-            sections.add(r)
-            yield r
-
-    with staged_files(out) as new:  # the set replaces the last one only once complete
-        write_csv(new / "results.csv", counted(results), RESULTS_COLUMNS)
-        write_csv(new / "ranking.csv", noted(pairs), RANKING_COLUMNS)
-        team_rows = iter(teams)
-        first = next(team_rows, None)
-        if first is not None:
-            write_csv(new / "teams.csv", itertools.chain([first], team_rows), TEAMS_COLUMNS)
-            write_csv(new / "butler.csv", butler, BUTLER_COLUMNS)
+def write_block_outputs(out_dir: str | Path, source: str, blocks: Iterable[Row],
+                        checks: Sequence[Check], errors: Sequence[RecordError]) -> Row:  # fmt: skip
+    """The same files from the store (`ddrank score --db`, `ddrank run`): the events' kept parts
+    (`event_block`, in event order, a stream) one after the other. teams.csv and butler.csv are
+    written when any event has a team match; report.md lists each event's ranking."""
+    out = Path(out_dir)
+    events = results = 0
+    teams = False
+    report: list[str] = []
+    with staged_files(out) as new, contextlib.ExitStack() as stack:
+        files = {}
+        for key, name, columns in BLOCK_FILES:
+            fh = stack.enter_context((new / name).open("w", newline=""))
+            fh.write(csv_text([], columns, header=True))
+            files[key] = fh
+        for b in blocks:
+            events += b["results"] > 0
+            results += b["results"]
+            teams = teams or b["teams"] > 0
+            for key, fh in files.items():
+                fh.write(b[key] or "")
+            if b["report_md"]:
+                report.append(b["report_md"])
+        for fh in files.values():
+            fh.close()
+        if not teams:
+            (new / "teams.csv").unlink()
+            (new / "butler.csv").unlink()
         write_errors(new, errors)
-        (new / "report.md").write_text(_store_report(source, len(events), written[0],
-                                                     sections, checks, errors))  # fmt: skip
-        files = [out / f.name for f in _in_order(new)]
+        (new / "report.md").write_text(_store_report(source, events, results, report, checks,
+                                                     errors))  # fmt: skip
+        written = [out / f.name for f in _in_order(new)]
     return {
-        "events": len(events),
-        "results": written[0],
+        "events": events,
+        "results": results,
         **error_counts(errors),
         "published": _checks_summary(checks),
-        "files": [str(f) for f in files],
+        "files": [str(f) for f in written],
     }
 
 
@@ -360,14 +382,14 @@ def _problem_lines(errors: Sequence[RecordError], max_listed: int = 20) -> list[
     return out
 
 
-def _store_report(source: str, events: int, results: int, sections: _RankingSections,
+def _store_report(source: str, events: int, results: int, sections: _RankingSections | list[str],
                   checks: Sequence[Check], errors: Sequence[RecordError]) -> str:  # fmt: skip
     lines = ["# Event scores", "", f"- source: {md(source)}",
              f"- events: {events}; table results scored: "
              f"{results}; records left out: {left_out(errors)} (errors.csv)",
              *_problem_lines(errors), ""]  # fmt: skip
     lines += published_section(checks)
-    return "\n".join(lines + sections.lines()) + "\n"
+    return "\n".join(lines + (sections if isinstance(sections, list) else sections.lines())) + "\n"
 
 
 class _RankingSections:

@@ -5,6 +5,7 @@ once it is complete."""
 from __future__ import annotations
 
 import csv
+import io
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -27,6 +28,20 @@ def cell(v: Any) -> Any:
             return ""
         return int(v) if v.is_integer() else round(v, DECIMALS)
     return csv_cell(v)
+
+
+def csv_text(
+    rows: Iterable[Mapping[str, Any]], columns: Sequence[str], header: bool = False
+) -> str:
+    """`rows` as the lines `write_csv` writes them (the header too with `header`): a part of a
+    file kept and written later (`publish.scores.event_block`), byte for byte."""
+    buf = io.StringIO(newline="")
+    w = csv.writer(buf)
+    if header:
+        w.writerow(columns)
+    for r in rows:
+        w.writerow([cell(r.get(c)) for c in columns])
+    return buf.getvalue()
 
 
 def write_csv(path: str | Path, rows: Iterable[Mapping[str, Any]], columns: Sequence[str]) -> Path:

@@ -173,3 +173,30 @@ select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
        b.published_imps, b.published_datum, b.player_numbers, r.stage,
        coalesce(nullif(b.date, ''), r.date) as date, r.source_format
 from boards b left join raw_records r using (record_id);
+
+-- export_parts: each scored event's part of results.csv, ranking.csv, teams.csv and butler.csv
+-- (CSV lines as written, no header) and of report.md's rankings, with its count of table results
+-- and team matches; made once per scores (content_hash) and format (version), so the exports of
+-- an archive are its parts one after the other (stages.scoring.export; issue 37).
+CREATE TABLE IF NOT EXISTS export_parts (
+    event VARCHAR, content_hash VARCHAR, version VARCHAR, results BIGINT, teams BIGINT,
+    results_csv VARCHAR, ranking_csv VARCHAR, teams_csv VARCHAR, butler_csv VARCHAR,
+    report_md VARCHAR
+);
+
+-- The bid/play split's kept work (stages.split; issue 37): each split event's table splits in the
+-- order of its pass (seq), its counts and records left out (JSON), keyed by what it was split
+-- from (content_hash: the split's version, the store's path and the event's scores), and every
+-- pair's and player's running sums over all of them (split_totals, kind 'pair' or 'player').
+CREATE TABLE IF NOT EXISTS split_tables (
+    event VARCHAR, seq INTEGER, ns_label VARCHAR, ew_label VARCHAR, ns_names VARCHAR[],
+    ew_names VARCHAR[], butler DOUBLE, bid DOUBLE, play DOUBLE, luck DOUBLE, declarer_ns BOOLEAN
+);
+CREATE TABLE IF NOT EXISTS split_events (
+    event VARCHAR, content_hash VARCHAR, tables BIGINT, boards BIGINT, splits BIGINT,
+    worst DOUBLE, errors VARCHAR, duplicates VARCHAR
+);
+CREATE TABLE IF NOT EXISTS split_totals (
+    kind VARCHAR, label VARCHAR, boards BIGINT, butler DOUBLE, bid DOUBLE, play DOUBLE,
+    defence DOUBLE, luck DOUBLE, declared BIGINT, defended BIGINT
+);

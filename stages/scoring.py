@@ -37,7 +37,6 @@ from ddrank.scoring.verification.published import compare_published
 from ddrank.scoring.verification.standings import as_float, match_standings
 from ddrank.types import board_year
 from publish import scores as publish
-from stages.rankings import stored_checks
 from store import Store
 from store.inputs.files import walk
 from store.inputs.read import read_parsed
@@ -338,7 +337,7 @@ def save_scores(store: Store, scores: Mapping[str, ScoredEvent], hashes: Mapping
     if not events:
         return
     for name in ("delete_scored_results", "delete_rankings", "delete_team_matches",
-                 "delete_scored_events", "delete_player_results"):  # fmt: skip
+                 "delete_scored_events", "delete_player_results", "delete_export_parts"):  # fmt: skip
         store.run(name, events=events)
     # an event's rows at a time, inserted a chunk at a time: a batch's 50,000 rows as dicts and
     # as one inferred frame were 300 MB of transient memory (issue 37)
@@ -442,12 +441,6 @@ SCORING_ERRORS_COLUMNS = ["event", "source", "line", "session", "section", "roun
                           "board", "kind", "message"]  # fmt: skip
 
 
-#: Table results read from the store per batch while results.csv is written.
-EXPORT_BATCH = 10_000
-#: Table results of the events DuckDB sorts at a time for results.csv (`result_batches`).
-EXPORT_SORT = 50_000
-
-
 def cut(sized: Iterable[tuple[T, int]], batch: int) -> list[list[T]]:
     """Items with their sizes (results) cut, in order, into batches of about `batch` results; an
     item (an event, a group of events) is never split."""
@@ -460,30 +453,3 @@ def cut(sized: Iterable[tuple[T, int]], batch: int) -> list[list[T]]:
         out[-1].append(item)
         size += n
     return out
-
-
-def result_batches(store: Store, events: Sequence[str] | None) -> list[list[str]]:
-    """The events of results.csv in its order, cut into batches of about EXPORT_SORT results (an
-    event is never split): each batch is sorted on its own and the batches follow each other in
-    the order of one sort, so DuckDB's sort holds a batch, not the archive (issue 37)."""
-    return cut(store.tuples("export_result_events", events=events), EXPORT_SORT)
-
-
-def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError],
-           events: Sequence[str] | None = None) -> Row:  # fmt: skip
-    """results.csv, ranking.csv, teams.csv, butler.csv, errors.csv and report.md from the store.
-    The table results, rankings and matches stream from the store to their files a batch at a time
-    (an archive's million rows and its tens of thousands of ranking lines are never all in
-    memory)."""
-    save_errors(store, errors)
-    ev = None if events is None else list(events)
-    results = (r for names in result_batches(store, ev)
-               for rows in store.batches("export_results", size=EXPORT_BATCH, events=names)
-               for r in rows)  # fmt: skip
-    pairs, butler, teams = (
-        (r for rows in store.batches(name, size=EXPORT_BATCH, events=ev) for r in rows)
-        for name in ("export_pair_rankings", "export_butler_rankings", "export_team_matches")
-    )  # fmt: skip
-    checks = stored_checks(store, ev)
-    return publish.write_store_outputs(out_dir, source, results, pairs, butler, teams, checks,
-                                       errors)  # fmt: skip

@@ -34,7 +34,6 @@ from stages.scoring import (
     changed_events,
     cut,
     excluded,
-    export,
     fouled_in,
     load_store,
     loaded_rows,
@@ -46,6 +45,7 @@ from stages.scoring import (
     scored_events,
     top_lines,
 )
+from stages.scoring_export import export
 from stages.scoring_groups import (
     Group,
     GroupState,

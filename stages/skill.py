@@ -4,8 +4,11 @@ Reads either a Valet directory (with the cached `dd_tables.csv` / `dd_leads.csv`
 `bench/make_valet_dd.py` writes) or the store (the one results model `scored_results`, read once,
 with `dd_tables` and `play_traces`), turns
 each table result into a `SkillBoard`, and runs `ddrank.ratings.skill` period by period. In the
-store the result is kept in `skill_ratings`; a later run rates only the periods that are new
-(the Gaussian states are all the model needs), so it is incremental on new events.
+store the result is kept in `skill_ratings`, and every period's new states in `skill_history`;
+a later run finds the events whose inputs changed (an order-free hash per event, in SQL), and
+rates from the first period they touch, on the states stored before it (the Gaussian states are
+all the model needs), reading only the events of those periods: adding an event costs that
+event's periods, and the result equals one rating of everything (`rate_store`).
 """
 
 from __future__ import annotations
@@ -180,21 +183,35 @@ def db_skill_rows(store: Store | str | Path, event: str | None = None) -> list[S
     return rows
 
 
-def skill_event_batches(store: Store, event: str | None = None,
-                        batch: int = SKILL_BATCH) -> list[list[str]]:  # fmt: skip
+def _selected(name: str, event: str | None) -> bool:
+    """Whether event `name` is `event` or one of its parts "EVENT (...)" (None: every event)."""
+    return event is None or name == event or name.startswith(f"{event} (")
+
+
+def _period_label(day: Any, year: Any, name: str) -> str:
+    return f"{sortable_date(str(day or year or ''))} {name}"  # as the field's periods
+
+
+def skill_event_batches(store: Store, event: str | None = None, batch: int = SKILL_BATCH,
+                        since: str | None = None) -> list[list[str]]:  # fmt: skip
     """The scored events (`event`: that one, or its parts "EVENT (...)"), the earliest period
-    first, cut into batches of whole events of about `batch` rated table results each."""
+    first, cut into batches of whole events of about `batch` rated table results each
+    (`since`: only the events with a period at or after that one)."""
     first: dict[str, str] = {}
+    last: dict[str, str] = {}
     count: dict[str, int] = defaultdict(int)
     for name, day, year, n in store.tuples("skill_event_sizes"):
-        if event is not None and name != event and not name.startswith(f"{event} ("):
+        if not _selected(name, event):
             continue
-        label = f"{sortable_date(str(day or year or ''))} {name}"  # as the field's periods
+        label = _period_label(day, year, name)
         first[name] = min(first.get(name, label), label)
+        last[name] = max(last.get(name, label), label)
         count[name] += int(n)
     out: list[list[str]] = []
     size = batch
     for name in sorted(first, key=lambda e: (first[e], e)):
+        if since is not None and last[name] < since:
+            continue
         if size + count[name] > batch:
             out.append([])
             size = 0
@@ -203,11 +220,12 @@ def skill_event_batches(store: Store, event: str | None = None,
     return out
 
 
-def skill_row_batches(store: Store, event: str | None = None,
-                      batch: int = SKILL_BATCH) -> Iterator[list[SkillRow]]:  # fmt: skip
+def skill_row_batches(store: Store, event: str | None = None, batch: int = SKILL_BATCH,
+                      since: str | None = None) -> Iterator[list[SkillRow]]:  # fmt: skip
     """The store's rated table results as SkillRows, a batch of whole events at a time (a board
-    never spans events), each batch in period order and the batches in period order too."""
-    for names in skill_event_batches(store, event, batch):
+    never spans events), each batch in period order and the batches in period order too
+    (`since`: only the events with a period at or after that one)."""
+    for names in skill_event_batches(store, event, batch, since):
         yield _skill_rows_of(store, names)
 
 
@@ -279,58 +297,169 @@ def rate_rows(
     return current, rated, params
 
 
-def rate_store(store: Store, event: str | None = None, full: bool = False,
-               batch: int = SKILL_BATCH) -> dict[str, Any]:  # fmt: skip
-    """Rate the store's new periods on top of the stored `skill_ratings` (all with `full`).
+#: The model's constants (noise, offsets, IMPs per trick: `ddrank.ratings.skill_fit`) are fitted
+#: on the earliest periods that hold at least this many rated table results (every period of a
+#: smaller archive) and kept for the later ones, so adding an event after them changes no
+#: earlier period's ratings: it is rated from the stored states, and equals a full rating.
+SKILL_FIT_RESULTS = 50_000
+#: States written to `skill_history` per insert.
+HISTORY_ROWS = 50_000
+_FITTED = ("play_mean", "lead_mean", "imps_per_trick", "declarer_cost_mean", "defence_cost_mean",
+           "noise_sd")  # fmt: skip
 
-    The store is read a batch of whole events (about `batch` results) at a time: each batch's boards are added to the
-    fit's columns (`ddrank.ratings.skill_fit`: a few numbers a board) and the boards of periods
-    to rate are spooled to a temporary file, so memory holds one batch, not the archive. Then
-    the fitted model rates the new periods in order, one period's boards read back at a time."""
+
+def _fit_prefix(counts: Mapping[str, int], fit_results: int) -> tuple[str, int, bool]:
+    """The last period of the earliest periods holding `fit_results` rated results, their
+    count, and whether there were that many (False: every period, the archive is smaller)."""
+    total, last = 0, ""
+    for label in sorted(counts):
+        total, last = total + counts[label], label
+        if total >= fit_results:
+            return last, total, True
+    return last, total, False
+
+
+def _params_json(params: sk.SkillParams) -> str:
+    import json
+
+    return json.dumps({f: getattr(params, f) for f in _FITTED})  # floats round-trip exactly
+
+
+def _params_from(text: str) -> sk.SkillParams:
+    import json
+
+    return replace(sk.SkillParams(), **json.loads(text))
+
+
+def rate_store(store: Store, event: str | None = None, full: bool = False,
+               batch: int = SKILL_BATCH, fit_results: int = SKILL_FIT_RESULTS) -> dict[str, Any]:  # fmt: skip
+    """Rate the store's events (`event`: that one and its parts) into `skill_ratings`, from the
+    first period whose events changed (added, removed, or their inputs changed: fingerprinted in
+    SQL), on the states stored before it (`skill_history`); every period with `full`.
+
+    The result equals one rating of every period: periods are rated in order and each period's
+    update reads only the states before it, and the model's constants are fitted on the earliest
+    periods (`SKILL_FIT_RESULTS`), so a change after them leaves them as they are (a change
+    among them fits them again and rates every period).
+
+    The events read are read a batch of whole events (about `batch` results) at a time, and the
+    boards of the periods to rate are spooled to a temporary file, so memory holds one batch and
+    the states of the players rated, not the archive. Then the periods are rated in order, one
+    period's boards read back at a time, and each period's new states are stored."""
     import pickle
     import tempfile
 
     import polars as pl
 
-    if full:
-        store.run("delete_skill_ratings")
-        store.run("delete_skill_periods")
-    done = dict(store.tuples("skill_periods"))
-    final: sk.States = {
-        (p, c): sk.SkillState(r, se * se, b, lp)
-        for p, c, r, se, b, lp in store.tuples("skill_states")
-    }
-    cols, labels, boards = FitColumns(), set(done), 0
+    counts: dict[str, int] = defaultdict(int)
+    firsts: dict[str, str] = {}
+    for name, day, year, n in store.tuples("skill_event_sizes"):
+        if _selected(name, event):
+            label = _period_label(day, year, name)
+            counts[label] += int(n)
+            firsts[name] = min(firsts.get(name, label), label)
+    prints = {e: fp for e, fp in store.tuples("skill_event_fingerprints") if e in firsts}
+    now = {e: (prints.get(e), first) for e, first in firsts.items()}
+    was = {} if full else {e: (fp, first) for e, fp, first in store.tuples("skill_events")}
+    changed = [f for e in set(now) | set(was) if now.get(e) != was.get(e)
+               for f in (now.get(e, (0, None))[1], was.get(e, (0, None))[1]) if f is not None]  # fmt: skip
+    all_labels = sorted(counts)
+    index = {p: i for i, p in enumerate(all_labels)}
+    prefix = _fit_prefix(counts, fit_results)
+    fitted = store.tuples("skill_fit")
+    start = min(changed) if changed else None
+    refit = (full or not fitted or not fitted[0][2] or (start is not None and start <= fitted[0][0])
+             or tuple(fitted[0][:3]) != prefix)  # fmt: skip
+    if start is None and not full:  # nothing changed since the stored rating
+        params = _params_from(fitted[0][3]) if fitted else sk.SkillParams()
+        return {"periods_rated": [], "periods_total": len(all_labels), "boards": 0,
+                "rows": store.table_count("skill_ratings"),
+                "imps_per_trick": params.imps_per_trick}  # fmt: skip
+    if refit:
+        start = all_labels[0] if all_labels else ""
+    rated = [p for p in all_labels if p >= start]
+    boards = 0
     spooled: dict[str, list[int]] = defaultdict(list)  # period -> where its boards are
     with tempfile.TemporaryFile(prefix="ddrank-skill-") as spool:
-        for rows in skill_row_batches(store, event, batch):
+
+        def period_boards(label: str) -> list[sk.SkillBoard]:
+            out: list[sk.SkillBoard] = []
+            for offset in spooled[label]:
+                spool.seek(offset)
+                out += pickle.load(spool)  # noqa: S301 - this run's own spool file
+            return out
+
+        for rows in skill_row_batches(store, event, batch, start):
             boards += len(rows)
-            cols.add(r.skill for r in rows)
             for label, period in periods_of(rows):
-                labels.add(label)
-                if label not in done:
+                if label >= start:
+                    spool.seek(0, 2)
                     spooled[label].append(spool.tell())
                     pickle.dump(period, spool, protocol=pickle.HIGHEST_PROTOCOL)
             del rows  # not kept while the next batch is read
-        params = fit_params_from(cols, sk.SkillParams())
-        del cols
-        all_labels = sorted(labels)
-        index = {p: i for i, p in enumerate(all_labels)}
-        rated = sorted(spooled)
+        if refit:  # the constants: the earliest periods' boards, in period order
+            cols = FitColumns()
+            for label in rated:
+                if label <= prefix[0]:
+                    cols.add(period_boards(label))
+            params = fit_params_from(cols, sk.SkillParams())
+            del cols
+            store.run("delete_skill_history")
+        else:
+            params = _params_from(fitted[0][3])
+            store.run("delete_skill_history_from", period=start)
+        states: sk.States = {}  # the skills rated in this run, each at its last period
+        restore = bool(rated) and not refit and start != all_labels[0]
+        pending: list[tuple] = []
         for label in rated:
-            period = []
-            for offset in spooled[label]:
-                spool.seek(offset)
-                period += pickle.load(spool)  # noqa: S301 - this run's own spool file
-            final = sk.update_period(final, period, index[label], params)
-    out = sk.player_rows(final)
+            period = period_boards(label)
+            if restore:  # the state before `start` of the skills met for the first time
+                need = [k for k in sk.period_keys(period, params) if k not in states]
+                if need:
+                    for p, c, mean, var, n, i in store.tuples(
+                        "skill_restore", period=start, players=[k[0] for k in need],
+                        components=[k[1] for k in need],
+                    ):  # fmt: skip
+                        states[(p, c)] = sk.SkillState(mean, var, n, i)
+            new = sk.period_states(states, period, index[label], params)
+            states.update(new)
+            pending += [(label, s.last_period, k[0], k[1], s.mean, s.var, s.boards)
+                        for k, s in new.items()]  # fmt: skip
+            if len(pending) >= HISTORY_ROWS:
+                _store_history(store, pending)
+                pending = []
+        _store_history(store, pending)
+    del states
     store.run("delete_skill_ratings")
-    store.insert_rows("skill_ratings", out, _skill_rating_schema())
+    store.run("skill_ratings_from_history")
     store.run("delete_skill_periods")
     store.insert_rows("skill_periods", [{"period": p, "idx": i} for i, p in enumerate(all_labels)],
                       {"period": pl.String, "idx": pl.Int32})  # fmt: skip
-    return {"periods_rated": rated, "periods_total": len(all_labels), "rows": len(out),
-            "boards": boards, "imps_per_trick": params.imps_per_trick}  # fmt: skip
+    if refit:
+        store.run("delete_skill_fit")
+        store.insert_rows("skill_fit", [{"prefix_end": prefix[0], "prefix_results": prefix[1],
+                                         "complete": prefix[2], "params": _params_json(params)}],
+                          {"prefix_end": pl.String, "prefix_results": pl.Int64,
+                           "complete": pl.Boolean, "params": pl.String})  # fmt: skip
+    store.run("delete_skill_events")  # last: a run stopped before here starts over from `start`
+    store.insert_rows("skill_events", [{"event": e, "fingerprint": fp, "first_period": first}
+                                       for e, (fp, first) in sorted(now.items())],
+                      {"event": pl.String, "fingerprint": pl.UInt64, "first_period": pl.String})  # fmt: skip
+    return {"periods_rated": rated, "periods_total": len(all_labels),
+            "rows": store.table_count("skill_ratings"), "boards": boards,
+            "imps_per_trick": params.imps_per_trick}  # fmt: skip
+
+
+def _store_history(store: Store, rows: list[tuple]) -> None:
+    import polars as pl
+
+    if not rows:
+        return
+    cols = ("period", "idx", "player", "component", "mean", "var", "boards")
+    types = (pl.String, pl.Int32, pl.String, pl.String, pl.Float64, pl.Float64, pl.Int32)
+    frame = pl.DataFrame([list(c) for c in zip(*rows, strict=True)],
+                         schema=dict(zip(cols, types, strict=True)), orient="col")  # fmt: skip
+    store.insert_frame("skill_history", frame)
 
 
 def _skill_rating_schema() -> dict[str, Any]:

@@ -9,15 +9,18 @@ errors.csv and split_report.md.
 
 from __future__ import annotations
 
+import json
+from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ddrank.scoring.intake.results import PairAndPlayerSums, RecordError, group_boards
+from ddrank.scoring.intake.results import PairAndPlayerSums, RecordError, group_boards, pair_label
 from ddrank.split import SplitTotals, aggregate_splits, split_field
 from publish.field import report_header, top_sections, write_errors, write_md
 from publish.tables import write_csv
+from stages.scoring import cut
 from store import Store
 
 if TYPE_CHECKING:
@@ -44,42 +47,177 @@ class SplitField:
 def split_imp_events(store: Store, events: Sequence[str], out_dir: str | Path,
                      min_boards: int = 30) -> Row:  # fmt: skip
     """The split of the given (IMP) events' boards; matchpoint events have no IMPs to split.
-    Read a batch of whole events at a time, in the order of one read."""
-    from stages.field import scored_tables_field
 
-    wanted = set(events)
-    sizes: dict[str, int] = {}
-    for ev, _, _, n in store.tuples("skill_event_sizes"):  # an event's rows of each date
-        if ev in wanted:
-            sizes[ev] = sizes.get(ev, 0) + n
-    batches: list[list[str]] = []
-    size = SPLIT_BATCH
-    for ev, n in sorted(sizes.items()):
-        if size + n > SPLIT_BATCH:
-            batches.append([])
-            size = 0
-        batches[-1].append(ev)
-        size += n
+    Each event's table splits are kept (`split_tables`, with the event's counts and records left
+    out in `split_events`), and every pair's and player's running sums (`split_totals`): a run
+    splits only the events whose scores changed since (read a batch of whole events at a time),
+    and sums again, in the order of one pass over every event, only the pairs and players those
+    events hold (issue 37: adding one event to an archive splits one event). The files are the
+    same bytes as one pass over every event."""
+    wanted = sorted(set(events))
+    key = f"{SPLIT_VERSION}|{store.path}"
+    kept = {ev: h for ev, h in store.tuples("split_event_hashes")}
+    asked = set(wanted)
+    now = {ev: f"{key}|{h}" for ev, h in store.tuples("scored_event_hashes") if ev in asked}
+    todo = [ev for ev in wanted if kept.get(ev) != now.get(ev)]
+    gone = sorted(set(kept) - set(wanted))
+    whole = len(todo) == len(wanted)  # nothing kept to reuse: the pass's sums are the totals
+    with store.transaction():  # the kept splits and sums change together or not at all
+        touched = _labels(store.tuples("split_labels_of", events=todo + gone))
+        store.run("delete_split_tables", events=todo + gone)
+        store.run("delete_split_events", events=todo + gone)
+        sums = _split_events(store, todo, [now.get(ev, key) for ev in todo], touched)
+        if whole:
+            store.run("delete_split_totals")
+            _keep_totals(store, sums)
+        else:
+            store.run(
+                "delete_split_totals_of", pairs=sorted(touched[0]), players=sorted(touched[1])
+            )
+            _keep_totals(store, _sums_of(store, *touched))
+        counts = store.rows("split_event_counts")
     loaded = SplitField(str(store.path))
-    sums, dups, worst, boards = PairAndPlayerSums(SplitTotals), [], 0.0, 0
-    splits_n = 0
-    for batch in batches:
-        part = scored_tables_field(store.rows("scored_tables_of", events=batch), str(store.path))
-        grouped, dup_errors = group_boards(part.results)
-        loaded.errors += part.errors
-        dups += dup_errors
-        groups = [g for gs in grouped.values() for g in gs]
-        loaded.tables += sum(len(g) for g in groups)
-        boards += len(grouped)
-        splits, residual = split_field(groups)
-        worst = max(worst, residual)
-        splits_n += len(splits)
-        sums.add(splits)
+    worst, boards = 0.0, 0
+    dups: list[RecordError] = []
+    for c in counts:  # in event order, as one pass reads them
+        loaded.tables += c["tables"]
+        boards += c["boards"]
+        worst = max(worst, c["worst"])
+        loaded.errors += [RecordError(**e) for e in json.loads(c["errors"])]
+        dups += [RecordError(**e) for e in json.loads(c["duplicates"])]
     if not boards and not loaded.errors:
         return {"skipped": "no IMP event"}
     loaded.errors += dups
     loaded.boards = range(boards)
-    return write_split(loaded, sums.rows(), splits_n, worst, out_dir, min_boards)
+    pairs, players = (
+        sums.rows() if whole else (_kept_rows(store, "pair"), _kept_rows(store, "player"))
+    )
+    return write_split(loaded, (pairs, players), sum(c["splits"] for c in counts), worst, out_dir,
+                       min_boards)  # fmt: skip
+
+
+#: Bumped when the split's arithmetic or what it keeps changes: every event is split again.
+SPLIT_VERSION = "1"
+
+
+def _labels(rows: Sequence[tuple]) -> tuple[set[str], set[str]]:
+    """(pair label, names) rows -> the pair labels and player names they hold."""
+    pairs, players = set(), set()
+    for label, names in rows:
+        pairs.add(label)
+        players.update(names)
+    return pairs, players
+
+
+def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
+                  touched: tuple[set[str], set[str]]) -> PairAndPlayerSums:  # fmt: skip
+    """Split the given events (a batch of whole events at a time, in event order), keep each
+    one's table splits and counts, and note the pairs and players they hold in `touched`.
+    Returns the running sums of one pass over them."""
+    from stages.field import scored_tables_field
+
+    hash_of = dict(zip(events, hashes, strict=True))
+    sizes: dict[str, int] = {}
+    for ev, _, _, n in store.tuples("skill_event_sizes"):  # an event's rows of each date
+        if ev in hash_of:
+            sizes[ev] = sizes.get(ev, 0) + n
+    sums = PairAndPlayerSums(SplitTotals)
+    source = str(store.path)
+    empty = [ev for ev in events if ev not in sizes]  # no table result: kept as such
+    _insert_columns(store, "split_events", {k: [ev if k == "event" else hash_of[ev] if
+                                                k == "content_hash" else "[]" if t == "s" else 0
+                                                for ev in empty] for k, t in EVENT_TYPES.items()},
+                    EVENT_TYPES)  # fmt: skip
+    for batch in cut(sorted(sizes.items()), SPLIT_BATCH):
+        of: dict[str, list[Row]] = {ev: [] for ev in batch}
+        for r in store.rows("scored_tables_of", events=batch):
+            of[r["event"]].append(r)
+        tables: dict[str, list[Any]] = defaultdict(list)
+        counts = []
+        for ev in batch:
+            part = scored_tables_field(of.pop(ev), source)
+            grouped, dup_errors = group_boards(part.results)
+            groups = [g for gs in grouped.values() for g in gs]
+            splits, residual = split_field(groups)
+            sums.add(splits)
+            for seq, t in enumerate(splits):
+                declarer = t.result.declarer
+                ns, ew = t.result.ns_pair, t.result.ew_pair
+                touched[0].update((pair_label(ns), pair_label(ew)))
+                touched[1].update((*ns, *ew))
+                for k, v in (("event", ev), ("seq", seq), ("ns_label", pair_label(ns)),
+                             ("ew_label", pair_label(ew)), ("ns_names", list(ns)),
+                             ("ew_names", list(ew)), ("butler", t.butler), ("bid", t.bid),
+                             ("play", t.play), ("luck", t.luck),
+                             ("declarer_ns", None if declarer is None else declarer.is_ns)):  # fmt: skip
+                    tables[k].append(v)
+            counts.append({"event": ev, "content_hash": hash_of[ev],
+                           "tables": sum(len(g) for g in groups), "boards": len(grouped),
+                           "splits": len(splits), "worst": residual,
+                           "errors": json.dumps([asdict(e) for e in part.errors]),
+                           "duplicates": json.dumps([asdict(e) for e in dup_errors])})  # fmt: skip
+        _insert_columns(store, "split_tables", tables, TABLE_TYPES)
+        _insert_columns(store, "split_events", {k: [c[k] for c in counts] for k in EVENT_TYPES},
+                        EVENT_TYPES)  # fmt: skip
+    return sums
+
+
+TABLE_TYPES = {"event": "s", "seq": "i", "ns_label": "s", "ew_label": "s", "ns_names": "l",
+               "ew_names": "l", "butler": "f", "bid": "f", "play": "f", "luck": "f",
+               "declarer_ns": "b"}  # fmt: skip
+EVENT_TYPES = {"event": "s", "content_hash": "s", "tables": "i", "boards": "i", "splits": "i",
+               "worst": "f", "errors": "s", "duplicates": "s"}  # fmt: skip
+TOTAL_TYPES = {"kind": "s", "label": "s", "boards": "i", "butler": "f", "bid": "f", "play": "f",
+               "defence": "f", "luck": "f", "declared": "i", "defended": "i"}  # fmt: skip
+
+
+def _insert_columns(store: Store, table: str, columns: dict[str, list[Any]],
+                    types: dict[str, str]) -> None:  # fmt: skip
+    import polars as pl
+
+    of = {"s": pl.String, "i": pl.Int64, "f": pl.Float64, "b": pl.Boolean,
+          "l": pl.List(pl.String)}  # fmt: skip
+    if columns and len(next(iter(columns.values()))):
+        store.insert_frame(table, pl.DataFrame({k: columns[k] for k in types},
+                                               schema={k: of[t] for k, t in types.items()}))  # fmt: skip
+
+
+def _keep_totals(store: Store, sums: PairAndPlayerSums) -> None:
+    """Keep the running sums of the pairs and players in `sums`."""
+    cols: dict[str, list[Any]] = defaultdict(list)
+    for kind, of in (("pair", sums.pairs), ("player", sums.players)):
+        for label, t in of.items():
+            cols["kind"].append(kind)
+            cols["label"].append(label)
+            for k in TOTAL_TYPES:
+                if k not in ("kind", "label"):
+                    cols[k].append(getattr(t, k))
+    _insert_columns(store, "split_totals", cols, TOTAL_TYPES)
+
+
+def _sums_of(store: Store, pairs: set[str], players: set[str]) -> PairAndPlayerSums:
+    """The running sums of the given pairs and players, again from the kept table splits, added
+    in the order of one pass over every event."""
+    sums = PairAndPlayerSums(SplitTotals)
+    if not pairs and not players:
+        return sums
+    rows = store.tuples("split_tables_of", pairs=sorted(pairs), players=sorted(players))
+    rows.sort(key=lambda r: (r[0], r[1]))  # event, then the table's place in its event's pass
+    for _, _, ns_label, ew_label, ns_names, ew_names, butler, bid, play, luck, dns in rows:
+        for side_ns, label, names in ((True, ns_label, ns_names), (False, ew_label, ew_names)):
+            if label in pairs:
+                sums.pairs[label].add_values(butler, bid, play, luck, dns, side_ns)
+            for name in names:
+                if name in players:
+                    sums.players[name].add_values(butler, bid, play, luck, dns, side_ns)
+    return sums
+
+
+def _kept_rows(store: Store, kind: str) -> list[Row]:
+    """The kept sums of every pair (or player) as pairs.csv's (players.csv's) rows, by label."""
+    kept = sorted((r["label"], r) for r in store.rows("split_totals_of_kind", kind=kind))
+    return [SplitTotals(**{k: r[k] for k in TOTAL_TYPES if k not in ("kind", "label")}).row(label)
+            for label, r in kept]  # fmt: skip
 
 
 SPLIT_COLUMNS = ["players", "boards", "butler", "bid", "play", "defence", "luck"]

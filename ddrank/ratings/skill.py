@@ -255,13 +255,10 @@ def _prior(k: Key, states: Mapping[Key, SkillState], period: int, params: SkillP
     return s.mean, s.var + gap * (params.drift_sd * sd0) ** 2
 
 
-def update_period(
-    states: Mapping[Key, SkillState],
-    boards: Iterable[SkillBoard],
-    period: int,
-    params: SkillParams,
-) -> States:
-    """The states after `period`: an exact Gaussian update of the skills the period's boards touch."""
+def _period(
+    boards: Iterable[SkillBoard], params: SkillParams
+) -> tuple[list[tuple[dict[Key, float], float, float]], dict[Key, int]]:
+    """A period's observations, and the skills they touch with how many boards each played."""
     with_pairs = params.prior_sd.get(PARTNERSHIP, 0.0) > 0
     rows: list[tuple[dict[Key, float], float, float]] = []
     touched: dict[Key, int] = {}
@@ -277,9 +274,27 @@ def update_period(
             for pair in (b.ns, b.ew):
                 k = (pair_entity(pair), PARTNERSHIP)
                 touched[k] = touched.get(k, 0) + 1
-    out = dict(states)
+    return rows, touched
+
+
+def period_keys(boards: Iterable[SkillBoard], params: SkillParams) -> dict[Key, int]:
+    """The skills a period's boards touch, each with how many of those boards it played (a
+    skill only observed, never seated, counts 0): the keys `period_states` needs priors of."""
+    return _period(boards, params)[1]
+
+
+def period_states(
+    states: Mapping[Key, SkillState],
+    boards: Sequence[SkillBoard],
+    period: int,
+    params: SkillParams,
+) -> States:
+    """The new states of the skills `period`'s boards touch (only those: `states` needs to hold
+    just their priors, `period_keys`), by an exact Gaussian update. An archive's stage keeps
+    one dict and updates it with this, so a period costs its own boards, not every state."""
+    rows, touched = _period(boards, params)
     if not rows:
-        return out
+        return {}
     keys = sorted(touched)
     index = {k: i for i, k in enumerate(keys)}
     n = len(keys)
@@ -308,11 +323,24 @@ def update_period(
     cov = np.linalg.inv(prec)
     mean = cov @ eta
     var = np.diag(cov)
+    out: States = {}
     for k, i in index.items():
         old = states.get(k)
         out[k] = SkillState(
             float(mean[i]), float(var[i]), (old.boards if old else 0) + touched[k], period
         )
+    return out
+
+
+def update_period(
+    states: Mapping[Key, SkillState],
+    boards: Iterable[SkillBoard],
+    period: int,
+    params: SkillParams,
+) -> States:
+    """The states after `period`: an exact Gaussian update of the skills the period's boards touch."""
+    out = dict(states)
+    out.update(period_states(states, list(boards), period, params))
     return out
 
 

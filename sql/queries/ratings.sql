@@ -86,3 +86,59 @@ where t.record_id in (select record_id from scored_results where event in (selec
 -- name: rating_event_results
 -- Each scored event's table results: the Lehman stage reads about RESULTS_PER_READ at a time.
 select event, coalesce(results, 0) from scored_events;
+
+-- name: skill_event_fingerprints
+-- Each event's inputs to the skill ratings, hashed without order: its rated table results (the
+-- columns scored_tables_of reads), the DD tables of their deals and their play traces with the
+-- seats that played. A changed, added or removed row changes it (stages.skill.rate_store).
+with r as (
+    select event, record_id, deal_id,
+           hash(record_id, session, section, match, board, played, deal_id, names, players,
+                contract, declarer, tricks, ns_vulnerable, ew_vulnerable, year, date) as h
+    from scored_results
+    where adjusted is null and contract is not null and contract <> ''
+), d as (
+    select deal_id, bit_xor(hash(strain, declarer, tricks)) as h from dd_tables group by deal_id
+), t as (
+    select t.record_id, hash(t.trace, b.play_seats) as h
+    from play_traces t join boards b using (record_id)
+)
+select r.event, bit_xor(hash(r.h, d.h, t.h)) as fingerprint
+from r left join d using (deal_id) left join t using (record_id)
+group by r.event;
+
+-- name: skill_events
+select event, fingerprint, first_period from skill_events;
+
+-- name: delete_skill_events!
+delete from skill_events;
+
+-- name: skill_fit
+select prefix_end, prefix_results, complete, params from skill_fit;
+
+-- name: delete_skill_fit!
+delete from skill_fit;
+
+-- name: skill_restore
+-- The last state before period $period of each skill ($players[i], $components[i]): where an
+-- incremental run starts from.
+select h.player, h.component, h.mean, h.var, h.boards, h.idx
+from skill_history h
+join (select unnest($players) as player, unnest($components) as component) k
+  using (player, component)
+where h.period < $period
+qualify row_number() over (partition by h.player, h.component order by h.idx desc) = 1;
+
+-- name: delete_skill_history_from!
+delete from skill_history where period >= $period;
+
+-- name: delete_skill_history!
+delete from skill_history;
+
+-- name: skill_ratings_from_history!
+-- Each skill's last state, in (player, component) order: the stored skill ratings.
+insert into skill_ratings
+select player, component, mean, sqrt(var), boards, idx
+from skill_history
+qualify row_number() over (partition by player, component order by idx desc) = 1
+order by player, component;

@@ -60,13 +60,6 @@ select * from scored_results
 where $events is null or event in (select unnest($events))
 order by event, session, section, try_cast(board as integer), board, record_id;
 
--- name: export_result_events
--- Each event's count of scored table results, in export_results' order: results.csv is read a
--- few events at a time, so that DuckDB sorts one batch of rows, not the archive's.
-select event, count(*) from scored_results
-where $events is null or event in (select unnest($events))
-group by event order by event;
-
 -- name: export_pair_rankings
 select *, score as mp from rankings
 where ($events is null or event in (select unnest($events)))
@@ -173,3 +166,60 @@ from scored_results
 where adjusted is null and contract is not null and contract <> ''
   and event in (select unnest($events))
 order by event, session, section, match, try_cast(board as integer), board, record_id;
+
+-- name: events_without_export_parts
+-- The scored events whose part of the exports is not kept, or kept from other scores or by
+-- another format (stages.scoring.make_export_parts): (event, content hash, results), in event order.
+select s.event, s.content_hash, coalesce(s.results, 0) from scored_events s
+where not exists (select 1 from export_parts p where p.event = s.event
+                  and p.content_hash is not distinct from s.content_hash and p.version = $version)
+order by s.event;
+
+-- name: delete_export_parts!
+delete from export_parts where event in (select unnest($events));
+
+-- name: export_parts
+-- Each scored event's kept part of results.csv, ranking.csv, teams.csv, butler.csv and report.md,
+-- in the files' (event) order, of the events $events (all of them when null).
+select p.* from export_parts p join scored_events s
+  on s.event = p.event and s.content_hash is not distinct from p.content_hash
+where $events is null or p.event in (select unnest($events))
+order by p.event;
+
+-- name: split_event_hashes
+-- The events whose table splits are kept (stages.split), with what they were split from.
+select event, content_hash from split_events;
+
+-- name: split_labels_of
+-- The pair labels and player names of the kept table splits of the events $events.
+select ns_label, ns_names from split_tables where event in (select unnest($events))
+union all
+select ew_label, ew_names from split_tables where event in (select unnest($events));
+
+-- name: delete_split_tables!
+delete from split_tables where event in (select unnest($events));
+
+-- name: delete_split_events!
+delete from split_events where event in (select unnest($events));
+
+-- name: delete_split_totals!
+delete from split_totals;
+
+-- name: delete_split_totals_of!
+delete from split_totals
+where (kind = 'pair' and label in (select unnest($pairs::varchar[])))
+   or (kind = 'player' and label in (select unnest($players::varchar[])));
+
+-- name: split_tables_of
+-- The kept table splits that count for the pairs $pairs or the players $players.
+select event, seq, ns_label, ew_label, ns_names, ew_names, butler, bid, play, luck, declarer_ns
+from split_tables
+where ns_label in (select unnest($pairs::varchar[])) or ew_label in (select unnest($pairs::varchar[]))
+   or list_has_any(ns_names, $players::varchar[]) or list_has_any(ew_names, $players::varchar[]);
+
+-- name: split_event_counts
+-- Each kept event's counts and records left out, in the order of one pass.
+select * from split_events order by event;
+
+-- name: split_totals_of_kind
+select * from split_totals where kind = $kind;
