@@ -34,14 +34,49 @@ OPTIONAL_TABLES = ("events", "rankings", "ratings", "rating_history", "skill_rat
                    "scoring_errors")  # fmt: skip
 
 
-def read_optional(store: Store) -> dict[str, list[Row]]:
-    """The tables other stages write, when present: rankings, ratings, history, skill ratings."""
+#: Optional tables with rows per player, read for the player pages a chunk of players at a
+#: time (`PlayerRows`), not whole: they grow with the archive's players and periods.
+PER_PLAYER = {"rating_history": "site_rating_history_of", "skill_ratings": "site_skill_ratings_of"}
+
+
+class PlayerRows:
+    """An optional table's rows of each player (in the table's order), read from the store
+    `chunk` players at a time in the order the pages ask for them (`plan`), so memory holds one
+    chunk's rows, not the table. `get(name, default)` as a dict's."""
+
+    def __init__(self, store: Store, query: str, chunk: int = 2_000) -> None:
+        self.store, self.query, self.chunk = store, query, chunk
+        self.order: list[str] = []
+        self.position: dict[str, int] = {}
+        self.loaded: set[str] = set()
+        self.rows: dict[str, list[Row]] = {}
+
+    def plan(self, names: list[str]) -> None:
+        """The players in the order their pages are written."""
+        self.order = list(names)
+        self.position = {n: i for i, n in enumerate(self.order)}
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if name not in self.loaded:
+            at = self.position.get(name)
+            names = [name] if at is None else self.order[at : at + self.chunk]
+            self.rows = {}
+            for row in self.store.rows(self.query, players=names):
+                self.rows.setdefault(row["player"], []).append(row)
+            self.loaded = set(names)
+        return self.rows.get(name, default)
+
+
+def read_optional(store: Store) -> dict[str, Any]:
+    """The tables other stages write, when present: rankings, ratings, history, skill ratings
+    (those of `PER_PLAYER` as `PlayerRows`)."""
     tables = {name for (name,) in store.tuples("site_table_names")}
     return {
-        name: store.rows("site_table_rows", table=name)
+        name: PlayerRows(store, PER_PLAYER[name]) if name in PER_PLAYER
+        else store.rows("site_table_rows", table=name)
         for name in OPTIONAL_TABLES
         if name in tables
-    }
+    }  # fmt: skip
 
 
 def read_regression(out_dir: Path) -> Row | None:

@@ -42,20 +42,17 @@ class Players:
         self.data = data
         self.links = CostlyLinks(data.mistake_costs, by_points=reader.any_dd())
         self.ratings = {r["player"]: r for r in data.optional.get("ratings", []) if r.get("player")}
-        self.history: dict[str, list[Row]] = defaultdict(list)
-        for r in data.optional.get("rating_history", []):
-            if r.get("player"):
-                self.history[r["player"]].append(r)
-        self.skill: dict[str, list[Row]] = defaultdict(list)
-        for r in data.optional.get("skill_ratings", []):
-            if r.get("player"):
-                self.skill[r["player"]].append(r)
+        self.history = _by_player(data.optional.get("rating_history", []))
+        self.skill = _by_player(data.optional.get("skill_ratings", []))
         names = set(self.totals) | set(self.events)
         self.label = data.label
         self.names = sorted(names, key=lambda n: (-self.boards(n), self.label(n).casefold()))
         self.by_label: dict[str, str] = {}
         for n in self.names:
             self.by_label.setdefault(self.label(n), n)
+        for rows in (self.history, self.skill):  # read a chunk of pages' players at a time
+            if hasattr(rows, "plan"):
+                rows.plan(self.names)
 
     @property
     def needed(self) -> set[str] | None:
@@ -85,3 +82,15 @@ class Players:
             parts.append(Markup('<a href="{}">{}</a>').format(root + self.page(key), name)
                          if key else escape(name))  # fmt: skip
         return Markup(" – ").join(parts)
+
+
+def _by_player(rows: Any) -> Any:
+    """An optional table's rows by player: its rows (a list) grouped here, or the caller's
+    reader of them a chunk of players at a time (anything with `get` and `plan`)."""
+    if hasattr(rows, "plan"):
+        return rows
+    out: dict[str, list[Row]] = defaultdict(list)
+    for r in rows:
+        if r.get("player"):
+            out[r["player"]].append(r)
+    return out

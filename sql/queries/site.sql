@@ -52,6 +52,14 @@ group by w.player;
 -- A table other stages write (rankings, ratings, ...), whole; the stage names which.
 select * from query_table($table);
 
+-- name: site_rating_history_of
+-- rating_history's rows of the players $players, in the table's order (stages.site.PlayerRows).
+select * from rating_history where player in (select unnest($players)) order by rowid;
+
+-- name: site_skill_ratings_of
+-- skill_ratings' rows of the players $players, in the table's order (stages.site.PlayerRows).
+select * from skill_ratings where player in (select unnest($players)) order by rowid;
+
 -- name: site_sources
 -- The files ingested, for the index page.
 select path, format, records, new_records, cast(ingested_at as varchar) as ingested_at
