@@ -181,6 +181,13 @@ def main() -> None:
                       f"{s['seconds_solve']:.1f} s, tally {s['seconds_tally']:.1f} s, workers idle at "
                       f"the end {s['seconds_idle_tail']:.1f} worker-s) -> "
                       f"{t_pipe / t_bare:.3f} x bare  (load {os.getloadavg()[0]:.1f})")  # fmt: skip
+                solver_cpu = s["cpu_solver_tables"] + s["cpu_solver_traces"]
+                print(f"    CPU while the workers solved: the run's own process "
+                      f"{s['cpu_own_solving']:.1f} s, the solvers {solver_cpu:.1f} s (tables "
+                      f"{s['cpu_solver_tables'] / max(1, s['tables_computed']):.3f} s each, "
+                      f"traces {s['cpu_solver_traces'] / max(1, s['traces_computed']) * 1000:.1f}"
+                      f" ms each; the planner assumes {TABLE_SECONDS:.3f} s and "
+                      f"{TRACE_SECONDS * 1000:.1f} ms)")  # fmt: skip
                 best = min(best or row, row, key=lambda x: x[0])
             rows.append(best)
         print(f"\npipeline / bare endplay, same boards, best of {args.rounds} "

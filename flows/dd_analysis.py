@@ -22,6 +22,7 @@ from typing import Any
 from prefect import flow, get_run_logger, unmapped
 from prefect.futures import as_completed
 from prefect.task_runners import ProcessPoolTaskRunner, ThreadPoolTaskRunner
+from prefect.utilities.annotations import quote
 
 from ddrank.dd import SolveOutput
 from ddrank.dd.sandbox import THREADS_ENV
@@ -73,9 +74,12 @@ def solved(work: Wave, runner: str, dask_address: str | None, isolate: bool,
         make_runner(runner, work.workers, work.threads, dask_address) as task_runner,
         workers_stopped_on_interrupt(),  # before the runner's exit waits for them
     ):
+        # each job is quoted: Prefect walks a task's parameters twice per task run, looking for
+        # futures (a job: hundreds of plays of up to 52 cards), in this process while the
+        # workers solve; a job holds none, and the cache key leaves it out (`tasks.dd`)
         futures = task_runner.map(task, {
             "unit": [u.index for u in units], "content_hash": [u.content_hash for u in units],
-            "engine": unmapped(engine_version()), "job": [u.job for u in units],
+            "engine": unmapped(engine_version()), "job": quote([u.job for u in units]),
             "isolate": unmapped(isolate)})  # fmt: skip
         unit_of = {id(f): u for f, u in zip(futures, units, strict=True)}
         for fut in as_completed(futures):

@@ -19,6 +19,7 @@ import polars as pl
 
 import ddrank.dd as dd_package
 from ddrank.dd import SolveJob, SolveOutput, TrickTable, board_from_row, has_play, trace_request
+from ddrank.dd.boards import DealCache
 from ddrank.dd.par import par_from_table
 from ddrank.dd.sandbox import THREADS_ENV
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH, set_dds_threads
@@ -132,6 +133,7 @@ def plan_dd_work(
     traces, trace_groups = [], []
     pids: set[int] = set()
     wanted = list(partitions) if partitions else None
+    deals = DealCache()  # a deal replayed at many tables is parsed and hashed once
     for rows in store.batches("dd_pending_boards", partitions=wanted):  # a batch at a time
         plan.pending_boards += len(rows)
         for row in rows:
@@ -139,18 +141,18 @@ def plan_dd_work(
             pids.add(pid)
             needs = plan.needs.setdefault(pid, set())
             try:
-                board = board_from_row(row)
+                board = board_from_row(row, deals)
             except (DomainError, ValueError) as exc:
                 plan.invalid_boards.append((row["record_id"], str(exc)))
                 continue
-            deal_id = board.deal_id  # a hash of the deal's PBN: computed once per board
+            pbn, deal_id = deals.pbn_and_id(row["deal"])  # computed once per deal
             if deal_id not in have_tables:
                 if deal_id not in tables:
-                    tables[deal_id] = (pid, board.deal.to_pbn())
+                    tables[deal_id] = (pid, pbn)
                 needs.add(f"T|{deal_id}")
             if has_play(board) and not row["has_trace"]:
                 try:
-                    traces.append(trace_request(board))
+                    traces.append(trace_request(board, pbn))
                     trace_groups.append(pid)
                     needs.add(f"P|{board.record_id}")
                 except DomainError as exc:
@@ -284,8 +286,9 @@ def tally_partition(store: Store, partition_id: int) -> int:
     out: dict[str, list] = {"record_id": [], "seat": [], "raw_name": []}
     for v in VARIABLES:
         out[v] = []
+    deals = DealCache()
     for row in rows:
-        board = board_from_row(row)
+        board = board_from_row(row, deals)
         trace = traces.get(board.record_id)
         tallies = board_tallies(
             board, tables.get(board.deal_id), tuple(trace) if trace is not None else None

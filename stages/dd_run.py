@@ -173,6 +173,11 @@ class DDRun:
                                      "par", "invalid_plays", "invalid_boards"), 0)  # fmt: skip
         self.quarantined: list[str] = []
         self.seconds = {"plan": 0.0, "solve": 0.0, "tally": 0.0, "idle_tail": 0.0}
+        #: CPU seconds: of this process while the workers solve (Prefect's task runs, storing,
+        #: tallying: on a machine with a core per worker, each is a second a solver waits), and
+        #: of the solver processes on the tables and on the traces (the planner's weights)
+        self.cpu = {"own_solving": 0.0, "tables": 0.0, "traces": 0.0}
+        self._cpu_clock = time.process_time()
         self._finished: list[float] = []  # when each unit of the wave was taken
         self._wave_workers = 0
         self.solved = [0, 0]  # jobs done, jobs known so far (a wave's are known when planned)
@@ -199,7 +204,7 @@ class DDRun:
         self._plan, self._tally = plan, TallyWhenReady(self.store, plan)
         now = time.perf_counter()
         self.seconds["plan"] += now - self._clock
-        self._clock = now
+        self._clock, self._cpu_clock = now, time.process_time()
         work = plan.units
         total = sum(len(u.job) for u in work)
         self.solved[1] += total
@@ -228,8 +233,11 @@ class DDRun:
         self.totals["tables"] += len(out.tables)
         self.totals["traces"] += len(out.traces)
         self.totals["runs"] += out.solver_runs
-        self.log.info("unit %d: %d tables, %d traces, %.1f s in DDS (est. %.1f s)", u.index,
-                      len(out.tables), len(out.traces), out.seconds, u.cost)  # fmt: skip
+        self.cpu["tables"] += out.cpu_tables
+        self.cpu["traces"] += out.cpu_traces
+        self.log.info("unit %d: %d tables, %d traces, %.1f s in DDS, %.1f CPU-s (est. %.1f)",
+                      u.index, len(out.tables), len(out.traces), out.seconds,
+                      out.cpu_tables + out.cpu_traces, u.cost)  # fmt: skip
         self.solved[0] += len(u.job)
         self.work[0] += u.cost
         report("solve", self.solved[0], self.solved[1], work=(self.work[0], self.work[1]))
@@ -240,6 +248,7 @@ class DDRun:
         """Par of the deals solved; tally the partitions still waiting (a crashed unit's)."""
         t_solved = time.perf_counter()
         self.seconds["solve"] += t_solved - self._clock
+        self.cpu["own_solving"] += time.process_time() - self._cpu_clock
         self.seconds["idle_tail"] += idle_tail(self._finished, self._wave_workers)
         t = self.totals
         t["par"] += compute_par(self.store)
@@ -275,6 +284,9 @@ class DDRun:
             seconds_solve=round(self.seconds["solve"], 3),
             seconds_tally=round(self.seconds["tally"], 3),
             seconds_idle_tail=round(self.seconds["idle_tail"], 3),
+            cpu_own_solving=round(self.cpu["own_solving"], 3),
+            cpu_solver_tables=round(self.cpu["tables"], 3),
+            cpu_solver_traces=round(self.cpu["traces"], 3),
         )  # fmt: skip
         return self.summary
 

@@ -77,6 +77,10 @@ class SolveOutput:
     crashed_traces: list[tuple[str, str]] = field(default_factory=list)  # (record key, reason)
     solver_runs: int = 0  # child processes started (1 when nothing crashed)
     seconds: float = 0.0  # wall time spent in solver processes, crashed runs included
+    #: CPU seconds the solver process spent on the tables and on the traces (the planner's
+    #: weights are checked against these: `ddrank.dd.units`)
+    cpu_tables: float = 0.0
+    cpu_traces: float = 0.0
 
     def merge(self, other: SolveOutput) -> None:
         self.tables.update(other.tables)
@@ -85,6 +89,8 @@ class SolveOutput:
         self.crashed_traces += other.crashed_traces
         self.solver_runs += other.solver_runs
         self.seconds += other.seconds
+        self.cpu_tables += other.cpu_tables
+        self.cpu_traces += other.cpu_traces
 
 
 class SolverCrash(RuntimeError):
@@ -117,11 +123,15 @@ def solve_job(job: SolveJob) -> SolveOutput:
     """Solve a job in this process (no crash protection)."""
     out = SolveOutput()
     if job.tables:
+        began = time.process_time()
         tables = solve_tables([pbn for _, pbn in job.tables], batch=job.table_batch)
         out.tables = {deal_id: t.cells for (deal_id, _), t in zip(job.tables, tables, strict=True)}
+        out.cpu_tables = time.process_time() - began
     if job.traces:
+        began = time.process_time()
         traces = solve_traces(job.traces, batch=job.trace_batch)
         out.traces = {req.key: tr for req, tr in zip(job.traces, traces, strict=True)}
+        out.cpu_traces = time.process_time() - began
     return out
 
 
