@@ -181,7 +181,9 @@ def child(inbox: str, db: str, out: str, workers: int, site: bool, players: int,
                 result = stage.run(run)
             measured[stage.name] = {"seconds": time.perf_counter() - began,
                                     "cpu": cpu_seconds() - cpu, "tree_rss": peak.tree,
-                                    "own_rss": Peak.hwm()}  # fmt: skip
+                                    "own_rss": Peak.hwm(),
+                                    "duckdb": run.store.scalar(sql="select sum(memory_usage_bytes) "
+                                                                   "from duckdb_memory()")}  # fmt: skip
             if stage.name == "site" and isinstance(result, dict):  # what the site read, wrote
                 measured["site"].update({k: result.get(k) for k in
                                          ("events_read", "events", "render_processes",
@@ -250,11 +252,12 @@ def report_size(r: dict) -> None:
     print(f"\n{n:,} generated table results, {r['players']:,} players "
           f"(store: {r['counts']}); whole run {r['total']:.1f} s")  # fmt: skip
     print(f"{'stage':<16}{'wall s':>9}{'CPU s':>9}{'results/s':>12}{'peak RSS tree MB':>18}"
-          f"{'own MB':>9}")  # fmt: skip
+          f"{'own MB':>9}{'DuckDB MB':>10}")  # fmt: skip
     for name, m in r["stages"].items():
         rate = n / m["seconds"] if m["seconds"] else float("inf")
         print(f"{name:<16}{m['seconds']:>9.1f}{m.get('cpu', 0):>9.1f}{rate:>12,.0f}"
-              f"{m['tree_rss'] / 2**20:>18,.0f}{m['own_rss'] / 2**20:>9,.0f}")  # fmt: skip
+              f"{m['tree_rss'] / 2**20:>18,.0f}{m['own_rss'] / 2**20:>9,.0f}"
+              f"{(m.get('duckdb') or 0) / 2**20:>10,.0f}")  # fmt: skip
     peak = max((m["tree_rss"] for m in r["stages"].values()), default=0)
     print(f"peak RSS of the process tree over the whole run: {peak / 2**20:,.0f} MB")
     if "site" in r["stages"]:
@@ -277,7 +280,7 @@ def report_size(r: dict) -> None:
         )
         for name, m in added["stages"].items():
             print(f"  {name:<16}{m['seconds']:>9.1f} s{m.get('cpu', 0):>9.1f} CPU-s"
-                  f"{m['tree_rss'] / 2**20:>9,.0f} MB")  # fmt: skip
+                  f"{m['tree_rss'] / 2**20:>9,.0f} MB tree{m['own_rss'] / 2**20:>7,.0f} MB own")  # fmt: skip
     sys.stdout.flush()
 
 

@@ -189,9 +189,15 @@ CREATE TABLE IF NOT EXISTS export_parts (
 -- from (content_hash: the split's version, the store's path and the event's scores), and every
 -- pair's and player's running sums over all of them (split_totals, kind 'pair' or 'player').
 CREATE TABLE IF NOT EXISTS split_tables (
-    event VARCHAR, seq INTEGER, ns_label VARCHAR, ew_label VARCHAR, ns_names VARCHAR[],
-    ew_names VARCHAR[], butler DOUBLE, bid DOUBLE, play DOUBLE, luck DOUBLE, declarer_ns BOOLEAN
+    event VARCHAR, seq INTEGER, ns_label VARCHAR, ew_label VARCHAR, north VARCHAR, south VARCHAR,
+    east VARCHAR, west VARCHAR, butler DOUBLE, bid DOUBLE, play DOUBLE, luck DOUBLE,
+    declarer_ns BOOLEAN
 );
+-- a store split by the first version (names as two lists, d147a3c) gets the four columns
+ALTER TABLE split_tables ADD COLUMN IF NOT EXISTS north VARCHAR;
+ALTER TABLE split_tables ADD COLUMN IF NOT EXISTS south VARCHAR;
+ALTER TABLE split_tables ADD COLUMN IF NOT EXISTS east VARCHAR;
+ALTER TABLE split_tables ADD COLUMN IF NOT EXISTS west VARCHAR;
 CREATE TABLE IF NOT EXISTS split_events (
     event VARCHAR, content_hash VARCHAR, tables BIGINT, boards BIGINT, splits BIGINT,
     worst DOUBLE, errors VARCHAR, duplicates VARCHAR
@@ -200,3 +206,5 @@ CREATE TABLE IF NOT EXISTS split_totals (
     kind VARCHAR, label VARCHAR, boards BIGINT, butler DOUBLE, bid DOUBLE, play DOUBLE,
     defence DOUBLE, luck DOUBLE, declared BIGINT, defended BIGINT
 );
+-- A row while a split run is under way: one that stopped halfway leaves it, and the next splits all.
+CREATE TABLE IF NOT EXISTS split_state (unfinished BOOLEAN);

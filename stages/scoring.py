@@ -432,9 +432,20 @@ def score_and_save(
 
 def save_errors(store: Store, errors: Sequence[RecordError]) -> None:
     """Keep what this scoring found (records left out, lines missing) for the event pages."""
+    import polars as pl
+
     store.run("delete_scoring_errors")
-    _insert(store, "scoring_errors", ({**asdict(e), "table_no": e.table} for e in errors),
-            SCORING_ERRORS_COLUMNS)  # fmt: skip
+    fields = {c: "table" if c == "table_no" else c for c in SCORING_ERRORS_COLUMNS}
+    for i in range(0, len(errors), ERRORS_PER_FRAME):  # a frame of columns, not of dicts
+        chunk = errors[i : i + ERRORS_PER_FRAME]
+        store.insert_frame("scoring_errors", pl.DataFrame(
+            {c: [getattr(e, f) for e in chunk] for c, f in fields.items()},
+            schema={c: pl.Int64 if c == "line" else pl.String for c in fields},
+            strict=False))  # fmt: skip
+
+
+#: Records left out kept per frame (`save_errors`): an archive leaves tens of thousands out.
+ERRORS_PER_FRAME = 50_000
 
 
 SCORING_ERRORS_COLUMNS = ["event", "source", "line", "session", "section", "round", "table_no",

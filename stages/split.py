@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ddrank.scoring.intake.results import PairAndPlayerSums, RecordError, group_boards, pair_label
 from ddrank.split import SplitTotals, aggregate_splits, split_field
+from ddrank.types import Seat
 from publish.field import report_header, top_sections, write_errors, write_md
 from publish.tables import write_csv
 from stages.scoring import cut
@@ -56,26 +57,34 @@ def split_imp_events(store: Store, events: Sequence[str], out_dir: str | Path,
     same bytes as one pass over every event."""
     wanted = sorted(set(events))
     key = f"{SPLIT_VERSION}|{store.path}"
-    kept = {ev: h for ev, h in store.tuples("split_event_hashes")}
+    # a run that stopped halfway left its mark: nothing kept is trusted, every event is split
+    kept = {} if store.scalar("split_unfinished") else dict(store.tuples("split_event_hashes"))
     asked = set(wanted)
     now = {ev: f"{key}|{h}" for ev, h in store.tuples("scored_event_hashes") if ev in asked}
     todo = [ev for ev in wanted if kept.get(ev) != now.get(ev)]
-    gone = sorted(set(kept) - set(wanted))
     whole = len(todo) == len(wanted)  # nothing kept to reuse: the pass's sums are the totals
-    with store.transaction():  # the kept splits and sums change together or not at all
-        touched = _labels(store.tuples("split_labels_of", events=todo + gone))
-        store.run("delete_split_tables", events=todo + gone)
-        store.run("delete_split_events", events=todo + gone)
-        sums = _split_events(store, todo, [now.get(ev, key) for ev in todo], touched)
-        if whole:
-            store.run("delete_split_totals")
-            _keep_totals(store, sums)
-        else:
-            store.run(
-                "delete_split_totals_of", pairs=sorted(touched[0]), players=sorted(touched[1])
-            )
-            _keep_totals(store, _sums_of(store, *touched))
-        counts = store.rows("split_event_counts")
+    # Not one transaction: DuckDB holds a transaction's rows in memory until it commits (an
+    # archive's million table splits). The mark says a run is unfinished until its last write.
+    store.run("mark_split_unfinished")
+    if whole:
+        touched = None
+        store.run("delete_split_tables", events=None)
+        store.run("delete_split_events", events=None)
+        store.run("delete_split_totals")
+    else:
+        again = todo + sorted(set(kept) - asked)  # changed, and no longer asked for
+        touched = _labels(store.tuples("split_labels_of", events=again))
+        store.run("delete_split_tables", events=again)
+        store.run("delete_split_events", events=again)
+    sums = _split_events(store, todo, [now.get(ev, key) for ev in todo], touched)
+    if whole:
+        _keep_totals(store, sums)
+    else:
+        pairs, players = touched or (set(), set())
+        store.run("delete_split_totals_of", pairs=sorted(pairs), players=sorted(players))
+        _keep_totals(store, _sums_of(store, pairs, players))
+    counts = store.rows("split_event_counts")
+    store.run("mark_split_finished")
     loaded = SplitField(str(store.path))
     worst, boards = 0.0, 0
     dups: list[RecordError] = []
@@ -97,22 +106,23 @@ def split_imp_events(store: Store, events: Sequence[str], out_dir: str | Path,
 
 
 #: Bumped when the split's arithmetic or what it keeps changes: every event is split again.
-SPLIT_VERSION = "1"
+SPLIT_VERSION = "2"  # 2: the four names as columns
 
 
 def _labels(rows: Sequence[tuple]) -> tuple[set[str], set[str]]:
-    """(pair label, names) rows -> the pair labels and player names they hold."""
+    """(pair label, name, name) rows -> the pair labels and player names they hold."""
     pairs, players = set(), set()
-    for label, names in rows:
+    for label, a, b in rows:
         pairs.add(label)
-        players.update(names)
+        players.update((a, b))
     return pairs, players
 
 
 def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
-                  touched: tuple[set[str], set[str]]) -> PairAndPlayerSums:  # fmt: skip
+                  touched: tuple[set[str], set[str]] | None) -> PairAndPlayerSums:  # fmt: skip
     """Split the given events (a batch of whole events at a time, in event order), keep each
-    one's table splits and counts, and note the pairs and players they hold in `touched`.
+    one's table splits and counts, and note the pairs and players they hold in `touched` (when
+    given).
     Returns the running sums of one pass over them."""
     from stages.field import scored_tables_field
 
@@ -142,14 +152,16 @@ def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
             sums.add(splits)
             for seq, t in enumerate(splits):
                 declarer = t.result.declarer
-                ns, ew = t.result.ns_pair, t.result.ew_pair
-                touched[0].update((pair_label(ns), pair_label(ew)))
-                touched[1].update((*ns, *ew))
-                for k, v in (("event", ev), ("seq", seq), ("ns_label", pair_label(ns)),
-                             ("ew_label", pair_label(ew)), ("ns_names", list(ns)),
-                             ("ew_names", list(ew)), ("butler", t.butler), ("bid", t.bid),
-                             ("play", t.play), ("luck", t.luck),
-                             ("declarer_ns", None if declarer is None else declarer.is_ns)):  # fmt: skip
+                names = t.result.names  # N E S W: the pairs are (N, S) and (E, W)
+                labels = pair_label(t.result.ns_pair), pair_label(t.result.ew_pair)
+                if touched is not None:
+                    touched[0].update(labels)
+                    touched[1].update(names)
+                for k, v in zip(TABLE_TYPES, (ev, seq, *labels, names[Seat.N], names[Seat.S],
+                                              names[Seat.E], names[Seat.W], t.butler, t.bid,
+                                              t.play, t.luck,
+                                              None if declarer is None else declarer.is_ns),
+                                strict=True):  # fmt: skip
                     tables[k].append(v)
             counts.append({"event": ev, "content_hash": hash_of[ev],
                            "tables": sum(len(g) for g in groups), "boards": len(grouped),
@@ -162,8 +174,9 @@ def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
     return sums
 
 
-TABLE_TYPES = {"event": "s", "seq": "i", "ns_label": "s", "ew_label": "s", "ns_names": "l",
-               "ew_names": "l", "butler": "f", "bid": "f", "play": "f", "luck": "f",
+TABLE_TYPES = {"event": "s", "seq": "i", "ns_label": "s", "ew_label": "s", "north": "s",
+               "south": "s", "east": "s", "west": "s", "butler": "f", "bid": "f", "play": "f",
+               "luck": "f",
                "declarer_ns": "b"}  # fmt: skip
 EVENT_TYPES = {"event": "s", "content_hash": "s", "tables": "i", "boards": "i", "splits": "i",
                "worst": "f", "errors": "s", "duplicates": "s"}  # fmt: skip
@@ -175,8 +188,7 @@ def _insert_columns(store: Store, table: str, columns: dict[str, list[Any]],
                     types: dict[str, str]) -> None:  # fmt: skip
     import polars as pl
 
-    of = {"s": pl.String, "i": pl.Int64, "f": pl.Float64, "b": pl.Boolean,
-          "l": pl.List(pl.String)}  # fmt: skip
+    of = {"s": pl.String, "i": pl.Int64, "f": pl.Float64, "b": pl.Boolean}
     if columns and len(next(iter(columns.values()))):
         store.insert_frame(table, pl.DataFrame({k: columns[k] for k in types},
                                                schema={k: of[t] for k, t in types.items()}))  # fmt: skip
@@ -201,15 +213,18 @@ def _sums_of(store: Store, pairs: set[str], players: set[str]) -> PairAndPlayerS
     sums = PairAndPlayerSums(SplitTotals)
     if not pairs and not players:
         return sums
-    rows = store.tuples("split_tables_of", pairs=sorted(pairs), players=sorted(players))
-    rows.sort(key=lambda r: (r[0], r[1]))  # event, then the table's place in its event's pass
-    for _, _, ns_label, ew_label, ns_names, ew_names, butler, bid, play, luck, dns in rows:
-        for side_ns, label, names in ((True, ns_label, ns_names), (False, ew_label, ew_names)):
-            if label in pairs:
-                sums.pairs[label].add_values(butler, bid, play, luck, dns, side_ns)
-            for name in names:
-                if name in players:
-                    sums.players[name].add_values(butler, bid, play, luck, dns, side_ns)
+    for rows in store.batches("split_tables_of", size=SPLIT_BATCH, pairs=sorted(pairs),
+                              players=sorted(players)):  # fmt: skip
+        for r in rows:  # in event order, then the table's place in its event's pass
+            dns = r["declarer_ns"]
+            values = (r["butler"], r["bid"], r["play"], r["luck"], dns)
+            for side_ns, label, names in ((True, r["ns_label"], (r["north"], r["south"])),
+                                          (False, r["ew_label"], (r["east"], r["west"]))):  # fmt: skip
+                if label in pairs:
+                    sums.pairs[label].add_values(*values, side_ns)
+                for name in names:
+                    if name in players:
+                        sums.players[name].add_values(*values, side_ns)
     return sums
 
 

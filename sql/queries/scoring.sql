@@ -192,18 +192,29 @@ select event, content_hash from split_events;
 
 -- name: split_labels_of
 -- The pair labels and player names of the kept table splits of the events $events.
-select ns_label, ns_names from split_tables where event in (select unnest($events))
+select ns_label, north, south from split_tables where event in (select unnest($events))
 union all
-select ew_label, ew_names from split_tables where event in (select unnest($events));
+select ew_label, east, west from split_tables where event in (select unnest($events));
 
 -- name: delete_split_tables!
-delete from split_tables where event in (select unnest($events));
+-- The kept table splits of the events $events (every event when null).
+delete from split_tables where $events is null or event in (select unnest($events));
 
 -- name: delete_split_events!
-delete from split_events where event in (select unnest($events));
+delete from split_events where $events is null or event in (select unnest($events));
 
 -- name: delete_split_totals!
 delete from split_totals;
+
+-- name: split_unfinished
+-- A split run that started and did not finish (stages.split: its kept work is not trusted).
+select count(*) > 0 from split_state;
+
+-- name: mark_split_unfinished!
+insert into split_state values (true);
+
+-- name: mark_split_finished!
+delete from split_state;
 
 -- name: delete_split_totals_of!
 delete from split_totals
@@ -212,10 +223,13 @@ where (kind = 'pair' and label in (select unnest($pairs::varchar[])))
 
 -- name: split_tables_of
 -- The kept table splits that count for the pairs $pairs or the players $players.
-select event, seq, ns_label, ew_label, ns_names, ew_names, butler, bid, play, luck, declarer_ns
+select event, seq, ns_label, ew_label, north, south, east, west, butler, bid, play, luck,
+       declarer_ns
 from split_tables
 where ns_label in (select unnest($pairs::varchar[])) or ew_label in (select unnest($pairs::varchar[]))
-   or list_has_any(ns_names, $players::varchar[]) or list_has_any(ew_names, $players::varchar[]);
+   or north in (select unnest($players::varchar[])) or south in (select unnest($players::varchar[]))
+   or east in (select unnest($players::varchar[])) or west in (select unnest($players::varchar[]))
+order by event, seq;
 
 -- name: split_event_counts
 -- Each kept event's counts and records left out, in the order of one pass.
