@@ -28,24 +28,21 @@ def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError
     save_errors(store, errors)
     make_export_parts(store)
     ev = None if events is None else list(events)
-    return publish.write_block_outputs(out_dir, source, kept_parts(store, ev),
+    return publish.write_block_outputs(out_dir, source, stored_parts(store, ev),
                                        stored_checks(store, ev), errors)  # fmt: skip
 
 
-def kept_parts(store: Store, events: Sequence[str] | None) -> Iterator[Row]:
-    """The kept parts in event order, PARTS_PER_READ events per read: DuckDB sorts the events'
-    names, never their parts (an archive's parts are hundreds of MB of text; sorting them ran
-    out of its 512 MB at 1M)."""
-    names = [ev for (ev,) in store.tuples("export_part_events", events=events)]
-    for i in range(0, len(names), PARTS_PER_READ):
-        batch = names[i : i + PARTS_PER_READ]
-        of = {p["event"]: p for p in store.rows("export_parts_of", events=batch)}
-        for ev in batch:
-            yield of.pop(ev)
-
-
-#: Events' kept parts read at a time while the files are written.
+#: Events whose kept export parts are read per query: a few, since a part holds an event's text.
 PARTS_PER_READ = 8
+
+
+def stored_parts(store: Store, events: list[str] | None) -> Iterator[Row]:
+    """The kept export parts in event order, a few events per query. The event names are
+    ordered first (small); ordering the parts themselves would sort every event's text at once,
+    which ran DuckDB out of its 512 MB at 1M results (issue 37)."""
+    names = [r[0] for r in store.tuples("export_part_events", events=events)]
+    for i in range(0, len(names), PARTS_PER_READ):
+        yield from store.rows("export_parts", events=names[i : i + PARTS_PER_READ])
 
 
 def make_export_parts(store: Store) -> int:

@@ -404,6 +404,9 @@ def rate_store(store: Store, event: str | None = None, full: bool = False,
                     cols.add(period_boards(label))
             params = fit_params_from(cols, sk.SkillParams())
             del cols
+            # a run stopped from here on leaves no constants and no events: the next fits again
+            store.run("delete_skill_fit")
+            store.run("delete_skill_events")
             store.run("delete_skill_history")
         else:
             params = _params_from(fitted[0][3])
@@ -436,7 +439,6 @@ def rate_store(store: Store, event: str | None = None, full: bool = False,
     store.insert_rows("skill_periods", [{"period": p, "idx": i} for i, p in enumerate(all_labels)],
                       {"period": pl.String, "idx": pl.Int32})  # fmt: skip
     if refit:
-        store.run("delete_skill_fit")
         store.insert_rows("skill_fit", [{"prefix_end": prefix[0], "prefix_results": prefix[1],
                                          "complete": prefix[2], "params": _params_json(params)}],
                           {"prefix_end": pl.String, "prefix_results": pl.Int64,

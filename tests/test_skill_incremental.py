@@ -130,3 +130,28 @@ def test_nothing_new_reads_nothing(files: dict[str, Path], tmp_path: Path) -> No
     summary, again, reads = _rate(db)
     assert summary["periods_rated"] == [] and summary["boards"] == 0 and reads == 0
     assert again == tables
+
+
+@pytest.mark.parametrize("added", ["U.S. Championship", "Vanderbilt"])
+def test_a_rating_stopped_midway_is_completed_by_the_next(
+    files: dict[str, Path], once: dict[str, list], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch, added: str,
+) -> None:  # fmt: skip
+    """A rating stopped while it writes the new states (after the old ones from its first
+    period were deleted) leaves the store so that the next rating equals one rating of all."""
+    db = tmp_path / "store.duckdb"
+    _add(db, [files[e] for e in EVENTS if e != added])
+    _rate(db)
+    _add(db, [files[added]])
+    real = skill._store_history
+
+    def stop(store: Store, rows: list) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(skill, "_store_history", stop)
+    with pytest.raises(KeyboardInterrupt):
+        _rate(db)
+    monkeypatch.setattr(skill, "_store_history", real)
+    _, tables, _ = _rate(db)
+    for table in TABLES:
+        assert tables[table] == once[table], table

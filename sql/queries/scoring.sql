@@ -179,17 +179,20 @@ order by s.event;
 delete from export_parts where event in (select unnest($events));
 
 -- name: export_part_events
--- The scored events whose part of the exports is kept, in the files' (event) order, of the events
--- $events (all of them when null): names only (their parts are read a few at a time).
+-- The events whose kept export part matches their scores, in the files' (event) order, of the
+-- events $events (all of them when null): names only, so the parts are read a few at a time.
 select p.event from export_parts p join scored_events s
   on s.event = p.event and s.content_hash is not distinct from p.content_hash
 where $events is null or p.event in (select unnest($events))
 order by p.event;
 
--- name: export_parts_of
--- The kept parts of results.csv, ranking.csv, teams.csv, butler.csv and report.md of the events
--- $events.
-select * from export_parts where event in (select unnest($events));
+-- name: export_parts
+-- Each scored event's kept part of results.csv, ranking.csv, teams.csv, butler.csv and report.md,
+-- in the files' (event) order, of the events $events (all of them when null).
+select p.* from export_parts p join scored_events s
+  on s.event = p.event and s.content_hash is not distinct from p.content_hash
+where $events is null or p.event in (select unnest($events))
+order by p.event;
 
 -- name: split_event_hashes
 -- The events whose table splits are kept (stages.split), with what they were split from.
