@@ -74,12 +74,14 @@ def solved(work: Wave, runner: str, dask_address: str | None, isolate: bool,
         make_runner(runner, work.workers, work.threads, dask_address) as task_runner,
         workers_stopped_on_interrupt(),  # before the runner's exit waits for them
     ):
-        # each job is quoted: Prefect walks a task's parameters twice per task run, looking for
-        # futures (a job: hundreds of plays of up to 52 cards), in this process while the
-        # workers solve; a job holds none, and the cache key leaves it out (`tasks.dd`)
+        # on threads each job is quoted: Prefect walks a task's parameters twice per task run,
+        # looking for futures (a job: hundreds of plays of up to 52 cards), in this process
+        # while the workers solve; a job holds none, and the cache key leaves it out
+        # (`tasks.dd`). Dask sends a quoted value on as a bare tuple, so other runners get it as is
+        jobs = [u.job for u in units]
         futures = task_runner.map(task, {
             "unit": [u.index for u in units], "content_hash": [u.content_hash for u in units],
-            "engine": unmapped(engine_version()), "job": quote([u.job for u in units]),
+            "engine": unmapped(engine_version()), "job": quote(jobs) if runner == "thread" else jobs,
             "isolate": unmapped(isolate)})  # fmt: skip
         unit_of = {id(f): u for f, u in zip(futures, units, strict=True)}
         for fut in as_completed(futures):

@@ -229,7 +229,11 @@ class DDRun:
     def take(self, u: SolveUnit, out: SolveOutput) -> None:
         """Store one unit's output, and tally each partition that waited for nothing else."""
         self._finished.append(time.perf_counter())
-        self.quarantined += store_solution(self.store, u.job, out)
+        for rid in store_solution(self.store, u.job, out):
+            # a board whose table and trace crashed DDS in two units is quarantined once (the
+            # exclusion keeps the first unit's reason); the count must not list it twice
+            if rid not in self.quarantined:
+                self.quarantined.append(rid)
         self.totals["tables"] += len(out.tables)
         self.totals["traces"] += len(out.traces)
         self.totals["runs"] += out.solver_runs

@@ -118,7 +118,7 @@ def test_small_work_is_not_cut_below_the_minimum() -> None:
               for i in range(30)]  # fmt: skip
     units = plan_units(tables, traces, workers=16)
     total = 15 * TABLE_SECONDS + 30 * TRACE_SECONDS
-    assert len(units) == len(unit_sizes(total, 16)) == 11  # 10 of 0.25 s, the rest 0.29 s
+    assert len(units) == len(unit_sizes(total, 16)) == 13  # 12 of 0.25 s, the rest 0.21 s
     assert sum(u.cost for u in units) == pytest.approx(total)
     assert all(u.cost == pytest.approx(job_cost(u.job)) for u in units)
     assert all(u.job.tables and u.job.traces for u in units)  # tables and traces mixed

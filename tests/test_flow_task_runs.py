@@ -79,3 +79,24 @@ def test_each_stage_and_each_dd_unit_is_a_task_run(tmp_path: Path,
     units = {n: s for n, s in unit_runs.items() if n.startswith("solve-unit-")}
     assert units and set(units.values()) == {"Completed"}
     assert summary["dd"]["tables_computed"] == 15 and summary["dd"]["boards_tallied"] == 30
+
+
+def test_a_command_s_flow_runs_send_no_heartbeat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Prefect 3.9 ends each synchronous flow run by joining its heartbeat thread, which sleeps in
+    1-s steps (0-1 s per flow run). Inside `prefect_api`, the block every command runs its flows
+    in, a flow run sends no heartbeat, and still runs to Completed on the command's API."""
+    from prefect import flow
+    from prefect.settings import get_current_settings
+    from prefect_server import worker_api
+
+    from flows.server import prefect_api
+
+    monkeypatch.setenv("DO_NOT_TRACK", "1")
+
+    @flow(name="heartbeat-probe")
+    def probe() -> int | None:
+        return get_current_settings().flows.heartbeat_frequency
+
+    with worker_api(), prefect_api():
+        state = probe(return_state=True)
+    assert state.is_completed() and state.result() is None

@@ -28,11 +28,14 @@ from dataclasses import dataclass
 from ddrank.dd.sandbox import SolveJob
 from ddrank.dd.solver import TABLE_BATCH, TRACE_BATCH, TraceRequest
 
-#: CPU seconds per DD table (all 5 strains) in CalcAllTables batches of 8: 0.13-0.20 s measured
-#: (docs/performance.md; `bench/bench_dd.py` prints this machine's figure).
-TABLE_SECONDS = 0.16
-#: CPU seconds per play trace in AnalyseAllPlays batches: 11-16 ms measured.
-TRACE_SECONDS = 0.013
+#: CPU seconds per DD table (all 5 strains) in CalcAllTables batches of 8, on one DDS thread:
+#: 0.169-0.179 s measured on the 2012 file's first 1,200 results (the solver reports its CPU
+#: seconds; `bench/bench_dd.py` prints this machine's figure; docs/performance.md).
+TABLE_SECONDS = 0.18
+#: CPU seconds per play trace in AnalyseAllPlays batches, on one DDS thread: 17.2-17.4 ms
+#: measured there (18.8 ms in batches of 20); 13 ms was assumed before, so trace-only units ran
+#: a third longer than planned.
+TRACE_SECONDS = 0.017
 #: Units per worker in the first half of the work (the largest units: a tenth of a second of
 #: fixed cost, a task run and a round trip to the worker's solver process, each).
 UNITS_PER_WORKER = 4
