@@ -302,6 +302,9 @@ def rate_rows(
 #: smaller archive) and kept for the later ones, so adding an event after them changes no
 #: earlier period's ratings: it is rated from the stored states, and equals a full rating.
 SKILL_FIT_RESULTS = 50_000
+#: Skill states held while rating (about 0.6 KB each); beyond them the least recently rated half
+#: is dropped (it is in `skill_history`) and read back when its player plays again.
+KEEP_STATES = 50_000
 #: States written to `skill_history` per insert.
 HISTORY_ROWS = 50_000
 _FITTED = ("play_mean", "lead_mean", "imps_per_trick", "declarer_cost_mean", "defence_cost_mean",
@@ -332,7 +335,8 @@ def _params_from(text: str) -> sk.SkillParams:
 
 
 def rate_store(store: Store, event: str | None = None, full: bool = False,
-               batch: int = SKILL_BATCH, fit_results: int = SKILL_FIT_RESULTS) -> dict[str, Any]:  # fmt: skip
+               batch: int = SKILL_BATCH, fit_results: int = SKILL_FIT_RESULTS,
+               keep_states: int = KEEP_STATES) -> dict[str, Any]:  # fmt: skip
     """Rate the store's events (`event`: that one and its parts) into `skill_ratings`, from the
     first period whose events changed (added, removed, or their inputs changed: fingerprinted in
     SQL), on the states stored before it (`skill_history`); every period with `full`.
@@ -344,8 +348,9 @@ def rate_store(store: Store, event: str | None = None, full: bool = False,
 
     The events read are read a batch of whole events (about `batch` results) at a time, and the
     boards of the periods to rate are spooled to a temporary file, so memory holds one batch and
-    the states of the players rated, not the archive. Then the periods are rated in order, one
+    at most `keep_states` states, not the archive. Then the periods are rated in order, one
     period's boards read back at a time, and each period's new states are stored."""
+    import itertools
     import pickle
     import tempfile
 
@@ -411,26 +416,32 @@ def rate_store(store: Store, event: str | None = None, full: bool = False,
         else:
             params = _params_from(fitted[0][3])
             store.run("delete_skill_history_from", period=start)
-        states: sk.States = {}  # the skills rated in this run, each at its last period
+        states: sk.States = {}  # skills rated in this run at their last period, least recent first
         restore = bool(rated) and not refit and start != all_labels[0]
         pending: list[tuple] = []
         for label in rated:
             period = period_boards(label)
-            if restore:  # the state before `start` of the skills met for the first time
+            if restore:  # the last stored state of the skills not held (before `start`, or evicted)
                 need = [k for k in sk.period_keys(period, params) if k not in states]
                 if need:
                     for p, c, mean, var, n, i in store.tuples(
-                        "skill_restore", period=start, players=[k[0] for k in need],
+                        "skill_restore", period=label, players=[k[0] for k in need],
                         components=[k[1] for k in need],
                     ):  # fmt: skip
                         states[(p, c)] = sk.SkillState(mean, var, n, i)
             new = sk.period_states(states, period, index[label], params)
-            states.update(new)
+            for k, s in new.items():  # the most recent last
+                states.pop(k, None)
+                states[k] = s
             pending += [(label, s.last_period, k[0], k[1], s.mean, s.var, s.boards)
                         for k, s in new.items()]  # fmt: skip
-            if len(pending) >= HISTORY_ROWS:
+            if len(pending) >= HISTORY_ROWS or len(states) > keep_states:
                 _store_history(store, pending)
                 pending = []
+            if len(states) > keep_states:  # stored: the least recent half is read back if met
+                for k in list(itertools.islice(states, len(states) - keep_states // 2)):
+                    del states[k]
+                restore = True
         _store_history(store, pending)
     del states
     store.run("delete_skill_ratings")

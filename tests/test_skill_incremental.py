@@ -62,9 +62,9 @@ def _add(db: Path, paths: list[Path]) -> None:
                                             ratings=False))  # fmt: skip
 
 
-def _rate(db: Path) -> tuple[dict, dict[str, list], int]:
+def _rate(db: Path, keep: int = skill.KEEP_STATES) -> tuple[dict, dict[str, list], int]:
     with Store(db) as store:
-        summary = skill.rate_store(store, fit_results=FIT)
+        summary = skill.rate_store(store, fit_results=FIT, keep_states=keep)
         tables = {t: store.tuples(sql=f"select * from {t} order by all") for t in TABLES}
         return summary, tables, store.counts["scored_tables_of"]
 
@@ -153,5 +153,20 @@ def test_a_rating_stopped_midway_is_completed_by_the_next(
         _rate(db)
     monkeypatch.setattr(skill, "_store_history", real)
     _, tables, _ = _rate(db)
+    for table in TABLES:
+        assert tables[table] == once[table], table
+
+
+@pytest.mark.parametrize("added", ["U.S. Championship", "Vanderbilt"])
+def test_states_dropped_while_rating_are_read_back(
+    files: dict[str, Path], once: dict[str, list], tmp_path: Path, added: str
+) -> None:
+    """Rating with room for 40 states (of about 300): the least recently rated are dropped and
+    read back from skill_history when their players play again; the ratings are the same bits."""
+    db = tmp_path / "store.duckdb"
+    _add(db, [files[e] for e in EVENTS if e != added])
+    _rate(db, keep=40)
+    _add(db, [files[added]])
+    _, tables, _ = _rate(db, keep=40)
     for table in TABLES:
         assert tables[table] == once[table], table

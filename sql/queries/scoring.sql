@@ -178,6 +178,14 @@ order by s.event;
 -- name: delete_export_parts!
 delete from export_parts where event in (select unnest($events));
 
+-- name: export_part_events
+-- The events whose kept export part matches their scores, in the files' (event) order, of the
+-- events $events (all of them when null): names only, so the parts are read a few at a time.
+select p.event from export_parts p join scored_events s
+  on s.event = p.event and s.content_hash is not distinct from p.content_hash
+where $events is null or p.event in (select unnest($events))
+order by p.event;
+
 -- name: export_parts
 -- Each scored event's kept part of results.csv, ranking.csv, teams.csv, butler.csv and report.md,
 -- in the files' (event) order, of the events $events (all of them when null).
