@@ -21,7 +21,9 @@ workers: steadier than wall time on a shared machine), the peak of the process t
 whole run, and the site's full-build rate. Then, with the site built (sizes up to `--site-max`),
 one more generated event of 300 results is added to the inbox and the stage list runs again on
 the same store: the time to add one event, per stage, and how many site pages it wrote new or
-rewrote. Last, how each stage's time grew from one size to the next.
+rewrote (`--add-event`: add it even where the site is not built, to time each stage's share of
+adding one event without the site). DuckDB's own memory (`duckdb_memory()`) is printed after each
+stage. Last, how each stage's time grew from one size to the next.
 
     .venv/bin/python bench/bench_scale.py --results 100000,300000,1000000 --json scale.json
         [--workers 2] [--players-per-result 0.05] [--site-max N] [--keep /tmp/scale/archive]

@@ -11,7 +11,7 @@ from stages.scoring import Loaded, cut, loaded_rows, matched_players
 from store import Store
 
 #: Table results scored per batch of whole events (`load_store_batches`): bounded memory.
-BATCH_RESULTS = 50_000
+BATCH_RESULTS = 20_000
 
 
 def load_store_batches(store: Store, batch: int | None = None) -> Iterator[Loaded]:

@@ -31,7 +31,7 @@ Row = dict[str, Any]
 
 
 #: Scored table results split per read of whole events (bounded memory).
-SPLIT_BATCH = 50_000
+SPLIT_BATCH = 20_000
 
 
 @dataclass

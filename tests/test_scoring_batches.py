@@ -214,6 +214,33 @@ def test_the_split_read_an_event_at_a_time_writes_what_one_read_writes(
         ).read_bytes()
 
 
+def test_a_split_left_unfinished_is_done_again_whole(
+    cleaned: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A split run kept (issue 37) reads nothing the next time; one that stopped halfway (its
+    mark left, its sums half written) is not trusted: the next run splits every event again and
+    writes the files of a first run."""
+    from stages import split
+
+    _scored(cleaned, tmp_path, 10**9, monkeypatch)
+    with Store(tmp_path / f"batch{10**9}.duckdb") as store:
+        imp = [ev for (ev,) in store.tuples(sql="select event from scored_events where scoring "
+                                                "in ('IMP', 'TEAMS', 'BUTLER') order by 1")]  # fmt: skip
+        split.split_imp_events(store, imp, tmp_path / "first")
+        first = (tmp_path / "first" / "players.csv").read_bytes()
+        store.counts.clear()
+        split.split_imp_events(store, imp, tmp_path / "again")
+        assert store.counts["scored_tables_of"] == 0
+        store.run("mark_split_unfinished")
+        store.run(sql="delete from split_totals where kind = 'player'")  # stopped halfway
+        split.split_imp_events(store, imp, tmp_path / "redone")
+        assert store.counts["scored_tables_of"] == 1
+        assert not store.scalar("split_unfinished")
+    assert len(imp) >= 2
+    for name in ("again", "redone"):
+        assert (tmp_path / name / "players.csv").read_bytes() == first
+
+
 def test_lehman_read_a_period_at_a_time_equals_one_read(
     cleaned: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
