@@ -102,28 +102,44 @@ def _zombie(pid: int) -> bool:
         return True
 
 
-def _interrupt(tmp: Path, name: str, how: str, at: float | None = None,
+def _reached(proc: subprocess.Popen[str], log: Path, begun: int, line: str,
+             timeout: float = 300) -> None:  # fmt: skip
+    """Wait until this run's progress has printed `line` (a step's "...: started")."""
+    deadline = time.monotonic() + timeout
+    while line not in log.read_text()[begun:]:
+        assert proc.poll() is None, f"the run ended before {line!r}"
+        assert time.monotonic() < deadline, f"no {line!r} within {timeout} s"
+        time.sleep(0.02)
+
+
+def _interrupt(tmp: Path, name: str, how: str, at: str | None = None,
                api: str | None = None, entry: str = "cli") -> str:  # fmt: skip
-    """Start a run, hurt it, check it stopped cleanly; return the run's output."""
+    """Start a run, hurt it, check it stopped cleanly; return the run's output. `at`: the
+    progress line after which the fault comes; without it, a DDS solver's start (mid-solve).
+    Progress, not seconds: on a quiet fast machine the whole LIN run takes about 4 s, so a fault
+    at a fixed second could come after the DD work it means to cut (CI of a8a530e)."""
     log = tmp / f"{name}.log"
     begun = log.stat().st_size if log.exists() else 0
     proc = _start(tmp, name, api, entry)
     if at is not None:
-        time.sleep(at)
-        assert proc.poll() is None, "the run ended before the fault"
+        _reached(proc, log, begun, at)
         target = None
     else:
         target = _solver(proc)
-        time.sleep(0.3)  # mid-solve
+        time.sleep(0.1)  # mid-solve
     family = [proc.pid, *descendants(proc.pid)]
     if how == "SIGINT":  # a terminal's Ctrl-C: the whole foreground group
         os.killpg(proc.pid, signal.SIGINT)
     elif how == "SIGINT x2":  # the second while the first one's orderly stop still runs
         os.killpg(proc.pid, signal.SIGINT)
-        # 0.05 s: the orderly stop mid-DD now ends within 0.2 s (its flow run no longer waits up
-        # to a second for Prefect's heartbeat thread, flows.server.no_flow_heartbeats); long
-        # enough for the first signal's handler to have run, so the two are not one
-        time.sleep(0.05)
+        # The second as soon as the first signal's handler has run (it kills the solver, which
+        # is in a process group of its own: only the handler kills it), so the two are not one
+        # and the second comes while the orderly stop still unwinds: a fixed pause raced that
+        # stop, which now ends within 0.05-0.2 s (flows.server.no_flow_heartbeats)
+        assert target is not None
+        deadline = time.monotonic() + GONE_WITHIN
+        while _alive(target) and time.monotonic() < deadline:
+            time.sleep(0.001)
         os.killpg(proc.pid, signal.SIGINT)
     elif how == "SIGTERM":  # `kill PID`, a service manager's stop
         os.kill(proc.pid, signal.SIGTERM)
@@ -161,7 +177,8 @@ def test_every_stop_is_clean_and_the_rerun_equals_an_uninterrupted_run(
 ) -> None:
     from prefect_server import worker_api
 
-    for at in (3, 8, 15):
+    # before any DD: while Prefect's API starts, while the flow run starts, while cleaning
+    for at in ("start Prefect API: started", "start the flow run: started", "clean: started"):
         out = _interrupt(tmp_path, "chain", "SIGINT", at=at)
         assert "stopped by SIGINT" in out and "run the same command again" in out.lower(), out
     # kill -9 of the main process mid-DD, in the first run that gets past the API start, started
