@@ -382,14 +382,14 @@ def _problem_lines(errors: Sequence[RecordError], max_listed: int = 20) -> list[
     return out
 
 
-def _store_report(source: str, events: int, results: int, sections: _RankingSections | list[str],
+def _store_report(source: str, events: int, results: int, sections: list[str],
                   checks: Sequence[Check], errors: Sequence[RecordError]) -> str:  # fmt: skip
     lines = ["# Event scores", "", f"- source: {md(source)}",
              f"- events: {events}; table results scored: "
              f"{results}; records left out: {left_out(errors)} (errors.csv)",
              *_problem_lines(errors), ""]  # fmt: skip
     lines += published_section(checks)
-    return "\n".join(lines + (sections if isinstance(sections, list) else sections.lines())) + "\n"
+    return "\n".join(lines + sections) + "\n"
 
 
 class _RankingSections:
