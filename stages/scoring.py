@@ -456,9 +456,9 @@ def cut(sized: Iterable[tuple[T, int]], batch: int) -> list[list[T]]:
     """Items with their sizes (results) cut, in order, into batches of about `batch` results; an
     item (an event, a group of events) is never split."""
     out: list[list[T]] = []
-    size = batch  # start a first batch
+    size = 0
     for item, n in sized:
-        if size + n > batch:
+        if not out or size + n > batch:  # the first item opens a batch even when it has no result
             out.append([])
             size = 0
         out[-1].append(item)

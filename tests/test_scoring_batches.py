@@ -262,3 +262,14 @@ def test_lehman_read_a_period_at_a_time_equals_one_read(
     (whole, reads_whole, r_whole, h_whole), (split, reads_split, r_split, h_split) = kept.values()
     assert (reads_whole, reads_split) == (1, 3) and whole == split and whole["periods"] == 3
     assert r_split == r_whole and h_split == h_whole and len(r_whole) > 100
+
+
+def test_an_event_without_table_results_still_gets_a_batch() -> None:
+    """A teams file of matches only (Ruter's team.pbn: 60 match VPs, no table result) has 0 results;
+    as the first or only item it must open a batch, not index an empty list (CI of 2dbe9ac)."""
+    from stages.scoring import cut
+
+    assert cut([("team.pbn", 0)], 20_000) == [["team.pbn"]]
+    assert cut([("team.pbn", 0), ("lin", 30), ("online", 299)], 300) == [["team.pbn", "lin"],
+                                                                         ["online"]]  # fmt: skip
+    assert cut([("a", 20_000), ("b", 1), ("c", 0)], 20_000) == [["a"], ["b", "c"]]
