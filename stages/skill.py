@@ -232,9 +232,15 @@ def skill_row_batches(store: Store, event: str | None = None, batch: int = SKILL
 
 def _skill_rows_of(store: Store, events: list[str]) -> list[SkillRow]:
     """The events' scored table results with their DD tables and opening-lead traces."""
-    scored = store.rows("scored_tables_of", events=events)
-    loaded = tables_from_scored(scored, str(store.path))
-    deal_of = {r["record_id"]: r["deal_id"] for r in scored}
+    deal_of: dict[str, str] = {}
+
+    def scored() -> Iterator[dict[str, Any]]:  # a few thousand rows as dicts at a time, not all
+        for part in store.batches("scored_tables_of", size=5_000, events=events):
+            for r in part:
+                deal_of[r["record_id"]] = r["deal_id"]
+                yield r
+
+    loaded = tables_from_scored(scored(), str(store.path))
     cells: dict[str, list[int]] = {}
     for deal_id, strain, declarer, tricks in store.tuples("skill_dd_tables_of", events=events):
         c = cells.setdefault(deal_id, [0] * 20)
