@@ -163,8 +163,12 @@ def valet_skill_rows(valet_dir: str | Path, loaded: LoadedField | None = None) -
 # ---------------------------------------------------------------- the DuckDB store
 
 
-#: Rated table results read from the store per batch of whole events (`skill_row_batches`).
-SKILL_BATCH = 50_000
+#: Rated table results read from the store per batch of whole events (`skill_row_batches`). A
+#: batch's rows, fields and scores are the stage's largest transient, the same at any archive size:
+#: at 50,000 a batch of the 100k generated store peaked 152 MB above the process's floor, and the
+#: whole stage at 287 MB (bench/bench_skill_memory.py, load 6-9); at 20,000 the stage peaked at
+#: 206 MB, set by rating, not reading (issue 37).
+SKILL_BATCH = 20_000
 
 
 def db_skill_rows(store: Store | str | Path, event: str | None = None) -> list[SkillRow]:
