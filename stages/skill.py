@@ -29,6 +29,7 @@ from ddrank.scoring.intake.results import TableResult
 from ddrank.scoring.tournament import TableScore, score_field
 from ddrank.types import Card, DomainError, Seat
 from stages.field import LoadedField, load_field, tables_from_scored
+from stages.run import give_back_memory, trim_heap
 from store import Store
 
 #: (before, after): the declaring side's DD tricks before and after the opening lead.
@@ -404,6 +405,7 @@ def rate_store(store: Store, event: str | None = None, full: bool = False,
                     spooled[label].append(spool.tell())
                     pickle.dump(period, spool, protocol=pickle.HIGHEST_PROTOCOL)
             del rows  # not kept while the next batch is read
+            give_back_memory(store)  # nor the blocks it read, nor its freed heap
         if refit:  # the constants: the earliest periods' boards, in period order
             cols = FitColumns()
             for label in rated:
@@ -411,6 +413,7 @@ def rate_store(store: Store, event: str | None = None, full: bool = False,
                     cols.add(period_boards(label))
             params = fit_params_from(cols, sk.SkillParams())
             del cols
+            trim_heap()
             # a run stopped from here on leaves no constants and no events: the next fits again
             store.run("delete_skill_fit")
             store.run("delete_skill_events")
