@@ -319,3 +319,44 @@ def test_errors_read_back_a_few_at_a_time_write_what_one_read_writes(
     assert (tmp_path / "errors.csv").read_bytes() == (
         tmp_path / "out-default" / "errors.csv"
     ).read_bytes()
+
+
+def test_parts_read_in_one_pass_write_what_event_order_reads_write(
+    cleaned: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Exporting many events, the kept parts are read in one pass through the table in its own
+    order and written in event order from a spool (`stored_parts`, issue 37): the files are byte
+    for byte those the reads in event order write, also when the table's order is not the
+    events' (the first event's part made again, so kept last)."""
+    import stages.scoring_export as export_stage
+
+    db = tmp_path / "store.duckdb"
+    shutil.copy(cleaned, db)
+    settings = load_settings(db=str(db), out=str(tmp_path / "by-query"), ratings=False)
+    with Store(db) as store:
+        score_and_rate(store, settings)
+        names = [r[0] for r in store.tuples("export_part_events", events=None)]
+        assert len(names) == 3, names
+        store.run("delete_export_parts", events=names[:1])  # made again: kept after the others
+        assert export_stage.make_export_parts(store) == 1
+        stored = [r[0] for r in store.tuples(sql="select event from export_parts")]
+        assert stored == [*names[1:], names[0]], stored  # the table's order is not the events'
+        monkeypatch.setattr(export_stage, "PARTS_BY_QUERY_UP_TO", 0)
+        summary = export_stage.export(store, str(tmp_path / "one-pass"), str(db),
+                                      stage_errors(store))  # fmt: skip
+    assert summary["events"] == 3 and summary["results"] > 500
+    files = sorted(f.name for f in (tmp_path / "by-query").iterdir())
+    assert "results.csv" in files and "report.md" in files and "teams.csv" in files, files
+    for f in files:
+        assert (tmp_path / "one-pass" / f).read_bytes() == (
+            tmp_path / "by-query" / f
+        ).read_bytes(), f
+
+
+def stage_errors(store: Store) -> list:
+    """errors.csv's records as the scoring stage gives them: cleaning's, then each group's."""
+    import stages.scoring as stage_scoring
+    import stages.scoring_groups as groups
+
+    every = groups.scoring_groups(store, stage_scoring.option_key("auto", None))
+    return list(groups.StoredErrors(store, every))

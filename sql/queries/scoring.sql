@@ -186,6 +186,18 @@ select p.event from export_parts p join scored_events s
 where $events is null or p.event in (select unnest($events))
 order by p.event;
 
+-- name: export_part_keys
+-- export_part_events with each part's content hash: (event, content_hash), in event order.
+select p.event, p.content_hash from export_parts p join scored_events s
+  on s.event = p.event and s.content_hash is not distinct from p.content_hash
+where $events is null or p.event in (select unnest($events))
+order by p.event;
+
+-- name: export_parts_stored
+-- Every kept export part, in the table's own order (no sort, no join: a stream through the
+-- table; stages.scoring_export.stored_parts puts them in event order).
+select * from export_parts;
+
 -- name: export_parts
 -- Each scored event's kept part of results.csv, ranking.csv, teams.csv, butler.csv and report.md,
 -- in the files' (event) order, of the events $events (all of them when null).
