@@ -148,11 +148,10 @@ def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
             for seq, t in enumerate(splits):
                 declarer = t.result.declarer
                 names = t.result.names  # N E S W: the pairs are (N, S) and (E, W)
-                labels = pair_label(t.result.ns_pair), pair_label(t.result.ew_pair)
                 if touched is not None:
-                    touched[0].update(labels)
+                    touched[0].update((pair_label(t.result.ns_pair), pair_label(t.result.ew_pair)))
                     touched[1].update(names)
-                for k, v in zip(TABLE_TYPES, (ev, seq, *labels, names[Seat.N], names[Seat.S],
+                for k, v in zip(TABLE_TYPES, (ev, seq, names[Seat.N], names[Seat.S],
                                               names[Seat.E], names[Seat.W], t.butler, t.bid,
                                               t.play, t.luck,
                                               None if declarer is None else declarer.is_ns),
@@ -168,9 +167,8 @@ def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
                         EVENT_TYPES)  # fmt: skip
 
 
-TABLE_TYPES = {"event": "s", "seq": "i", "ns_label": "s", "ew_label": "s", "north": "s",
-               "south": "s", "east": "s", "west": "s", "butler": "f", "bid": "f", "play": "f",
-               "luck": "f",
+TABLE_TYPES = {"event": "s", "seq": "i", "north": "s", "south": "s", "east": "s", "west": "s",
+               "butler": "f", "bid": "f", "play": "f", "luck": "f",
                "declarer_ns": "b"}  # fmt: skip
 EVENT_TYPES = {"event": "s", "content_hash": "s", "tables": "i", "boards": "i", "splits": "i",
                "worst": "f", "errors": "s", "duplicates": "s"}  # fmt: skip

@@ -200,9 +200,12 @@ select event, content_hash from split_events;
 
 -- name: split_labels_of
 -- The pair labels and player names of the kept table splits of the events $events.
-select ns_label, north, south from split_tables where event in (select unnest($events))
+-- (a pair's label: its two names in order, as ddrank.scoring.intake.results.pair_label writes it)
+select least(north, south) || ' - ' || greatest(north, south), north, south
+from split_tables where event in (select unnest($events))
 union all
-select ew_label, east, west from split_tables where event in (select unnest($events));
+select least(east, west) || ' - ' || greatest(east, west), east, west
+from split_tables where event in (select unnest($events));
 
 -- name: delete_split_tables!
 -- The kept table splits of the events $events (every event when null).
@@ -233,13 +236,17 @@ where (kind = 'pair' and label in (select unnest($pairs::varchar[])))
 -- Each kept table split once for each of its pairs (North-South's, then East-West's), with the
 -- side it counts from (stages.split._keep_sums): only the labels $labels (every one when null),
 -- and of those the part $part of $parts (by the label's hash); by label, then in the order of one
--- pass over every event (the event, the table's place in its pass, the side).
+-- pass over every event (the event, the table's place in its pass, the side). A pair's label is
+-- its two names in order (ddrank.scoring.intake.results.pair_label: Python orders str by code
+-- point, DuckDB a VARCHAR by its UTF-8 bytes, the same order).
 select label, side_ns, butler, bid, play, luck, declarer_ns from (
-    select ns_label as label, event, seq, 0 as side, true as side_ns, butler, bid, play, luck,
-           declarer_ns
+    select least(north, south) || ' - ' || greatest(north, south) as label, event, seq, 0 as side,
+           true as side_ns, butler, bid, play, luck, declarer_ns
     from split_tables
     union all
-    select ew_label, event, seq, 1, false, butler, bid, play, luck, declarer_ns from split_tables
+    select least(east, west) || ' - ' || greatest(east, west), event, seq, 1, false, butler, bid,
+           play, luck, declarer_ns
+    from split_tables
 )
 where hash(label) % $parts = $part
   and ($labels::varchar[] is null or label in (select unnest($labels::varchar[])))
