@@ -10,13 +10,19 @@ errors.csv and split_report.md.
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ddrank.scoring.intake.results import RecordError, group_boards, pair_label
+from ddrank.scoring.intake.results import (
+    PairAndPlayerSums,
+    RecordError,
+    group_boards,
+    pair_label,
+)
 from ddrank.split import SplitTotals, aggregate_splits, split_field
 from ddrank.types import Seat
 from publish.field import TopRows, report_header, write_errors, write_md
@@ -53,8 +59,10 @@ def split_imp_events(store: Store, events: Sequence[str], out_dir: str | Path,
     out in `split_events`), and every pair's and player's running sums (`split_totals`): a run
     splits only the events whose scores changed since (read a batch of whole events at a time),
     and sums again, in the order of one pass over every event, only the pairs and players those
-    events hold (issue 37: adding one event to an archive splits one event). The files are the
-    same bytes as one pass over every event."""
+    events hold (issue 37: adding one event to an archive splits one event), a part of them at a
+    time. pairs.csv and players.csv are written from the kept sums a chunk of rows at a time
+    (issue 37: the split's memory does not grow with the archive's pairs and players, beyond one
+    pass's running sums). The files are the same bytes as one pass over every event."""
     wanted = sorted(set(events))
     key = f"{SPLIT_VERSION}|{store.path}"
     # a run that stopped halfway left its mark: nothing kept is trusted, every event is split
@@ -76,9 +84,10 @@ def split_imp_events(store: Store, events: Sequence[str], out_dir: str | Path,
         touched = _labels(store.tuples("split_labels_of", events=again))
         store.run("delete_split_tables", events=again)
         store.run("delete_split_events", events=again)
-    _split_events(store, todo, [now.get(ev, key) for ev in todo], touched)
+    sums = _split_events(store, todo, [now.get(ev, key) for ev in todo], touched)
     if whole:
-        _keep_sums(store, None, None)
+        _keep_totals(store, sums)
+        del sums
     else:
         pairs, players = touched or (set(), set())
         store.run("delete_split_totals_of", pairs=sorted(pairs), players=sorted(players))
@@ -116,11 +125,13 @@ def _labels(rows: Sequence[tuple]) -> tuple[set[str], set[str]]:
 
 
 def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
-                  touched: tuple[set[str], set[str]] | None) -> None:  # fmt: skip
+                  touched: tuple[set[str], set[str]] | None) -> PairAndPlayerSums | None:  # fmt: skip
     """Split the given events (a batch of whole events at a time, in event order), keep each
     one's table splits and counts, and note the pairs and players they hold in `touched` (when
-    given). Nothing of an event outlives its batch (issue 37: the sums are added afterwards,
-    from the kept table splits, by `_keep_sums`)."""
+    given).
+    Returns the running sums of one pass over them when every event is split (`touched` None):
+    the pairs and players of the archive, a few hundred bytes each, not read again from the
+    kept table splits (that read sorts them: more memory, issue 37)."""
     from stages.field import scored_tables_field
 
     hash_of = dict(zip(events, hashes, strict=True))
@@ -128,6 +139,7 @@ def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
     for ev, _, _, n in store.tuples("skill_event_sizes"):  # an event's rows of each date
         if ev in hash_of:
             sizes[ev] = sizes.get(ev, 0) + n
+    sums = PairAndPlayerSums(SplitTotals) if touched is None else None
     source = str(store.path)
     empty = [ev for ev in events if ev not in sizes]  # no table result: kept as such
     _insert_columns(store, "split_events", {k: [ev if k == "event" else hash_of[ev] if
@@ -145,6 +157,8 @@ def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
             grouped, dup_errors = group_boards(part.results)
             groups = [g for gs in grouped.values() for g in gs]
             splits, residual = split_field(groups)
+            if sums is not None:
+                sums.add(splits)
             for seq, t in enumerate(splits):
                 declarer = t.result.declarer
                 names = t.result.names  # N E S W: the pairs are (N, S) and (E, W)
@@ -165,6 +179,7 @@ def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
         _insert_columns(store, "split_tables", tables, TABLE_TYPES)
         _insert_columns(store, "split_events", {k: [c[k] for c in counts] for k in EVENT_TYPES},
                         EVENT_TYPES)  # fmt: skip
+    return sums
 
 
 TABLE_TYPES = {"event": "s", "seq": "i", "north": "s", "south": "s", "east": "s", "west": "s",
@@ -194,6 +209,27 @@ SIDES_PER_READ = 500_000
 SPLIT_ROWS = 10_000
 
 
+def _keep_totals(store: Store, sums: PairAndPlayerSums | None) -> None:
+    """Keep the running sums of the pairs and players in `sums`, SPLIT_ROWS at a time."""
+    for kind, of in (("pair", sums.pairs), ("player", sums.players)) if sums else ():
+        _insert_totals(store, kind, of.items())
+
+
+def _insert_totals(store: Store, kind: str, sums: Iterable[tuple[str, SplitTotals]]) -> None:
+    """Keep the (label, sums) of pairs or players (`kind`) in split_totals, SPLIT_ROWS a write."""
+    cols: dict[str, list[Any]] = defaultdict(list)
+    for label, t in sums:
+        cols["kind"].append(kind)
+        cols["label"].append(label)
+        for k in TOTAL_TYPES:
+            if k not in ("kind", "label"):
+                cols[k].append(getattr(t, k))
+        if len(cols["label"]) >= SPLIT_ROWS:
+            _insert_columns(store, "split_totals", cols, TOTAL_TYPES)
+            cols.clear()
+    _insert_columns(store, "split_totals", cols, TOTAL_TYPES)
+
+
 def _keep_sums(store: Store, pairs: set[str] | None, players: set[str] | None) -> None:
     """Sum every pair's and player's table splits again from the kept ones (only those of
     `pairs` and `players` when given) and keep the sums in `split_totals`.
@@ -202,23 +238,22 @@ def _keep_sums(store: Store, pairs: set[str] | None, players: set[str] | None) -
     place in its pass, then North-South before East-West and the seats N, S, E, W), so the sums
     are the same to the last bit. A read holds a part of the labels (by the label's hash) with
     their sides sorted by label, so Python holds the sums of one label at a time and DuckDB
-    sorts about SIDES_PER_READ sides at a time."""
+    sorts about SIDES_PER_READ sides at a time (the given labels' share of the sides taken as
+    their share of the labels)."""
     tables = store.table_count("split_tables")
     for kind, labels, sides in (("pair", pairs, 2), ("player", players, 4)):
         if labels is not None and not labels:
             continue
-        parts = max(1, -(-tables * sides // SIDES_PER_READ))
-        for part in range(parts):
-            cols: dict[str, list[Any]] = defaultdict(list)
+        share = 1.0
+        if labels is not None:  # the others' sums are kept
+            others = store.scalar(sql="select count(*) from split_totals where kind = $kind",
+                                  kind=kind)  # fmt: skip
+            share = len(labels) / (len(labels) + others)
+        parts = max(1, math.ceil(tables * sides * share / SIDES_PER_READ))
+        for part in range(parts):  # a part's sums are kept once its read is done
             read = store.batches(f"split_{kind}_sides", size=SPLIT_ROWS, parts=parts, part=part,
                                  labels=None if labels is None else sorted(labels))  # fmt: skip
-            for label, t in _label_sums(read):
-                cols["kind"].append(kind)
-                cols["label"].append(label)
-                for k in TOTAL_TYPES:
-                    if k not in ("kind", "label"):
-                        cols[k].append(getattr(t, k))
-            _insert_columns(store, "split_totals", cols, TOTAL_TYPES)
+            _insert_totals(store, kind, list(_label_sums(read)))
 
 
 def _label_sums(read: Iterable[list[Row]]) -> Iterator[tuple[str, SplitTotals]]:
