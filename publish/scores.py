@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -130,10 +130,10 @@ def team_rows(scores: Mapping[str, ScoredEvent]) -> list[Row]:
     return [{**asdict(m), "event": ev} for ev, sc in scores.items() for m in sc.matches]
 
 
-def error_rows(errors: Iterable[RecordError]) -> list[Row]:
-    """errors.csv's rows (ERRORS_COLUMNS)."""
-    return [{"source": e.source, "line": e.line, **{f: getattr(e, f) for f in PLACE_FIELDS},
-             "kind": e.kind, "message": e.message} for e in errors]  # fmt: skip
+def error_rows(errors: Iterable[RecordError]) -> Iterator[Row]:
+    """errors.csv's rows (ERRORS_COLUMNS), as the errors stream by."""
+    return ({"source": e.source, "line": e.line, **{f: getattr(e, f) for f in PLACE_FIELDS},
+             "kind": e.kind, "message": e.message} for e in errors)  # fmt: skip
 
 
 def write_errors(out: Path, errors: Iterable[RecordError]) -> Path:
@@ -146,26 +146,55 @@ def left_out(errors: Iterable[RecordError]) -> int:
     return sum(e.kind == "left out" for e in errors)
 
 
-def error_counts(errors: Sequence[RecordError]) -> Row:
+def error_counts(errors: Iterable[RecordError]) -> Row:
     """The summary's counts: records left out, duplicate tables among them, lines missing."""
-    return {"errors": left_out(errors),
-            "duplicate_tables": sum("duplicate table" in e.message for e in errors),
-            "missing_lines": sum(e.kind == "missing" for e in errors),
-            "notes": sum(e.kind == "note" for e in errors),
-            "left_out_why": why_left_out(errors)}  # fmt: skip
+    return ErrorTally(errors).counts()
 
 
 #: a message's first clause that names the table's contract ("3NX by W"), not why
 _CONTRACT_BY = re.compile(r"[1-7](?:[CDHS]|NT?)(?:X|XX|R)? by [NESW]")
 
 
-def why_left_out(errors: Sequence[RecordError], limit: int = 5) -> list[str]:
+def why_left_out(errors: Iterable[RecordError], limit: int = 5) -> list[str]:
     """The records left out, grouped by where (match or section, else event) and why (the
     message's first clause), largest first: one line each with its first record in full, so a
     director sees which match went unscored and finds it in the file without opening
     errors.csv ("20 left out in ITALY v WALES (not played), first ...pbn:1726: ...")."""
-    groups: dict[tuple[str, str], list[RecordError]] = {}
-    for e in errors:
+    return ErrorTally(errors).why_left_out(limit)
+
+
+#: report.md's lists of problems (`_problem_lines`): each kind, and its title ('' for none).
+PROBLEM_KINDS = (("left out", ""), ("unreadable", "files no reader takes"),
+                 ("missing", "traveller lines missing"), ("note", "notes"))  # fmt: skip
+
+
+class ErrorTally:
+    """What the summary and report.md say of the errors, in one pass over them (a stream: an
+    archive's records left out are not all held at once, issue 37): each kind's count and
+    first PROBLEMS_LISTED, the duplicate tables, and the records left out grouped by where and
+    why, each group's count and its first record (by line)."""
+
+    def __init__(self, errors: Iterable[RecordError] = ()) -> None:
+        self.kinds: dict[str, int] = {}
+        self.first: dict[str, list[RecordError]] = {}
+        self.duplicate_tables = 0
+        self.groups: dict[tuple[str, str], list[Any]] = {}  # (where, why) -> [count, first]
+        for e in errors:
+            self.add(e)
+
+    def through(self, errors: Iterable[RecordError]) -> Iterator[RecordError]:
+        """The errors as they stream by, each counted (errors.csv written and tallied in one
+        pass)."""
+        for e in errors:
+            self.add(e)
+            yield e
+
+    def add(self, e: RecordError) -> None:
+        self.kinds[e.kind] = self.kinds.get(e.kind, 0) + 1
+        first = self.first.setdefault(e.kind, [])
+        if len(first) < PROBLEMS_LISTED:
+            first.append(e)
+        self.duplicate_tables += "duplicate table" in e.message
         if e.kind == "left out":
             where = e.section or e.event or Path(e.source).name
             clauses = [c.strip() for c in e.message.split(":")]
@@ -174,13 +203,48 @@ def why_left_out(errors: Sequence[RecordError], limit: int = 5) -> list[str]:
                 if len(clauses) > 1 and _CONTRACT_BY.fullmatch(clauses[0])
                 else clauses[0]
             )
-            groups.setdefault((where, why), []).append(e)
-    ranked = sorted(groups.items(), key=lambda kv: -len(kv[1]))
-    lines = [f"{len(es)} left out in {where} ({why}), first {min(es, key=lambda e: e.line or 0)}"
-             for (where, why), es in ranked[:limit]]  # fmt: skip
-    if len(ranked) > limit:
-        lines.append(f"... and {len(ranked) - limit} more group(s): errors.csv lists each record")
-    return lines
+            group = self.groups.get((where, why))
+            if group is None:
+                self.groups[(where, why)] = [1, e]
+            else:
+                group[0] += 1
+                if (e.line or 0) < (group[1].line or 0):  # the first of the lowest line
+                    group[1] = e
+
+    def left_out(self) -> int:
+        return self.kinds.get("left out", 0)
+
+    def why_left_out(self, limit: int = 5) -> list[str]:
+        ranked = sorted(self.groups.items(), key=lambda kv: -kv[1][0])
+        lines = [f"{n} left out in {where} ({why}), first {first}"
+                 for (where, why), (n, first) in ranked[:limit]]  # fmt: skip
+        if len(ranked) > limit:
+            lines.append(f"... and {len(ranked) - limit} more group(s): errors.csv lists each "
+                         "record")  # fmt: skip
+        return lines
+
+    def counts(self) -> Row:
+        return {"errors": self.left_out(), "duplicate_tables": self.duplicate_tables,
+                "missing_lines": self.kinds.get("missing", 0), "notes": self.kinds.get("note", 0),
+                "left_out_why": self.why_left_out()}  # fmt: skip
+
+    def problem_lines(self) -> list[str]:
+        """report.md's lists of records left out (under the count), traveller lines the
+        movement expects and the files lack, and notes (the first PROBLEMS_LISTED of each;
+        errors.csv has all)."""
+        out = []
+        for kind, title in PROBLEM_KINDS:
+            n = self.kinds.get(kind, 0)
+            if n and title:
+                out.append(f"- {title}: {n} (errors.csv)")
+            out += [f"  - {e}" for e in self.first.get(kind, [])]
+            if n > PROBLEMS_LISTED:
+                out.append(f"  - ... and {n - PROBLEMS_LISTED} more")
+        return out
+
+
+#: Problems of each kind report.md lists (errors.csv has them all).
+PROBLEMS_LISTED = 20
 
 
 # ---------------------------------------------------------------- files
@@ -238,10 +302,11 @@ def event_block(results: Sequence[Row], pairs: Sequence[Row], butler: Sequence[R
 
 
 def write_block_outputs(out_dir: str | Path, source: str, blocks: Iterable[Row],
-                        checks: Sequence[Check], errors: Sequence[RecordError]) -> Row:  # fmt: skip
+                        checks: Sequence[Check], errors: Iterable[RecordError]) -> Row:  # fmt: skip
     """The same files from the store (`ddrank score --db`, `ddrank run`): the events' kept parts
     (`event_block`, in event order, a stream) one after the other. teams.csv and butler.csv are
-    written when any event has a team match; report.md lists each event's ranking."""
+    written when any event has a team match; report.md lists each event's ranking. `errors`
+    is read once, as a stream (errors.csv written and counted as they go by)."""
     out = Path(out_dir)
     events = results = 0
     teams = False
@@ -265,14 +330,15 @@ def write_block_outputs(out_dir: str | Path, source: str, blocks: Iterable[Row],
         if not teams:
             (new / "teams.csv").unlink()
             (new / "butler.csv").unlink()
-        write_errors(new, errors)
+        tally = ErrorTally()
+        write_errors(new, tally.through(errors))
         (new / "report.md").write_text(_store_report(source, events, results, report, checks,
-                                                     errors))  # fmt: skip
+                                                     tally))  # fmt: skip
         written = [out / f.name for f in _in_order(new)]
     return {
         "events": events,
         "results": results,
-        **error_counts(errors),
+        **tally.counts(),
         "published": _checks_summary(checks),
         "files": [str(f) for f in written],
     }
@@ -367,27 +433,17 @@ def report_markdown(
     return "\n".join(lines) + "\n"
 
 
-def _problem_lines(errors: Sequence[RecordError], max_listed: int = 20) -> list[str]:
-    """report.md's lists of records left out (under the count), traveller lines the movement
-    expects and the files lack, and notes (the first `max_listed` of each; errors.csv has all)."""
-    out = []
-    for kind, title in (("left out", ""), ("unreadable", "files no reader takes"),
-                        ("missing", "traveller lines missing"), ("note", "notes")):  # fmt: skip
-        items = [e for e in errors if e.kind == kind]
-        if items and title:
-            out.append(f"- {title}: {len(items)} (errors.csv)")
-        out += [f"  - {e}" for e in items[:max_listed]]
-        if len(items) > max_listed:
-            out.append(f"  - ... and {len(items) - max_listed} more")
-    return out
+def _problem_lines(errors: Iterable[RecordError]) -> list[str]:
+    """report.md's lists of records left out, traveller lines missing and notes (`ErrorTally`)."""
+    return ErrorTally(errors).problem_lines()
 
 
 def _store_report(source: str, events: int, results: int, sections: list[str],
-                  checks: Sequence[Check], errors: Sequence[RecordError]) -> str:  # fmt: skip
+                  checks: Sequence[Check], errors: ErrorTally) -> str:  # fmt: skip
     lines = ["# Event scores", "", f"- source: {md(source)}",
              f"- events: {events}; table results scored: "
-             f"{results}; records left out: {left_out(errors)} (errors.csv)",
-             *_problem_lines(errors), ""]  # fmt: skip
+             f"{results}; records left out: {errors.left_out()} (errors.csv)",
+             *errors.problem_lines(), ""]  # fmt: skip
     lines += published_section(checks)
     return "\n".join(lines + sections) + "\n"
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from stages import freshness
 from stages.progress import stage as progress_stage
-from stages.run import Run, freshness_of, open_run
+from stages.run import Run, freshness_of, give_back_memory, open_run
 
 # Each stage imports what it needs when it runs: `ddrank results` (scores and the site) must not
 # pay for statsmodels, rapidfuzz or endplay when the regression, names and DD stages are off.
@@ -231,6 +231,7 @@ class Steps:
                     raise
                 self.run.log.warning("stage %s failed: %s", st.name, exc)
                 self.run.results[st.key] = {"failed": str(exc) or type(exc).__name__}
+        give_back_memory(self.run.store)  # what this stage read or freed is not kept
 
     def finish(self) -> dict[str, Any]:
         """Each stage's summary by key, and "timings"; the manifest of a finished run, unless a

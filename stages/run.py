@@ -97,6 +97,27 @@ def open_run(settings: Any, *, lock: bool = True, store: Store | None = None,
         yield Run(settings, store, inputs)
 
 
+def give_back_memory(store: Store) -> None:
+    """What one stage (or one batch of a stage) read or freed is not kept for the next. DuckDB's
+    cache of the store's blocks is evicted (`Store.release_cache`: one connection serves the
+    run), and the C heap's free pages go back to the system (glibc's `malloc_trim`), so each
+    stage's peak starts from what the run really holds, not from an earlier stage's leftovers."""
+    store.release_cache()
+    trim_heap()
+
+
+def trim_heap() -> None:
+    """glibc's `malloc_trim(0)`: the free pages of the C heap (Python's larger objects, freed
+    lists and dicts) are given back to the system; elsewhere (musl, macOS) nothing."""
+    import ctypes
+
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # the process's own C library
+    except (OSError, AttributeError):
+        return
+    trim(0)
+
+
 def freshness_of(run: Run) -> Any:
     """Is there anything new for this run (`stages.freshness.Freshness`)? By content, from the
     run's own hashes and store: nothing is hashed or opened again."""

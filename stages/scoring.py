@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from itertools import islice
 from pathlib import Path
@@ -195,20 +195,32 @@ def loaded_rows(store: Store, rows: list[Row], matched: Mapping[tuple[str, str],
 
 def excluded(store: Store) -> list[RecordError]:
     """The records cleaning left out, each with its file, line, place and reason."""
-    out = []
-    for r in store.rows("exclusion_errors"):
-        source = str(r["source_file"] or store.path)
-        if r["reason"] == "unreadable" and r.get("file_records") == 1:  # a whole file no reader
-            # takes: said once, as what it is, not as a record left out (its file and line are
-            # columns of their own)
-            detail = str(r.get("detail") or "").removeprefix(f"{source}:{r['source_line']}: ")
-            out.append(RecordError(source, r["source_line"], detail or "unreadable",
-                                   **place_of(r), kind="unreadable"))  # fmt: skip
-            continue
-        why = EXCLUSION_REASONS.get(r["reason"], r["reason"]).rstrip(".")
-        detail = f": {r['detail']}" if r.get("detail") else ""
-        out.append(RecordError(source, r["source_line"], f"{why}{detail}", **place_of(r)))
-    return out
+    return list(excluded_stream(store))
+
+
+#: Records left out read from the store at a time (`excluded_stream`).
+EXCLUDED_PER_READ = 10_000
+
+
+def excluded_stream(store: Store) -> Iterator[RecordError]:
+    """`excluded`, read EXCLUDED_PER_READ at a time: an archive's tens of thousands of records
+    left out are not all held at once, neither as rows nor as errors (issue 37)."""
+    for rows in store.batches("exclusion_errors", size=EXCLUDED_PER_READ):
+        for r in rows:
+            yield _excluded_error(store, r)
+
+
+def _excluded_error(store: Store, r: Row) -> RecordError:
+    source = str(r["source_file"] or store.path)
+    if r["reason"] == "unreadable" and r.get("file_records") == 1:  # a whole file no reader
+        # takes: said once, as what it is, not as a record left out (its file and line are
+        # columns of their own)
+        detail = str(r.get("detail") or "").removeprefix(f"{source}:{r['source_line']}: ")
+        return RecordError(source, r["source_line"], detail or "unreadable", **place_of(r),
+                           kind="unreadable")  # fmt: skip
+    why = EXCLUSION_REASONS.get(r["reason"], r["reason"]).rstrip(".")
+    detail = f": {r['detail']}" if r.get("detail") else ""
+    return RecordError(source, r["source_line"], f"{why}{detail}", **place_of(r))
 
 
 # ---------------------------------------------------------------- scoring
@@ -430,14 +442,15 @@ def score_and_save(
             "unchanged": sorted(set(groups) - set(changed))}  # fmt: skip
 
 
-def save_errors(store: Store, errors: Sequence[RecordError]) -> None:
-    """Keep what this scoring found (records left out, lines missing) for the event pages."""
+def save_errors(store: Store, errors: Iterable[RecordError]) -> None:
+    """Keep what this scoring found (records left out, lines missing) for the event pages
+    (`errors`: a list or a stream, read once, a frame of ERRORS_PER_FRAME at a time)."""
     import polars as pl
 
     store.run("delete_scoring_errors")
     fields = {c: "table" if c == "table_no" else c for c in SCORING_ERRORS_COLUMNS}
-    for i in range(0, len(errors), ERRORS_PER_FRAME):  # a frame of columns, not of dicts
-        chunk = errors[i : i + ERRORS_PER_FRAME]
+    it = iter(errors)
+    while chunk := list(islice(it, ERRORS_PER_FRAME)):  # a frame of columns, not of dicts
         store.insert_frame("scoring_errors", pl.DataFrame(
             {c: [getattr(e, f) for e in chunk] for c, f in fields.items()},
             schema={c: pl.Int64 if c == "line" else pl.String for c in fields},
@@ -445,7 +458,7 @@ def save_errors(store: Store, errors: Sequence[RecordError]) -> None:
 
 
 #: Records left out kept per frame (`save_errors`): an archive leaves tens of thousands out.
-ERRORS_PER_FRAME = 50_000
+ERRORS_PER_FRAME = 10_000
 
 
 SCORING_ERRORS_COLUMNS = ["event", "source", "line", "session", "section", "round", "table_no",

@@ -4,7 +4,7 @@ errors.csv and report.md, each event's part made once and kept (issue 37)."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from ddrank.scoring.intake.results import RecordError
 from publish import scores as publish
@@ -18,13 +18,15 @@ EXPORT_BATCH = 10_000
 EXPORT_VERSION = "1"
 
 
-def export(store: Store, out_dir: str, source: str, errors: Sequence[RecordError],
+def export(store: Store, out_dir: str, source: str, errors: Iterable[RecordError],
            events: Sequence[str] | None = None) -> Row:  # fmt: skip
     """results.csv, ranking.csv, teams.csv, butler.csv, errors.csv and report.md from the store.
     Each event's part of them is made once from its stored rows (`make_export_parts`) and kept
     in `export_parts`; the files are the parts one after the other, streamed from the store in
     event order, so adding one event to an archive of a million results renders one event
-    (issue 37), and the archive's rows are never all in memory."""
+    (issue 37), and the archive's rows are never all in memory. `errors` is read twice (kept,
+    then written): a list, or a `stages.scoring_groups.StoredErrors` that reads the store again
+    each time, so that the archive's errors are not all in memory either."""
     save_errors(store, errors)
     make_export_parts(store)
     ev = None if events is None else list(events)

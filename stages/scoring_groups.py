@@ -15,12 +15,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ddrank.scoring.intake.records import event_label
 from ddrank.scoring.intake.results import RecordError
-from stages.scoring import MODEL_VERSION
+from stages.scoring import MODEL_VERSION, excluded_stream
 from stages.scoring_batches import event_groups
 from store import Store
 
@@ -105,12 +106,43 @@ def changed_groups(store: Store, groups: list[Group]) -> list[Group]:
     return [g for g in groups if stored.get(g.key) != g.fingerprint]
 
 
-def stored_states(store: Store, groups: list[Group]) -> dict[str, GroupState]:
-    """The kept state of the given groups (scored before, unchanged since)."""
+def stored_states(store: Store, groups: list[Group], errors: bool = True
+                  ) -> dict[str, GroupState]:  # fmt: skip
+    """The kept state of the given groups (scored before, unchanged since), read
+    STATES_PER_READ groups at a time; without `errors`, the records they left out are not kept
+    (`StoredErrors` reads them again where errors.csv is written: issue 37)."""
+    out: dict[str, GroupState] = {}
     keys = [g.key for g in groups]
-    if not keys:
-        return {}
-    return {k: GroupState.from_json(s) for k, s in store.tuples("scoring_group_states", keys=keys)}
+    for i in range(0, len(keys), STATES_PER_READ):
+        for k, text in store.tuples("scoring_group_states", keys=keys[i : i + STATES_PER_READ]):
+            state = GroupState.from_json(text)
+            if not errors:
+                state.errors = []
+            out[k] = state
+    return out
+
+
+#: Groups whose kept state is read per query (`stored_states`, `StoredErrors`).
+STATES_PER_READ = 200
+
+
+class StoredErrors:
+    """errors.csv's records as the store keeps them, in its order: the records cleaning left
+    out (`excluded_stream`), then each group's (its kept state), the groups in scoring order.
+    Read from the store again each time it is iterated, a batch at a time, so that an archive's
+    tens of thousands of errors are never all in memory (issue 37)."""
+
+    def __init__(self, store: Store, groups: list[Group]) -> None:
+        self.store, self.keys = store, [g.key for g in groups]
+
+    def __iter__(self) -> Iterator[RecordError]:
+        yield from excluded_stream(self.store)
+        for i in range(0, len(self.keys), STATES_PER_READ):
+            keys = self.keys[i : i + STATES_PER_READ]
+            states = dict(self.store.tuples("scoring_group_states", keys=keys))
+            for k in keys:
+                if k in states:
+                    yield from GroupState.from_json(states.pop(k)).errors
 
 
 def keep_states(store: Store, scored: list[tuple[Group, GroupState]]) -> None:

@@ -16,8 +16,8 @@ rates and splits.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,6 @@ from stages.scoring import (
     Loaded,
     changed_events,
     cut,
-    excluded,
     fouled_in,
     load_store,
     loaded_rows,
@@ -49,6 +48,7 @@ from stages.scoring_export import export
 from stages.scoring_groups import (
     Group,
     GroupState,
+    StoredErrors,
     changed_groups,
     forget_others,
     keep_states,
@@ -135,7 +135,9 @@ class ScoringRun:
         for g, loaded, events in work.groups:
             state = GroupState(events, loaded.errors, sorted(self.done.imp_of(events)),
                                fouled_in(loaded.results), dict(loaded.dates))  # fmt: skip
-            self.states[g.key] = state
+            # the records it left out are kept in the store with its state, not here:
+            # errors.csv reads them back (`StoredErrors`), an archive's are not all in memory
+            self.states[g.key] = replace(state, errors=[])
             self.done.unchanged += [ev for ev in events if ev not in scores]
             kept.append((g, state))
         keep_states(self.store, kept)
@@ -145,14 +147,13 @@ class ScoringRun:
         """The events published as matches only, then the outputs: export, ratings, split."""
         store, s, done = self.store, self.s, self.done
         clean = [g for g in self.groups if g.key not in self.states]
-        self.states.update(stored_states(store, clean))
+        self.states.update(stored_states(store, clean, errors=False))
         forget_others(store, self.groups)
-        errors = excluded(store)
+        errors = StoredErrors(store, self.groups)  # read again where they are written
         last = Loaded(str(store.path), [], facts=self.facts, standings=self.standings)
         read = {g.key for g in self.todo}
-        for g in self.groups:  # in scoring order: errors.csv's
+        for g in self.groups:  # in scoring order
             state = self.states.get(g.key) or GroupState()
-            errors += state.errors
             done.fouled += state.fouled
             done.imp_events += state.imp_events
             last.dates.update(state.dates)
@@ -183,7 +184,7 @@ def score_and_rate(store: Store, s: Any, *, params: LehmanParams | None = None,
     return run.finish(params, split)
 
 
-def outputs(store: Store, s: Any, done: Done, errors: list[Any], params: LehmanParams | None,
+def outputs(store: Store, s: Any, done: Done, errors: Iterable[Any], params: LehmanParams | None,
             split: bool | None) -> dict[str, Any]:  # fmt: skip
     """Export, the Lehman ratings and the bid/play split, and the run's summary."""
     summary = export(store, s.out, s.db, errors)

@@ -29,6 +29,7 @@ from ddrank.scoring.intake.results import TableResult
 from ddrank.scoring.tournament import TableScore, score_field
 from ddrank.types import Card, DomainError, Seat
 from stages.field import LoadedField, load_field, tables_from_scored
+from stages.run import give_back_memory, trim_heap
 from store import Store
 
 #: (before, after): the declaring side's DD tricks before and after the opening lead.
@@ -162,8 +163,12 @@ def valet_skill_rows(valet_dir: str | Path, loaded: LoadedField | None = None) -
 # ---------------------------------------------------------------- the DuckDB store
 
 
-#: Rated table results read from the store per batch of whole events (`skill_row_batches`).
-SKILL_BATCH = 50_000
+#: Rated table results read from the store per batch of whole events (`skill_row_batches`). A
+#: batch's rows, fields and scores are the stage's largest transient, the same at any archive size:
+#: at 50,000 a batch of the 100k generated store peaked 152 MB above the process's floor, and the
+#: whole stage at 287 MB (bench/bench_skill_memory.py, load 6-9); at 20,000 the stage peaked at
+#: 206 MB, set by rating, not reading (issue 37).
+SKILL_BATCH = 20_000
 
 
 def db_skill_rows(store: Store | str | Path, event: str | None = None) -> list[SkillRow]:
@@ -231,9 +236,15 @@ def skill_row_batches(store: Store, event: str | None = None, batch: int = SKILL
 
 def _skill_rows_of(store: Store, events: list[str]) -> list[SkillRow]:
     """The events' scored table results with their DD tables and opening-lead traces."""
-    scored = store.rows("scored_tables_of", events=events)
-    loaded = tables_from_scored(scored, str(store.path))
-    deal_of = {r["record_id"]: r["deal_id"] for r in scored}
+    deal_of: dict[str, str] = {}
+
+    def scored() -> Iterator[dict[str, Any]]:  # a few thousand rows as dicts at a time, not all
+        for part in store.batches("scored_tables_of", size=5_000, events=events):
+            for r in part:
+                deal_of[r["record_id"]] = r["deal_id"]
+                yield r
+
+    loaded = tables_from_scored(scored(), str(store.path))
     cells: dict[str, list[int]] = {}
     for deal_id, strain, declarer, tricks in store.tuples("skill_dd_tables_of", events=events):
         c = cells.setdefault(deal_id, [0] * 20)
@@ -404,6 +415,7 @@ def rate_store(store: Store, event: str | None = None, full: bool = False,
                     spooled[label].append(spool.tell())
                     pickle.dump(period, spool, protocol=pickle.HIGHEST_PROTOCOL)
             del rows  # not kept while the next batch is read
+            give_back_memory(store)  # nor the blocks it read, nor its freed heap
         if refit:  # the constants: the earliest periods' boards, in period order
             cols = FitColumns()
             for label in rated:
@@ -411,6 +423,7 @@ def rate_store(store: Store, event: str | None = None, full: bool = False,
                     cols.add(period_boards(label))
             params = fit_params_from(cols, sk.SkillParams())
             del cols
+            trim_heap()
             # a run stopped from here on leaves no constants and no events: the next fits again
             store.run("delete_skill_fit")
             store.run("delete_skill_events")

@@ -320,3 +320,49 @@ def test_an_event_without_table_results_still_gets_a_batch() -> None:
     assert cut([("team.pbn", 0), ("lin", 30), ("online", 299)], 300) == [["team.pbn", "lin"],
                                                                          ["online"]]  # fmt: skip
     assert cut([("a", 20_000), ("b", 1), ("c", 0)], 20_000) == [["a"], ["b", "c"]]
+
+
+def test_errors_read_back_a_few_at_a_time_write_what_one_read_writes(
+    cleaned: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """errors.csv, report.md and the kept `scoring_errors` are written from the store's records
+    left out and groups' states read back a batch at a time (`StoredErrors`, issue 37): with one
+    record and one group per read (every boundary crossed) they are byte for byte those of the
+    default reads, and errors.csv holds, in order, what the whole lists give: the records cleaning
+    left out, then each group's."""
+    import stages.scoring as stage_scoring
+    import stages.scoring_groups as groups
+    from publish.scores import write_errors
+
+    outs = {}
+    for name, small in (("default", False), ("one", True)):
+        db = tmp_path / "store.duckdb"  # one path: errors.csv and report.md name it
+        shutil.copy(cleaned, db)
+        if small:
+            monkeypatch.setattr(stage_scoring, "EXCLUDED_PER_READ", 1)
+            monkeypatch.setattr(stage_scoring, "ERRORS_PER_FRAME", 1)
+            monkeypatch.setattr(groups, "STATES_PER_READ", 1)
+        monkeypatch.setattr(scoring, "BATCH_RESULTS", 1)  # a group per batch
+        settings = load_settings(db=str(db), out=str(tmp_path / f"out-{name}"), ratings=False)
+        with Store(db) as store:
+            summary = score_and_rate(store, settings)
+            kept = store.tuples(sql="select * from scoring_errors")
+            every = groups.scoring_groups(store, stage_scoring.option_key("auto", None))
+            states = groups.stored_states(store, every)
+            whole = stage_scoring.excluded(store) + [e for g in every for e in states[g.key].errors]
+        outs[name] = (summary, kept, whole)
+    (s_default, kept_default, whole), (s_one, kept_one, _) = outs["default"], outs["one"]
+    excluded_n = sum(e.kind in ("left out", "unreadable") for e in whole)
+    assert excluded_n > 1 and len(whole) > excluded_n, (excluded_n, len(whole))  # both sources
+    for f in ("errors.csv", "report.md", "results.csv", "ranking.csv"):
+        assert (tmp_path / "out-one" / f).read_bytes() == (
+            tmp_path / "out-default" / f
+        ).read_bytes()
+    assert kept_one == kept_default and len(kept_default) == len(whole)
+    for key in ("errors", "duplicate_tables", "missing_lines", "notes", "left_out_why"):
+        assert s_one[key] == s_default[key], key
+    assert s_default["errors"] == sum(e.kind == "left out" for e in whole)
+    write_errors(tmp_path, whole)  # the whole list, written at once
+    assert (tmp_path / "errors.csv").read_bytes() == (
+        tmp_path / "out-default" / "errors.csv"
+    ).read_bytes()

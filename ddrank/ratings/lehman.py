@@ -129,12 +129,27 @@ def update_period(
     Earned ratings use the ratings as they stood at the start of the period (all of a week's
     boards are rated against the same field), as OKbridge recalculated once a week.
     """
-    ratings = {p: s.rating for p, s in states.items()}
+    out = dict(states)
+    out.update(period_states(states, boards, period, params))
+    return out
+
+
+def period_states(
+    states: Mapping[str, PlayerState],
+    boards: Iterable[RatedBoard],
+    period: int,
+    params: LehmanParams = LehmanParams(),
+) -> dict[str, PlayerState]:
+    """The new states of the players who played in `period` (`update_period`'s changes): its
+    cost is the period's boards, not every player of the archive (`rate_periods` runs an
+    archive's thousands of periods over tens of thousands of players)."""
+    boards = list(boards)
+    ratings = {p: states[p].rating for b in boards for p in (*b.ns, *b.ew) if p in states}
     earned: dict[str, list[float]] = defaultdict(list)
     for b in boards:
         for p, e in earned_ratings(b, ratings, params).items():
             earned[p].append(e)
-    out = dict(states)
+    out: dict[str, PlayerState] = {}
     for p, values in earned.items():
         s = states.get(p) or new_player(period, params)
         lam = params.history_weight ** max(period - s.last_period, 0)
@@ -170,27 +185,30 @@ def rate_periods(
     current: dict[str, PlayerState] = dict(states or {})
     history: list[dict[str, float | int | str]] = []
     for i, (label, boards) in enumerate(periods, start=first_index):
-        current = update_period(current, boards, i, params)
-        for p in sorted(current):
-            s = current[p]
-            if s.last_period == i:
-                history.append(
-                    {
-                        "player": p,
-                        "rating": s.rating,
-                        "boards": s.boards,
-                        "std_error": s.std_error,
-                        "period": label,
-                        "effective_boards": s.effective_boards,
-                        # the recursion's state, so a store can resume from this period
-                        "period_index": i,
-                        "weight": s.weight,
-                        "w": s.w,
-                        "w2": s.w2,
-                        "s1": s.s1,
-                        "s2": s.s2,
-                    }
-                )
+        # only the period's players change, and only they have a history row for it: neither
+        # copying nor sorting every player per period (that made an archive's ratings
+        # periods x players: quadratic in its size, issue 37)
+        played = period_states(current, boards, i, params)
+        current.update(played)
+        for p in sorted(played):
+            s = played[p]
+            history.append(
+                {
+                    "player": p,
+                    "rating": s.rating,
+                    "boards": s.boards,
+                    "std_error": s.std_error,
+                    "period": label,
+                    "effective_boards": s.effective_boards,
+                    # the recursion's state, so a store can resume from this period
+                    "period_index": i,
+                    "weight": s.weight,
+                    "w": s.w,
+                    "w2": s.w2,
+                    "s1": s.s1,
+                    "s2": s.s2,
+                }
+            )
     return current, history
 
 
