@@ -1,6 +1,6 @@
 """Where the skill ratings stage's own memory goes, on a copy of a kept store.
 
-    python bench/bench_skill_memory.py STORE [--work DIR] [--memory-limit 512MB]
+    python bench/bench_skill_memory.py STORE [--work DIR] [--batch RESULTS]
 
 STORE is a store that `bench/bench_scale.py --keep DIR` kept (`DIR/<size>/s.duckdb`, generated
 data). It is copied to `--work`, the skill tables are emptied (skill_ratings, skill_history,
@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("store", type=Path, help="a store kept by bench/bench_scale.py --keep")
     ap.add_argument("--work", type=Path, default=None, help="where the copy goes (default: temp)")
     ap.add_argument("--no-copy", action="store_true", help="use --work's copy as it is")
+    ap.add_argument("--batch", type=int, default=None, help="results per read (SKILL_BATCH)")
     a = ap.parse_args(argv)
     work = a.work or Path(tempfile.mkdtemp(prefix="bench-skill-memory-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         t = time.perf_counter()
         reset_peak()
         state["label"], state["t"] = "python start", time.perf_counter()
-        summary = skill.rate_store(store, None, False)
+        summary = skill.rate_store(store, None, False, batch=a.batch or skill.SKILL_BATCH)
         close("end")
         whole = time.perf_counter() - t
         print(f"  {'part':<44} {'calls':>6} {'s':>7} {'peak MB':>8}")

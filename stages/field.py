@@ -10,7 +10,7 @@ Cammarata bid/play split; Lehman ratings round by round. The Markdown and CSV fi
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -81,13 +81,13 @@ def _not_rated(players: str | None, names: tuple[str, ...]) -> str:
     return ""
 
 
-def tables_from_scored(rows: Sequence[Row], source: str) -> LoadedField:
+def tables_from_scored(rows: Iterable[Row], source: str) -> LoadedField:
     """Rows of the query `scored_tables` (the one results model) as a field.
     (`scored_tables_field`, its boards grouped.)"""
     return _grouped(scored_tables_field(rows, source))
 
 
-def scored_tables_field(rows: Sequence[Row], source: str) -> LoadedField:
+def scored_tables_field(rows: Iterable[Row], source: str) -> LoadedField:
     """Rows of the query `scored_tables` as table results, boards not grouped yet.
 
     A board is the director's: event, session, section, match (teams) and board number; tables

@@ -163,8 +163,12 @@ def valet_skill_rows(valet_dir: str | Path, loaded: LoadedField | None = None) -
 # ---------------------------------------------------------------- the DuckDB store
 
 
-#: Rated table results read from the store per batch of whole events (`skill_row_batches`).
-SKILL_BATCH = 50_000
+#: Rated table results read from the store per batch of whole events (`skill_row_batches`). A
+#: batch's rows, fields and scores are the stage's largest transient, the same at any archive size:
+#: at 50,000 a batch of the 100k generated store peaked 152 MB above the process's floor, and the
+#: whole stage at 287 MB (bench/bench_skill_memory.py, load 6-9); at 20,000 the stage peaked at
+#: 206 MB, set by rating, not reading (issue 37).
+SKILL_BATCH = 20_000
 
 
 def db_skill_rows(store: Store | str | Path, event: str | None = None) -> list[SkillRow]:
@@ -232,9 +236,15 @@ def skill_row_batches(store: Store, event: str | None = None, batch: int = SKILL
 
 def _skill_rows_of(store: Store, events: list[str]) -> list[SkillRow]:
     """The events' scored table results with their DD tables and opening-lead traces."""
-    scored = store.rows("scored_tables_of", events=events)
-    loaded = tables_from_scored(scored, str(store.path))
-    deal_of = {r["record_id"]: r["deal_id"] for r in scored}
+    deal_of: dict[str, str] = {}
+
+    def scored() -> Iterator[dict[str, Any]]:  # a few thousand rows as dicts at a time, not all
+        for part in store.batches("scored_tables_of", size=5_000, events=events):
+            for r in part:
+                deal_of[r["record_id"]] = r["deal_id"]
+                yield r
+
+    loaded = tables_from_scored(scored(), str(store.path))
     cells: dict[str, list[int]] = {}
     for deal_id, strain, declarer, tricks in store.tuples("skill_dd_tables_of", events=events):
         c = cells.setdefault(deal_id, [0] * 20)
