@@ -3,7 +3,8 @@ Markdown reports with the top 20 by each measure."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import heapq
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -62,6 +63,56 @@ def top_sections(
             lines += [f"## Top 20 {what} by {m} (at least {used} boards)", "",
                       top_table(kept, m, "players"), ""]  # fmt: skip
     return lines
+
+
+class TopRows:
+    """`top_sections` of rows that pass once, a chunk at a time (`through`): it holds the best
+    `TOP` rows of each measure (among the rows with enough boards, and among all), not every row
+    (issue 37). The same lines: `heapq.nsmallest` keeps the rows `sorted(...)[:n]` keeps, in the
+    same order, and the best of the rows so far and a chunk are the best of both."""
+
+    TOP = 20
+    CHUNK = 10_000
+
+    def __init__(self, measures: Sequence[str], min_boards: int) -> None:
+        self.measures, self.min_boards = list(measures), min_boards
+        self.rows: dict[str, int] = {}  # rows seen, by what ('players', 'pairs')
+        self.qualified: dict[str, int] = {}  # of them with at least min_boards boards
+        self.best: dict[tuple[str, str, bool], list[Row]] = {}  # (what, measure, qualified only)
+
+    def through(self, what: str, rows: Iterable[Row]) -> Iterator[Row]:
+        """`rows` as they come, noting the best of them as `what`'s."""
+        self.rows[what] = self.qualified[what] = 0
+        chunk: list[Row] = []
+        for r in rows:
+            chunk.append(r)
+            if len(chunk) >= self.CHUNK:
+                self._keep(what, chunk)
+                chunk = []
+            yield r
+        self._keep(what, chunk)
+
+    def _keep(self, what: str, chunk: list[Row]) -> None:
+        ok = [r for r in chunk if int(r["boards"]) >= self.min_boards]
+        self.rows[what] += len(chunk)
+        self.qualified[what] += len(ok)
+        for m in self.measures:
+            for only, rows in ((True, ok), (False, chunk)):
+                best = self.best.get((what, m, only), [])
+                self.best[what, m, only] = heapq.nsmallest(
+                    self.TOP, best + rows, key=lambda r, m=m: (-float(r[m]), str(r["players"]))
+                )
+
+    def sections(self) -> list[str]:
+        """`top_sections`'s lines of the rows that passed."""
+        lines: list[str] = []
+        for what in ("players", "pairs"):
+            only = self.qualified.get(what, 0) > 0  # else everyone, the threshold reported as 0
+            used = self.min_boards if only else 0
+            for m in self.measures:
+                lines += [f"## Top 20 {what} by {m} (at least {used} boards)", "",
+                          top_table(self.best.get((what, m, only), []), m, "players"), ""]  # fmt: skip
+        return lines
 
 
 def write_md(path: Path, lines: Sequence[str]) -> Path:

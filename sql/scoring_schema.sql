@@ -189,15 +189,18 @@ CREATE TABLE IF NOT EXISTS export_parts (
 -- from (content_hash: the split's version, the store's path and the event's scores), and every
 -- pair's and player's running sums over all of them (split_totals, kind 'pair' or 'player').
 CREATE TABLE IF NOT EXISTS split_tables (
-    event VARCHAR, seq INTEGER, ns_label VARCHAR, ew_label VARCHAR, north VARCHAR, south VARCHAR,
-    east VARCHAR, west VARCHAR, butler DOUBLE, bid DOUBLE, play DOUBLE, luck DOUBLE,
-    declarer_ns BOOLEAN
+    event VARCHAR, seq INTEGER, north VARCHAR, south VARCHAR, east VARCHAR, west VARCHAR,
+    butler DOUBLE, bid DOUBLE, play DOUBLE, luck DOUBLE, declarer_ns BOOLEAN
 );
 -- a store split by the first version (names as two lists, d147a3c) gets the four columns
 ALTER TABLE split_tables ADD COLUMN IF NOT EXISTS north VARCHAR;
 ALTER TABLE split_tables ADD COLUMN IF NOT EXISTS south VARCHAR;
 ALTER TABLE split_tables ADD COLUMN IF NOT EXISTS east VARCHAR;
 ALTER TABLE split_tables ADD COLUMN IF NOT EXISTS west VARCHAR;
+-- the pairs' labels are the names' (`split_pair_sides`), no longer kept twice: a third of what
+-- an archive's table splits wrote, and DuckDB's memory at 1M results (issue 37)
+ALTER TABLE split_tables DROP COLUMN IF EXISTS ns_label;
+ALTER TABLE split_tables DROP COLUMN IF EXISTS ew_label;
 CREATE TABLE IF NOT EXISTS split_events (
     event VARCHAR, content_hash VARCHAR, tables BIGINT, boards BIGINT, splits BIGINT,
     worst DOUBLE, errors VARCHAR, duplicates VARCHAR

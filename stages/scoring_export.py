@@ -34,17 +34,54 @@ def export(store: Store, out_dir: str, source: str, errors: Iterable[RecordError
                                        stored_checks(store, ev), errors)  # fmt: skip
 
 
-#: Events whose kept export parts are read per query: a few, since a part holds an event's text.
+#: Events whose kept export parts are read per query when a few events are exported.
 PARTS_PER_READ = 8
+#: Exporting more events than this, the parts are read in one pass through the table (spooled).
+PARTS_BY_QUERY_UP_TO = 64
+#: The text columns of a kept part (the rest are its key and counts).
+PART_TEXTS = ("results_csv", "ranking_csv", "teams_csv", "butler_csv", "report_md")
 
 
 def stored_parts(store: Store, events: list[str] | None) -> Iterator[Row]:
-    """The kept export parts in event order, a few events per query. The event names are
-    ordered first (small); ordering the parts themselves would sort every event's text at once,
-    which ran DuckDB out of its 512 MB at 1M results (issue 37)."""
-    names = [r[0] for r in store.tuples("export_part_events", events=events)]
-    for i in range(0, len(names), PARTS_PER_READ):
-        yield from store.rows("export_parts", events=names[i : i + PARTS_PER_READ])
+    """The kept export parts in event order. The event names are ordered first (small);
+    ordering the parts themselves would sort every event's text at once, which ran DuckDB out
+    of its 512 MB at 1M results (issue 37). A few events are read a few per query; more are
+    read in one pass through the table, in its order, their text spooled to a temporary file
+    and written from it in event order: a query per few events read the whole table's text
+    each time (a table of 500 events is one vector), quadratic in the archive (11 CPU-s of
+    export at 1M results)."""
+    keys = store.tuples("export_part_keys", events=events)
+    names = [ev for ev, _ in keys]
+    if len(names) <= PARTS_BY_QUERY_UP_TO:
+        for i in range(0, len(names), PARTS_PER_READ):
+            yield from store.rows("export_parts", events=names[i : i + PARTS_PER_READ])
+        return
+    import tempfile
+
+    at = {key: i for i, key in enumerate(keys)}  # (event, content hash) -> its place
+    kept: list[Row | None] = [None] * len(keys)  # each part without its text: where it is
+    with tempfile.TemporaryFile() as spool:
+        for rows in store.batches("export_parts_stored", size=PARTS_PER_READ):
+            for r in rows:
+                i = at.pop((r["event"], r["content_hash"]), None)
+                if i is None:  # not exported (another event's part, or made from old scores)
+                    continue
+                for c in PART_TEXTS:
+                    text = r[c]
+                    if text is not None:
+                        data = text.encode()
+                        r[c] = (spool.tell(), len(data))
+                        spool.write(data)
+                kept[i] = r
+        for r in kept:
+            if r is None:
+                continue
+            for c in PART_TEXTS:
+                if r[c] is not None:
+                    offset, size = r[c]
+                    spool.seek(offset)
+                    r[c] = spool.read(size).decode()
+            yield r
 
 
 def make_export_parts(store: Store) -> int:

@@ -10,16 +10,22 @@ errors.csv and split_report.md.
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ddrank.scoring.intake.results import PairAndPlayerSums, RecordError, group_boards, pair_label
+from ddrank.scoring.intake.results import (
+    PairAndPlayerSums,
+    RecordError,
+    group_boards,
+    pair_label,
+)
 from ddrank.split import SplitTotals, aggregate_splits, split_field
 from ddrank.types import Seat
-from publish.field import report_header, top_sections, write_errors, write_md
+from publish.field import TopRows, report_header, write_errors, write_md
 from publish.tables import write_csv
 from stages.scoring import cut
 from store import Store
@@ -53,8 +59,10 @@ def split_imp_events(store: Store, events: Sequence[str], out_dir: str | Path,
     out in `split_events`), and every pair's and player's running sums (`split_totals`): a run
     splits only the events whose scores changed since (read a batch of whole events at a time),
     and sums again, in the order of one pass over every event, only the pairs and players those
-    events hold (issue 37: adding one event to an archive splits one event). The files are the
-    same bytes as one pass over every event."""
+    events hold (issue 37: adding one event to an archive splits one event), a part of them at a
+    time. pairs.csv and players.csv are written from the kept sums a chunk of rows at a time
+    (issue 37: the split's memory does not grow with the archive's pairs and players, beyond one
+    pass's running sums). The files are the same bytes as one pass over every event."""
     wanted = sorted(set(events))
     key = f"{SPLIT_VERSION}|{store.path}"
     # a run that stopped halfway left its mark: nothing kept is trusted, every event is split
@@ -79,10 +87,11 @@ def split_imp_events(store: Store, events: Sequence[str], out_dir: str | Path,
     sums = _split_events(store, todo, [now.get(ev, key) for ev in todo], touched)
     if whole:
         _keep_totals(store, sums)
+        del sums
     else:
         pairs, players = touched or (set(), set())
         store.run("delete_split_totals_of", pairs=sorted(pairs), players=sorted(players))
-        _keep_totals(store, _sums_of(store, pairs, players))
+        _keep_sums(store, pairs, players)
     counts = store.rows("split_event_counts")
     store.run("mark_split_finished")
     loaded = SplitField(str(store.path))
@@ -98,11 +107,8 @@ def split_imp_events(store: Store, events: Sequence[str], out_dir: str | Path,
         return {"skipped": "no IMP event"}
     loaded.errors += dups
     loaded.boards = range(boards)
-    pairs, players = (
-        sums.rows() if whole else (_kept_rows(store, "pair"), _kept_rows(store, "player"))
-    )
-    return write_split(loaded, (pairs, players), sum(c["splits"] for c in counts), worst, out_dir,
-                       min_boards)  # fmt: skip
+    return write_split(loaded, (_kept_rows(store, "pair"), _kept_rows(store, "player")),
+                       sum(c["splits"] for c in counts), worst, out_dir, min_boards)  # fmt: skip
 
 
 #: Bumped when the split's arithmetic or what it keeps changes: every event is split again.
@@ -119,11 +125,13 @@ def _labels(rows: Sequence[tuple]) -> tuple[set[str], set[str]]:
 
 
 def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
-                  touched: tuple[set[str], set[str]] | None) -> PairAndPlayerSums:  # fmt: skip
+                  touched: tuple[set[str], set[str]] | None) -> PairAndPlayerSums | None:  # fmt: skip
     """Split the given events (a batch of whole events at a time, in event order), keep each
     one's table splits and counts, and note the pairs and players they hold in `touched` (when
     given).
-    Returns the running sums of one pass over them."""
+    Returns the running sums of one pass over them when every event is split (`touched` None):
+    the pairs and players of the archive, a few hundred bytes each, not read again from the
+    kept table splits (that read sorts them: more memory, issue 37)."""
     from stages.field import scored_tables_field
 
     hash_of = dict(zip(events, hashes, strict=True))
@@ -131,7 +139,7 @@ def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
     for ev, _, _, n in store.tuples("skill_event_sizes"):  # an event's rows of each date
         if ev in hash_of:
             sizes[ev] = sizes.get(ev, 0) + n
-    sums = PairAndPlayerSums(SplitTotals)
+    sums = PairAndPlayerSums(SplitTotals) if touched is None else None
     source = str(store.path)
     empty = [ev for ev in events if ev not in sizes]  # no table result: kept as such
     _insert_columns(store, "split_events", {k: [ev if k == "event" else hash_of[ev] if
@@ -149,15 +157,15 @@ def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
             grouped, dup_errors = group_boards(part.results)
             groups = [g for gs in grouped.values() for g in gs]
             splits, residual = split_field(groups)
-            sums.add(splits)
+            if sums is not None:
+                sums.add(splits)
             for seq, t in enumerate(splits):
                 declarer = t.result.declarer
                 names = t.result.names  # N E S W: the pairs are (N, S) and (E, W)
-                labels = pair_label(t.result.ns_pair), pair_label(t.result.ew_pair)
                 if touched is not None:
-                    touched[0].update(labels)
+                    touched[0].update((pair_label(t.result.ns_pair), pair_label(t.result.ew_pair)))
                     touched[1].update(names)
-                for k, v in zip(TABLE_TYPES, (ev, seq, *labels, names[Seat.N], names[Seat.S],
+                for k, v in zip(TABLE_TYPES, (ev, seq, names[Seat.N], names[Seat.S],
                                               names[Seat.E], names[Seat.W], t.butler, t.bid,
                                               t.play, t.luck,
                                               None if declarer is None else declarer.is_ns),
@@ -174,9 +182,8 @@ def _split_events(store: Store, events: Sequence[str], hashes: Sequence[str],
     return sums
 
 
-TABLE_TYPES = {"event": "s", "seq": "i", "ns_label": "s", "ew_label": "s", "north": "s",
-               "south": "s", "east": "s", "west": "s", "butler": "f", "bid": "f", "play": "f",
-               "luck": "f",
+TABLE_TYPES = {"event": "s", "seq": "i", "north": "s", "south": "s", "east": "s", "west": "s",
+               "butler": "f", "bid": "f", "play": "f", "luck": "f",
                "declarer_ns": "b"}  # fmt: skip
 EVENT_TYPES = {"event": "s", "content_hash": "s", "tables": "i", "boards": "i", "splits": "i",
                "worst": "f", "errors": "s", "duplicates": "s"}  # fmt: skip
@@ -194,45 +201,87 @@ def _insert_columns(store: Store, table: str, columns: dict[str, list[Any]],
                                                schema={k: of[t] for k, t in types.items()}))  # fmt: skip
 
 
-def _keep_totals(store: Store, sums: PairAndPlayerSums) -> None:
-    """Keep the running sums of the pairs and players in `sums`."""
+#: A read of the kept table splits' sides (a table split counted for one pair or player) covers
+#: about this many sides: DuckDB sorts one read's sides by label, Python holds one label's sums
+#: (issue 37: memory that does not grow with the archive).
+SIDES_PER_READ = 500_000
+#: Rows fetched at a time (sides summed, pairs.csv's and players.csv's rows written).
+SPLIT_ROWS = 10_000
+
+
+def _keep_totals(store: Store, sums: PairAndPlayerSums | None) -> None:
+    """Keep the running sums of the pairs and players in `sums`, SPLIT_ROWS at a time."""
+    for kind, of in (("pair", sums.pairs), ("player", sums.players)) if sums else ():
+        _insert_totals(store, kind, of.items())
+
+
+def _insert_totals(store: Store, kind: str, sums: Iterable[tuple[str, SplitTotals]]) -> None:
+    """Keep the (label, sums) of pairs or players (`kind`) in split_totals, SPLIT_ROWS a write."""
     cols: dict[str, list[Any]] = defaultdict(list)
-    for kind, of in (("pair", sums.pairs), ("player", sums.players)):
-        for label, t in of.items():
-            cols["kind"].append(kind)
-            cols["label"].append(label)
-            for k in TOTAL_TYPES:
-                if k not in ("kind", "label"):
-                    cols[k].append(getattr(t, k))
+    for label, t in sums:
+        cols["kind"].append(kind)
+        cols["label"].append(label)
+        for k in TOTAL_TYPES:
+            if k not in ("kind", "label"):
+                cols[k].append(getattr(t, k))
+        if len(cols["label"]) >= SPLIT_ROWS:
+            _insert_columns(store, "split_totals", cols, TOTAL_TYPES)
+            cols.clear()
     _insert_columns(store, "split_totals", cols, TOTAL_TYPES)
 
 
-def _sums_of(store: Store, pairs: set[str], players: set[str]) -> PairAndPlayerSums:
-    """The running sums of the given pairs and players, again from the kept table splits, added
-    in the order of one pass over every event."""
-    sums = PairAndPlayerSums(SplitTotals)
-    if not pairs and not players:
-        return sums
-    for rows in store.batches("split_tables_of", size=SPLIT_BATCH, pairs=sorted(pairs),
-                              players=sorted(players)):  # fmt: skip
-        for r in rows:  # in event order, then the table's place in its event's pass
-            dns = r["declarer_ns"]
-            values = (r["butler"], r["bid"], r["play"], r["luck"], dns)
-            for side_ns, label, names in ((True, r["ns_label"], (r["north"], r["south"])),
-                                          (False, r["ew_label"], (r["east"], r["west"]))):  # fmt: skip
-                if label in pairs:
-                    sums.pairs[label].add_values(*values, side_ns)
-                for name in names:
-                    if name in players:
-                        sums.players[name].add_values(*values, side_ns)
-    return sums
+def _keep_sums(store: Store, pairs: set[str] | None, players: set[str] | None) -> None:
+    """Sum every pair's and player's table splits again from the kept ones (only those of
+    `pairs` and `players` when given) and keep the sums in `split_totals`.
+
+    Each label's splits are added in the order of one pass over every event (event, the table's
+    place in its pass, then North-South before East-West and the seats N, S, E, W), so the sums
+    are the same to the last bit. A read holds a part of the labels (by the label's hash) with
+    their sides sorted by label, so Python holds the sums of one label at a time and DuckDB
+    sorts about SIDES_PER_READ sides at a time (the given labels' share of the sides taken as
+    their share of the labels)."""
+    tables = store.table_count("split_tables")
+    for kind, labels, sides in (("pair", pairs, 2), ("player", players, 4)):
+        if labels is not None and not labels:
+            continue
+        share = 1.0
+        if labels is not None:  # the others' sums are kept
+            others = store.scalar(sql="select count(*) from split_totals where kind = $kind",
+                                  kind=kind)  # fmt: skip
+            share = len(labels) / (len(labels) + others)
+        parts = max(1, math.ceil(tables * sides * share / SIDES_PER_READ))
+        for part in range(parts):  # a part's sums are kept once its read is done
+            read = store.batches(f"split_{kind}_sides", size=SPLIT_ROWS, parts=parts, part=part,
+                                 labels=None if labels is None else sorted(labels))  # fmt: skip
+            _insert_totals(store, kind, list(_label_sums(read)))
 
 
-def _kept_rows(store: Store, kind: str) -> list[Row]:
-    """The kept sums of every pair (or player) as pairs.csv's (players.csv's) rows, by label."""
-    kept = sorted((r["label"], r) for r in store.rows("split_totals_of_kind", kind=kind))
-    return [SplitTotals(**{k: r[k] for k in TOTAL_TYPES if k not in ("kind", "label")}).row(label)
-            for label, r in kept]  # fmt: skip
+def _label_sums(read: Iterable[list[Row]]) -> Iterator[tuple[str, SplitTotals]]:
+    """(label, its sums) from batches of sides sorted by label (each label's in pass order)."""
+    label: Any = _NO_LABEL
+    t = SplitTotals()
+    for rows in read:
+        for r in rows:
+            if r["label"] != label:
+                if label is not _NO_LABEL:
+                    yield label, t
+                label, t = r["label"], SplitTotals()
+            t.add_values(r["butler"], r["bid"], r["play"], r["luck"], r["declarer_ns"],
+                         r["side_ns"])  # fmt: skip
+    if label is not _NO_LABEL:
+        yield label, t
+
+
+_NO_LABEL = object()  # before the first side (a label may be any string)
+
+
+def _kept_rows(store: Store, kind: str) -> Iterator[Row]:
+    """The kept sums of every pair (or player) as pairs.csv's (players.csv's) rows, by label,
+    read SPLIT_ROWS at a time."""
+    for rows in store.batches("split_totals_by_label", size=SPLIT_ROWS, kind=kind):
+        for r in rows:
+            yield SplitTotals(**{k: r[k] for k in TOTAL_TYPES if k not in ("kind", "label")}
+                              ).row(r["label"])  # fmt: skip
 
 
 SPLIT_COLUMNS = ["players", "boards", "butler", "bid", "play", "defence", "luck"]
@@ -246,16 +295,18 @@ def run_split(loaded: LoadedField, out_dir: str | Path, min_boards: int = 30) ->
                        min_boards)  # fmt: skip
 
 
-def write_split(loaded: Any, sums: tuple[list[Row], list[Row]], tables: int, residual: float,
-                out_dir: str | Path, min_boards: int) -> Row:  # fmt: skip
-    """Theorem 1 checked, then pairs.csv, players.csv, errors.csv and split_report.md."""
+def write_split(loaded: Any, sums: tuple[Iterable[Row], Iterable[Row]], tables: int,
+                residual: float, out_dir: str | Path, min_boards: int) -> Row:  # fmt: skip
+    """Theorem 1 checked, then pairs.csv, players.csv, errors.csv and split_report.md. The rows
+    pass once (they may be read a chunk at a time): the report keeps only the best of them."""
     out = Path(out_dir)
     if residual > 1e-9:
         raise ArithmeticError(f"Theorem 1 violated by {residual:g} IMPs: a bug, please report")
     pairs, players = sums
+    top = TopRows(SPLIT_COLUMNS[2:], min_boards)
     files = [
-        write_csv(out / "pairs.csv", pairs, SPLIT_COLUMNS),
-        write_csv(out / "players.csv", players, SPLIT_COLUMNS),
+        write_csv(out / "pairs.csv", top.through("pairs", pairs), SPLIT_COLUMNS),
+        write_csv(out / "players.csv", top.through("players", players), SPLIT_COLUMNS),
         write_errors(out, loaded.errors),
     ]
     lines = report_header(
@@ -267,8 +318,8 @@ def write_split(loaded: Any, sums: tuple[list[Row], list[Row]], tables: int, res
             "columns in IMPs per board; butler = bid + play + defence + luck",
         ],
     )
-    lines += top_sections(pairs, players, SPLIT_COLUMNS[2:], min_boards)
+    lines += top.sections()
     files.append(write_md(out / "split_report.md", lines))
-    return {"tables": tables, "pairs": len(pairs), "players": len(players),
+    return {"tables": tables, "pairs": top.rows["pairs"], "players": top.rows["players"],
             "max_residual": residual, "errors": len(loaded.errors),
             "files": [str(f) for f in files]}  # fmt: skip

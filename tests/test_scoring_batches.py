@@ -214,6 +214,53 @@ def test_the_split_read_an_event_at_a_time_writes_what_one_read_writes(
         ).read_bytes()
 
 
+def test_the_split_summed_a_few_labels_at_a_time_writes_what_one_pass_writes(
+    cleaned: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run that splits some events again sums their pairs' and players' kept table splits a
+    part of the labels at a time, and every run writes pairs.csv and players.csv a chunk of rows
+    at a time, keeping only the best rows for the report (issue 37): in parts of a few labels,
+    with one row per read and per chunk, the same sums to the last bit and the same files, byte
+    for byte, as one pass over every event; the report's top sections are those of every row at
+    once (`top_sections`)."""
+    from publish.field import TopRows, top_sections
+    from stages import split
+
+    _scored(cleaned, tmp_path, 10**9, monkeypatch)
+    with Store(tmp_path / f"batch{10**9}.duckdb") as store:
+        imp = [ev for (ev,) in store.tuples(sql="select event from scored_events where scoring "
+                                                "in ('IMP', 'TEAMS', 'BUTLER') order by 1")]  # fmt: skip
+        for table in ("split_tables", "split_events", "split_totals"):  # nothing kept
+            store.run(sql=f"delete from {table}")
+        whole = split.split_imp_events(store, imp, tmp_path / "whole")
+        totals = store.tuples(sql="select * from split_totals order by kind, label")
+        t = whole["tables"]  # 2 and 4 sides a table split, t // 3 sides a read: up to 6 and 12
+        monkeypatch.setattr(split, "SIDES_PER_READ", t // 3)
+        monkeypatch.setattr(split, "SPLIT_ROWS", 1)
+        monkeypatch.setattr(TopRows, "CHUNK", 1)
+        # every event but the last is split again (as if its scores had changed)
+        store.run(sql="delete from split_events where event <> $last", last=imp[-1])
+        store.counts.clear()
+        again = split.split_imp_events(store, imp, tmp_path / "again")
+        reads = (store.counts["split_pair_sides"], store.counts["split_player_sides"])
+        assert store.tuples(sql="select * from split_totals order by kind, label") == totals
+        pairs = list(split._kept_rows(store, "pair"))
+        players = list(split._kept_rows(store, "player"))
+        for min_boards in (30, 10**6):  # some pairs and players qualify; nobody does
+            split.split_imp_events(store, imp, tmp_path / f"min{min_boards}", min_boards)
+            report = (tmp_path / f"min{min_boards}" / "split_report.md").read_text()
+            top = top_sections(pairs, players, split.SPLIT_COLUMNS[2:], min_boards)
+            assert "\n".join(top) in report
+            assert ("(at least 0 boards)" in report) == (min_boards > 30)
+    assert store.counts["scored_tables_of"] == 1  # the events split again, one read
+    assert 2 <= reads[0] <= 6 and 2 * reads[0] - 1 <= reads[1] <= 12  # parts of a few labels
+    assert whole == {**again, "files": whole["files"]}
+    assert t > 100 and whole["pairs"] > 1 and whole["players"] > 1
+    assert len(totals) == whole["pairs"] + whole["players"] == len(pairs) + len(players)
+    for f in ("pairs.csv", "players.csv", "errors.csv", "split_report.md"):
+        assert (tmp_path / "whole" / f).read_bytes() == (tmp_path / "again" / f).read_bytes(), f
+
+
 def test_a_split_left_unfinished_is_done_again_whole(
     cleaned: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -319,3 +366,44 @@ def test_errors_read_back_a_few_at_a_time_write_what_one_read_writes(
     assert (tmp_path / "errors.csv").read_bytes() == (
         tmp_path / "out-default" / "errors.csv"
     ).read_bytes()
+
+
+def test_parts_read_in_one_pass_write_what_event_order_reads_write(
+    cleaned: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Exporting many events, the kept parts are read in one pass through the table in its own
+    order and written in event order from a spool (`stored_parts`, issue 37): the files are byte
+    for byte those the reads in event order write, also when the table's order is not the
+    events' (the first event's part made again, so kept last)."""
+    import stages.scoring_export as export_stage
+
+    db = tmp_path / "store.duckdb"
+    shutil.copy(cleaned, db)
+    settings = load_settings(db=str(db), out=str(tmp_path / "by-query"), ratings=False)
+    with Store(db) as store:
+        score_and_rate(store, settings)
+        names = [r[0] for r in store.tuples("export_part_events", events=None)]
+        assert len(names) == 3, names
+        store.run("delete_export_parts", events=names[:1])  # made again: kept after the others
+        assert export_stage.make_export_parts(store) == 1
+        stored = [r[0] for r in store.tuples(sql="select event from export_parts")]
+        assert stored == [*names[1:], names[0]], stored  # the table's order is not the events'
+        monkeypatch.setattr(export_stage, "PARTS_BY_QUERY_UP_TO", 0)
+        summary = export_stage.export(store, str(tmp_path / "one-pass"), str(db),
+                                      stage_errors(store))  # fmt: skip
+    assert summary["events"] == 3 and summary["results"] > 500
+    files = sorted(f.name for f in (tmp_path / "by-query").iterdir())
+    assert "results.csv" in files and "report.md" in files and "teams.csv" in files, files
+    for f in files:
+        assert (tmp_path / "one-pass" / f).read_bytes() == (
+            tmp_path / "by-query" / f
+        ).read_bytes(), f
+
+
+def stage_errors(store: Store) -> list:
+    """errors.csv's records as the scoring stage gives them: cleaning's, then each group's."""
+    import stages.scoring as stage_scoring
+    import stages.scoring_groups as groups
+
+    every = groups.scoring_groups(store, stage_scoring.option_key("auto", None))
+    return list(groups.StoredErrors(store, every))

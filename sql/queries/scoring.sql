@@ -186,6 +186,18 @@ select p.event from export_parts p join scored_events s
 where $events is null or p.event in (select unnest($events))
 order by p.event;
 
+-- name: export_part_keys
+-- export_part_events with each part's content hash: (event, content_hash), in event order.
+select p.event, p.content_hash from export_parts p join scored_events s
+  on s.event = p.event and s.content_hash is not distinct from p.content_hash
+where $events is null or p.event in (select unnest($events))
+order by p.event;
+
+-- name: export_parts_stored
+-- Every kept export part, in the table's own order (no sort, no join: a stream through the
+-- table; stages.scoring_export.stored_parts puts them in event order).
+select * from export_parts;
+
 -- name: export_parts
 -- Each scored event's kept part of results.csv, ranking.csv, teams.csv, butler.csv and report.md,
 -- in the files' (event) order, of the events $events (all of them when null).
@@ -200,9 +212,12 @@ select event, content_hash from split_events;
 
 -- name: split_labels_of
 -- The pair labels and player names of the kept table splits of the events $events.
-select ns_label, north, south from split_tables where event in (select unnest($events))
+-- (a pair's label: its two names in order, as ddrank.scoring.intake.results.pair_label writes it)
+select least(north, south) || ' - ' || greatest(north, south), north, south
+from split_tables where event in (select unnest($events))
 union all
-select ew_label, east, west from split_tables where event in (select unnest($events));
+select least(east, west) || ' - ' || greatest(east, west), east, west
+from split_tables where event in (select unnest($events));
 
 -- name: delete_split_tables!
 -- The kept table splits of the events $events (every event when null).
@@ -229,19 +244,49 @@ delete from split_totals
 where (kind = 'pair' and label in (select unnest($pairs::varchar[])))
    or (kind = 'player' and label in (select unnest($players::varchar[])));
 
--- name: split_tables_of
--- The kept table splits that count for the pairs $pairs or the players $players.
-select event, seq, ns_label, ew_label, north, south, east, west, butler, bid, play, luck,
-       declarer_ns
-from split_tables
-where ns_label in (select unnest($pairs::varchar[])) or ew_label in (select unnest($pairs::varchar[]))
-   or north in (select unnest($players::varchar[])) or south in (select unnest($players::varchar[]))
-   or east in (select unnest($players::varchar[])) or west in (select unnest($players::varchar[]))
-order by event, seq;
+-- name: split_pair_sides
+-- Each kept table split once for each of its pairs (North-South's, then East-West's), with the
+-- side it counts from (stages.split._keep_sums): only the labels $labels (every one when null),
+-- and of those the part $part of $parts (by the label's hash); by label, then in the order of one
+-- pass over every event (the event, the table's place in its pass, the side). A pair's label is
+-- its two names in order (ddrank.scoring.intake.results.pair_label: Python orders str by code
+-- point, DuckDB a VARCHAR by its UTF-8 bytes, the same order).
+select label, side_ns, butler, bid, play, luck, declarer_ns from (
+    select least(north, south) || ' - ' || greatest(north, south) as label, event, seq, 0 as side,
+           true as side_ns, butler, bid, play, luck, declarer_ns
+    from split_tables
+    union all
+    select least(east, west) || ' - ' || greatest(east, west), event, seq, 1, false, butler, bid,
+           play, luck, declarer_ns
+    from split_tables
+)
+where hash(label) % $parts = $part
+  and ($labels::varchar[] is null or label in (select unnest($labels::varchar[])))
+order by label, event, seq, side;
+
+-- name: split_player_sides
+-- `split_pair_sides` for the players: each kept table split once for each of its four players
+-- (the seats N, S, E, W, as one pass adds them).
+select label, side_ns, butler, bid, play, luck, declarer_ns from (
+    select north as label, event, seq, 0 as seat, true as side_ns, butler, bid, play, luck,
+           declarer_ns
+    from split_tables
+    union all
+    select south, event, seq, 1, true, butler, bid, play, luck, declarer_ns from split_tables
+    union all
+    select east, event, seq, 2, false, butler, bid, play, luck, declarer_ns from split_tables
+    union all
+    select west, event, seq, 3, false, butler, bid, play, luck, declarer_ns from split_tables
+)
+where hash(label) % $parts = $part
+  and ($labels::varchar[] is null or label in (select unnest($labels::varchar[])))
+order by label, event, seq, seat;
+
+-- name: split_totals_by_label
+-- The kept sums of every pair ($kind 'pair') or player ('player'), by label (pairs.csv's and
+-- players.csv's order: a label's bytes, as Python sorts a str).
+select * from split_totals where kind = $kind order by label;
 
 -- name: split_event_counts
 -- Each kept event's counts and records left out, in the order of one pass.
 select * from split_events order by event;
-
--- name: split_totals_of_kind
-select * from split_totals where kind = $kind;
