@@ -183,6 +183,10 @@ CREATE TABLE IF NOT EXISTS export_parts (
     results_csv VARCHAR, ranking_csv VARCHAR, teams_csv VARCHAR, butler_csv VARCHAR,
     report_md VARCHAR
 );
+-- the texts packed in one zlib value (stages.scoring_export.packed, EXPORT_VERSION 2): DuckDB
+-- rewrites the table at each automatic checkpoint while parts are made, so it is kept small; the
+-- text columns above are those of version 1, left empty since
+ALTER TABLE export_parts ADD COLUMN IF NOT EXISTS packed BLOB;
 
 -- The bid/play split's kept work (stages.split; issue 37): each split event's table splits in the
 -- order of its pass (seq), its counts and records left out (JSON), keyed by what it was split

@@ -21,6 +21,7 @@ from typing import Any
 
 from ddrank.scoring.intake.records import event_label
 from ddrank.scoring.intake.results import RecordError
+from stages.run import give_back_memory
 from stages.scoring import MODEL_VERSION, excluded_stream
 from stages.scoring_batches import event_groups
 from store import Store
@@ -137,12 +138,15 @@ class StoredErrors:
 
     def __iter__(self) -> Iterator[RecordError]:
         yield from excluded_stream(self.store)
+        # what DuckDB cached of the raw records for them (90 MB at 1M results) is not kept
+        give_back_memory(self.store)
         for i in range(0, len(self.keys), STATES_PER_READ):
             keys = self.keys[i : i + STATES_PER_READ]
             states = dict(self.store.tuples("scoring_group_states", keys=keys))
             for k in keys:
                 if k in states:
                     yield from GroupState.from_json(states.pop(k)).errors
+        give_back_memory(self.store)
 
 
 def keep_states(store: Store, scored: list[tuple[Group, GroupState]]) -> None:

@@ -195,13 +195,15 @@ order by p.event;
 
 -- name: export_parts_stored
 -- Every kept export part, in the table's own order (no sort, no join: a stream through the
--- table; stages.scoring_export.stored_parts puts them in event order).
-select * from export_parts;
+-- table; stages.scoring_export.stored_parts puts them in event order). Not the text columns of
+-- EXPORT_VERSION 1: empty since, but a scan would read what deleted parts left in them.
+select event, content_hash, version, results, teams, packed from export_parts;
 
 -- name: export_parts
 -- Each scored event's kept part of results.csv, ranking.csv, teams.csv, butler.csv and report.md,
 -- in the files' (event) order, of the events $events (all of them when null).
-select p.* from export_parts p join scored_events s
+select p.event, p.content_hash, p.version, p.results, p.teams, p.packed
+from export_parts p join scored_events s
   on s.event = p.event and s.content_hash is not distinct from p.content_hash
 where $events is null or p.event in (select unnest($events))
 order by p.event;
