@@ -83,15 +83,22 @@ def settings_fingerprint(settings: Any) -> dict[str, Any]:
     return {k: v for k, v in sorted(data.items()) if k not in EXECUTION_ONLY | BY_CONTENT}
 
 
-def outputs_written(out: str | Path, since: float) -> list[str]:
-    """Files under `out` modified at or after `since` (epoch seconds): this run's outputs."""
+def outputs_written(out: str | Path, since: float, store: str | Path | None = None) -> list[str]:
+    """Files under `out` modified at or after `since` (epoch seconds): this run's outputs. Not
+    the store's own files (`store`, its WAL and lock, DuckDB's spill folder `<store>.tmp/`):
+    they come and go with the store (a spill file written while the run gave DuckDB's cache
+    back is gone once the store closes), and the store is compared by its tables' counts."""
     root = Path(out)
     if not root.is_dir():
         return []
+    own = str(Path(store).resolve()) if store else None
     return sorted(
         str(f.relative_to(root))
         for f in root.rglob("*")
-        if f.is_file() and f.name != MANIFEST and f.stat().st_mtime >= since - 1
+        if f.is_file()
+        and f.name != MANIFEST
+        and f.stat().st_mtime >= since - 1
+        and not (own and (str(f.resolve()) == own or str(f.resolve()).startswith(own + ".")))
     )
 
 
@@ -107,7 +114,7 @@ def write_manifest(settings: Any, started: float, summary: dict[str, Any],
         "store": str(Path(settings.db).resolve()),
         "store_counts": table_counts(run.store) if run else store_counts(settings.db),
         "settings": settings_fingerprint(settings),
-        "outputs": outputs_written(settings.out, started),
+        "outputs": outputs_written(settings.out, started, settings.db),
         "summary": {k: summary.get(k) for k in ("thresholds", "report") if k in summary},
     }
     tmp = path.with_suffix(".tmp")
