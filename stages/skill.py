@@ -2,13 +2,13 @@
 
 Reads either a Valet directory (with the cached `dd_tables.csv` / `dd_leads.csv` that
 `bench/make_valet_dd.py` writes) or the store (the one results model `scored_results`, read once,
-with `dd_tables` and `play_traces`), turns
-each table result into a `SkillBoard`, and runs `ddrank.ratings.skill` period by period. In the
-store the result is kept in `skill_ratings`, and every period's new states in `skill_history`;
-a later run finds the events whose inputs changed (an order-free hash per event, in SQL), and
-rates from the first period they touch, on the states stored before it (the Gaussian states are
-all the model needs), reading only the events of those periods: adding an event costs that
-event's periods, and the result equals one rating of everything (`rate_store`).
+with `dd_tables` and `play_traces`), turns each table result into a `SkillBoard`, and runs
+`ddrank.ratings.skill` period by period. In the store the result is kept in `skill_ratings`, and
+every period's new states in `skill_history`; a later run finds the events whose inputs changed
+(an order-free hash per event, in SQL), and rates from the first period they touch, on the states
+stored before it (the Gaussian states are all the model needs), reading only the events of those
+periods: adding an event costs that event's periods, and the result equals one rating of
+everything (`rate_store`).
 """
 
 from __future__ import annotations
@@ -483,18 +483,10 @@ def _store_history(store: Store, rows: list[tuple]) -> None:
 
     if not rows:
         return
-    cols = ("period", "idx", "player", "component", "mean", "var", "boards")
-    types = (pl.String, pl.Int32, pl.String, pl.String, pl.Float64, pl.Float64, pl.Int32)
-    frame = pl.DataFrame([list(c) for c in zip(*rows, strict=True)],
-                         schema=dict(zip(cols, types, strict=True)), orient="col")  # fmt: skip
-    store.insert_frame("skill_history", frame)
-
-
-def _skill_rating_schema() -> dict[str, Any]:
-    import polars as pl
-
-    return {"player": pl.String, "component": pl.String, "rating": pl.Float64, "se": pl.Float64,
-            "boards": pl.Int32, "last_period": pl.Int32}  # fmt: skip
+    schema = {"period": pl.String, "idx": pl.Int32, "player": pl.String, "component": pl.String,
+              "mean": pl.Float64, "var": pl.Float64, "boards": pl.Int32}  # fmt: skip
+    store.insert_frame("skill_history", pl.DataFrame([list(c) for c in zip(*rows, strict=True)],
+                                                     schema=schema, orient="col"))  # fmt: skip
 
 
 def skill_table(store: Store) -> list[dict[str, Any]]:
