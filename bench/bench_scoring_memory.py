@@ -51,15 +51,28 @@ def reset_peak() -> None:
     Path("/proc/self/clear_refs").write_text("5")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def store_parser(doc: str) -> argparse.ArgumentParser:
+    """The memory benches' arguments: a store kept by bench_scale and where its copy goes."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("store", type=Path, help="a store kept by bench/bench_scale.py --keep")
     ap.add_argument("--work", type=Path, default=None, help="where the copy goes (default: temp)")
-    a = ap.parse_args(argv)
-    work = a.work or Path(tempfile.mkdtemp(prefix="bench-scoring-memory-"))
+    return ap
+
+
+def store_copy(a: argparse.Namespace, prefix: str, copy: bool = True) -> Path:
+    """The copy of the kept store the bench works on (never the kept store itself)."""
+    work = a.work or Path(tempfile.mkdtemp(prefix=prefix))
     work.mkdir(parents=True, exist_ok=True)
     db = work / "s.duckdb"
-    shutil.copy(a.store, db)
+    if copy:
+        shutil.copy(a.store, db)
+    return db
+
+
+def main(argv: list[str] | None = None) -> int:
+    a = store_parser(__doc__).parse_args(argv)
+    db = store_copy(a, "bench-scoring-memory-")
+    work = db.parent
 
     import stages.ratings as ratings
     import stages.scoring_stage as stage

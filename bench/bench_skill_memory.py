@@ -15,10 +15,7 @@ Comparing the output at two sizes shows which part grows with the archive (issue
 
 from __future__ import annotations
 
-import argparse
-import shutil
 import sys
-import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -27,19 +24,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.bench_scoring_memory import memory_mb, reset_peak, store_copy, store_parser  # noqa: E402
+
 #: Everything the skill stage keeps: emptied in the copy so that the whole stage runs.
 KEPT = ("skill_ratings", "skill_history", "skill_periods", "skill_fit", "skill_events")
-
-
-def memory_mb() -> dict[str, int]:
-    """This process's peak (VmHWM) and current (VmRSS) resident memory, in MB."""
-    with open("/proc/self/status") as f:
-        return {k: int(v.split()[0]) // 1024 for k, _, v in (line.partition(":") for line in f)
-                if k in ("VmHWM", "VmRSS")}  # fmt: skip
-
-
-def reset_peak() -> None:
-    Path("/proc/self/clear_refs").write_text("5")
 
 
 def duck_mb(store: Any) -> int:
@@ -48,17 +36,11 @@ def duck_mb(store: Any) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("store", type=Path, help="a store kept by bench/bench_scale.py --keep")
-    ap.add_argument("--work", type=Path, default=None, help="where the copy goes (default: temp)")
+    ap = store_parser(__doc__)
     ap.add_argument("--no-copy", action="store_true", help="use --work's copy as it is")
     ap.add_argument("--batch", type=int, default=None, help="results per read (SKILL_BATCH)")
     a = ap.parse_args(argv)
-    work = a.work or Path(tempfile.mkdtemp(prefix="bench-skill-memory-"))
-    work.mkdir(parents=True, exist_ok=True)
-    db = work / "s.duckdb"
-    if not a.no_copy:
-        shutil.copy(a.store, db)
+    db = store_copy(a, "bench-skill-memory-", copy=not a.no_copy)
 
     from stages import skill
     from store import Store
@@ -115,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         print("duckdb_memory():", [r for r in store.con.execute(
             "select tag, memory_usage_bytes // 1048576 from duckdb_memory() "
             "where memory_usage_bytes > 0").fetchall()])  # fmt: skip
-    print(f"copy in {work}")
+    print(f"copy in {db.parent}")
     return 0
 
 

@@ -12,31 +12,23 @@ left memory behind (`bench/bench_scoring_memory.py` measures the split after the
 
 from __future__ import annotations
 
-import argparse
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_scoring_memory import memory_mb, reset_peak  # noqa: E402
+from bench.bench_scoring_memory import memory_mb, reset_peak, store_copy, store_parser  # noqa: E402
 
 #: The split's kept work: deleted from the copy so that every event is split.
 KEPT = ("split_tables", "split_events", "split_totals", "split_state")
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("store", type=Path, help="a store kept by bench/bench_scale.py --keep")
-    ap.add_argument("--work", type=Path, default=None, help="where the copy goes (default: temp)")
-    a = ap.parse_args(argv)
-    work = a.work or Path(tempfile.mkdtemp(prefix="bench-split-memory-"))
-    work.mkdir(parents=True, exist_ok=True)
-    db = work / "s.duckdb"
-    shutil.copy(a.store, db)
+    a = store_parser(__doc__).parse_args(argv)
+    db = store_copy(a, "bench-split-memory-")
+    work = db.parent
 
     import stages.split as split
     from store import Store
