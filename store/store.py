@@ -148,10 +148,11 @@ def open_connection(path: str | Path, read_only: bool = False) -> duckdb.DuckDBP
 #: archive. At 1 GB the run's own process still grew with the store (bench_scale stages, load
 #: 6-10, 2026-12-07: clean 875 MB at 300,000 results, 1,087 MB at 1M; ingest's final insert 849
 #: MB at 1M); at 512 MB: clean 606 MB (300,000) and 755 MB (1M), ingest 623 MB (1M), with the
-#: same CPU time (clean at 1M: 180.6 against 181.5 CPU-s). At 256 MB (bench_scale 1M, cbb5214,
-#: both limits side by side, load 2-3, own MB 512 -> 256): ingest 627 -> 609, clean 704 -> 510,
-#: scoring 663 -> 570, skill ratings 454 -> 483; the same CPU time (scoring 209.1 and 212.6 s).
-DEFAULT_MEMORY = "256MB"
+#: same CPU time (clean at 1M: 180.6 against 181.5 CPU-s). 256 MB was tried (5ae6e79): one 1M
+#: run passed with less memory (own MB: clean 704 -> 510, scoring 663 -> 570), the next ran out
+#: of memory in scoring's fingerprint query (`scoring_event_inputs`, a hash aggregate over the
+#: archive's table results), so 512 MB stays until that query is bounded by itself.
+DEFAULT_MEMORY = "512MB"
 MEMORY_ENV = "DDRANK_DUCKDB_MEMORY"
 #: The limit `Store.release_cache` sets for a moment: DuckDB evicts every block it can to meet it.
 RELEASE_LIMIT = "1MB"
