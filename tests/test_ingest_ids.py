@@ -1,0 +1,59 @@
+"""The ingest's compact set of spooled record ids (stages.ingest_ids) answers as a Python set does:
+through its compactions into sorted runs, their merges, ids sharing their high 64 bits, ids that
+are not 20 hex digits, and the removal of a refused file's ids."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from stages import ingest_ids
+from stages.ingest import _key
+from stages.ingest_ids import SeenIds
+
+
+@pytest.fixture(autouse=True)
+def small_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ingest_ids, "SET_IDS", 50)  # many compactions and merges
+
+
+def _ids(rng: random.Random, n: int) -> list[str]:
+    return [f"{rng.getrandbits(80):020x}" for _ in range(n)]
+
+
+def test_among_answers_as_a_set_does_through_compactions_and_merges() -> None:
+    rng = random.Random(37)
+    seen, plain = SeenIds(), set()
+    twins = [f"{rng.getrandbits(64):016x}{low:04x}" for low in (1, 2, 3)]  # same high 64 bits
+    odd = ["not-hex_1", "abc"]  # ids of another form stay as text
+    for batch_no in range(40):
+        batch = [_key(r) for r in _ids(rng, 30)]
+        batch += rng.sample(sorted(k for k in plain if isinstance(k, int)), min(5, len(plain)))
+        if batch_no == 7:
+            batch += [_key(twins[0]), _key(twins[1])] + [_key(o) for o in odd]
+        if batch_no > 20:
+            batch.append(_key(twins[2]))  # never added: its twins are held
+        assert seen.among(batch) == {k for k in batch if k in plain}, batch_no
+        new = {k for k in batch if k not in plain and k != _key(twins[2])}
+        seen.update(new)
+        plain |= new
+        assert len(seen) == len(plain)
+    assert len(seen._runs) > 1  # noqa: SLF001 - merged runs of several sizes
+    assert _key(twins[2]) not in seen.among([_key(twins[2])])
+    assert seen.among([_key(t) for t in twins[:2]]) == {_key(t) for t in twins[:2]}
+
+
+def test_difference_update_forgets_exactly_those_ids() -> None:
+    rng = random.Random(2026)
+    seen, plain = SeenIds(), set()
+    for _ in range(10):
+        new = {_key(r) for r in _ids(rng, 40)}
+        seen.update(new)
+        plain |= new
+    gone = set(rng.sample(sorted(plain), 120)) | {"never-held"}
+    seen.difference_update(gone)
+    plain -= gone
+    probe = sorted(gone - {"never-held"}) + sorted(plain)[:200]
+    assert seen.among(probe) == {k for k in probe if k in plain}
+    assert len(seen) == len(plain)
