@@ -273,7 +273,7 @@ class _Spool:
     def __init__(self) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="ddrank-ingest-")
         self.folder = Path(self._tmp.name)
-        self.ids = SeenIds()  # ids spooled (as numbers, then 10 bytes each: stages.ingest_ids)
+        self.ids = SeenIds()  # ids spooled (10 bytes each: stages.ingest_ids)
         self.count = 0
 
     def __enter__(self) -> _Spool:
@@ -362,7 +362,7 @@ def _ingest_streamed(store: Store, spool: _Spool, path: Path, sha1: str, extras:
     except LimitExceeded as exc:
         for written, ids in spooled:
             written.unlink()
-            spool.ids.difference_update(map(_key, ids))
+            spool.ids.difference_update(ids)
         summary.new, summary.duplicate = before[0], before[1]
         del summary.unreadable[before[2] :]
         summary.refused.append({"file": str(path), "reason": str(exc)})
@@ -386,30 +386,21 @@ def _fresh(store: Store, spool: _Spool, records: list[RawRecord], ids: list[str]
     """The records neither the store (earlier runs) nor this run (`spool.ids`) has; unreadable
     ones are reported."""
     known = _known_ids(store, ids)
-    keys = [_key(rid) for rid in ids]
-    earlier = spool.ids.among(keys)  # spooled by this run before this batch
-    mine: set[int | str] = set()  # this batch's
+    earlier = spool.ids.among(ids)  # spooled by this run before this batch
+    mine: set[str] = set()  # this batch's
     fresh: list[tuple[RawRecord, str]] = []
-    for rec, rid, key in zip(records, ids, keys, strict=True):
+    for rec, rid in zip(records, ids, strict=True):
         if rec.parse_error:
             summary.unreadable.append(
                 {"file": rec.source_file, "line": rec.source_line, "error": rec.parse_error}
             )
-        if rid in known or key in earlier or key in mine:
+        if rid in known or rid in earlier or rid in mine:
             summary.duplicate += 1
             continue
-        mine.add(key)
+        mine.add(rid)
         fresh.append((rec, rid))
     spool.ids.update(mine)
     return fresh
-
-
-def _key(rid: str) -> int | str:
-    """A record id (20 hex digits) as a number: a third of the memory of its text."""
-    try:
-        return int(rid, 16) if len(rid) == 20 and "_" not in rid else rid
-    except ValueError:
-        return rid
 
 
 def _insert(spool: _Spool, fresh: list[tuple[RawRecord, str]], summary: IngestSummary,
