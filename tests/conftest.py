@@ -9,7 +9,9 @@ imported anywhere in the session.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 import pytest
@@ -18,6 +20,9 @@ _worker = os.environ.get("PYTEST_XDIST_WORKER")
 if _worker and "DDRANK_TEST_PREFECT_HOME" not in os.environ:
     os.environ["DDRANK_TEST_PREFECT_HOME"] = tempfile.mkdtemp(prefix=f"prefect-home-{_worker}-")
     os.environ["PREFECT_HOME"] = os.environ["DDRANK_TEST_PREFECT_HOME"]
+    # The home holds a Prefect database and result storage (up to about 12 MB); without this, every
+    # suite run left two of them in the temporary folder.
+    atexit.register(shutil.rmtree, os.environ["DDRANK_TEST_PREFECT_HOME"], ignore_errors=True)
 
 # A flow called directly in a test starts Prefect's own temporary server; its 20 s default start
 # timeout failed once in a suite run on a loaded machine (flows/server.py gives ddrank's own 120 s).
