@@ -159,7 +159,8 @@ CREATE TABLE IF NOT EXISTS scoring_groups (
 -- scoring_inputs: every clean table result with what scoring needs, and where it was read (file,
 -- line, round, table: errors.csv names them); a store cleaned before boards had dates takes the
 -- raw record's date. One column list for the scoring stage's read (query scoring_boards) and for
--- the per-event fingerprints that tell it what changed (query scoring_event_inputs).
+-- the per-event fingerprints that tell it what changed (query scoring_event_inputs; its parts,
+-- query scoring_event_inputs_part, repeat this list: a column added here is added there).
 create or replace view scoring_inputs as
 select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
        r.source_file, r.source_line, b.round, b.table_no, b.auction,

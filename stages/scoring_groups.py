@@ -76,9 +76,9 @@ def _keyed(rows: list[tuple]) -> dict[str, list[int]]:
 
 
 def scoring_groups(store: Store, options: str) -> list[Group]:
-    """Every group of the store's events, in scoring order, with its fingerprint (one
-    aggregate query of the boards, and the facts', standings' and matches' hashes)."""
-    inputs = store.tuples("scoring_event_inputs")
+    """Every group of the store's events, in scoring order, with its fingerprint (aggregates of
+    the boards a part at a time, and the facts', standings' and matches' hashes)."""
+    inputs = event_inputs(store)
     facts = _keyed(store.tuples("event_fact_fingerprints"))
     standings = _keyed(store.tuples("standing_fingerprints"))
     matched = dict(store.tuples("matched_player_fingerprints"))
@@ -99,6 +99,37 @@ def scoring_groups(store: Store, options: str) -> list[Group]:
                                matched.get(context))).encode())  # fmt: skip
         out.append(Group(names, n, h.hexdigest()))
     return out
+
+
+#: Boards (by row id) hashed per query (`event_inputs`): at 1M results one query over every board
+#: held a hash table of every raw record, +280 MB; a part of 100,000 holds +79 (issue 37).
+INPUT_ROWS = 100_000
+
+
+def event_inputs(store: Store, rows: int | None = None) -> list[tuple]:
+    """Each event name's (event, event_id, date, year, results, fingerprint): the query
+    `scoring_event_inputs`, run over `rows` boards at a time (by row id) and added up (counts
+    summed, fingerprints XORed: the same values), DuckDB's cache given back after each part.
+    Scoring writes no boards meanwhile, so their row ids stay; should the parts not add up to
+    every board, the one query answers."""
+    rows = rows or INPUT_ROWS
+    out: dict[tuple, list[int]] = {}
+    # what the log holds written first: DuckDB 2's checkpoint compacts row groups (moving row
+    # ids) and runs only on a write, none of which comes before the last part
+    store.checkpoint()
+    last, boards = store.tuples("boards_row_ids")[0]
+    for lo in range(0, -1 if last is None else last + 1, rows):
+        for ev, event_id, day, year, n, fp in store.tuples("scoring_event_inputs_part", lo=lo,
+                                                           hi=lo + rows):  # fmt: skip
+            acc = out.setdefault((ev, event_id, day, year), [0, 0])
+            acc[0] += n
+            acc[1] ^= fp
+        store.release_cache()
+    parts = [(*key, n, fp) for key, (n, fp) in out.items()]
+    if sum(r[4] for r in parts) != boards:  # never seen: the row ids moved between the parts
+        parts = store.tuples("scoring_event_inputs")
+    # by name: a group's names come in this order (`event_groups`), whatever the parts' order
+    return sorted(parts, key=repr)
 
 
 def changed_groups(store: Store, groups: list[Group]) -> list[Group]:

@@ -108,6 +108,17 @@ class ScoringRun:
         for batch in cut([(g.names, g.results) for g in self.todo], self.batch):
             # built in a call of its own: this generator keeps no batch while it reads the next
             yield self._work([todo["\x1f".join(names)] for names in batch], matched)
+            self._write_out()
+
+    def _write_out(self) -> None:
+        """After a batch was taken (its rows and objects gone): its rows written into the store
+        file (a checkpoint) while the run holds little, and what that read given back. DuckDB
+        otherwise checkpoints inside whichever insert passes 16 MB of log, on top of a batch's
+        rows in memory; a checkpoint that rewrites a full row group of scored_results costs
+        about 225 MB however it is started (1M generated results, issue 37)."""
+        forget_memos()
+        self.store.checkpoint()
+        give_back_memory(self.store)
 
     def _work(self, groups: list[Group], matched: dict[tuple[str, str], str]) -> Work:
         """One batch of groups read (one query) and made ready to score."""
@@ -175,6 +186,18 @@ class ScoringRun:
         done.imp(events, infos)
         done.imp_events += done.imp_of(list(events))
         return outputs(store, s, done, errors, params, split)
+
+
+def forget_memos() -> None:
+    """Empty scoring's memos of pure functions (a table's four names, a pair's names, a deal):
+    each keeps up to 65,536 entries, a batch's tables fill them and the next batch's events are
+    others, so kept from batch to batch they grew with the archive up to their size (issue 37)."""
+    from ddrank.scoring import model
+    from ddrank.scoring.intake import identity, records
+
+    for memo in (identity.side_label, identity._two_seats, identity._seat_identities,
+                 model._identity, records.canonical_deal):  # fmt: skip
+        memo.cache_clear()
 
 
 def score_and_rate(store: Store, s: Any, *, params: LehmanParams | None = None,

@@ -145,6 +145,36 @@ def test_a_rerun_reads_only_the_events_whose_inputs_changed(cleaned: Path, tmp_p
     assert event in changed["rescored"][0] or changed["rescored"][0].startswith(event[:4])
 
 
+def test_fingerprints_hashed_a_few_boards_at_a_time_equal_one_query(
+    cleaned: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 37: the groups' fingerprints are hashed a part of the boards at a time (by row id,
+    `event_inputs`): the parts' counts and fingerprints add up to those of the one query over
+    every board, also with boards deleted (row ids with gaps); a rerun hashed one board at a
+    time finds nothing changed and reads no table result."""
+    import stages.scoring_groups as groups
+
+    db = tmp_path / "parts.duckdb"
+    shutil.copy(cleaned, db)
+    settings = load_settings(db=str(db), out=str(tmp_path / "out"), ratings=False)
+    with Store(db) as store:
+        whole = sorted(store.tuples("scoring_event_inputs"), key=repr)
+        assert len(whole) >= 3 and sum(r[4] for r in whole) > 500, whole
+        for rows in (1, 7, 100, 10**6):
+            assert groups.event_inputs(store, rows) == whole, rows
+        assert store.counts["scoring_event_inputs"] == 1  # the parts added up: not asked again
+        score_and_rate(store, settings)
+    monkeypatch.setattr(groups, "INPUT_ROWS", 1)
+    with Store(db) as store:
+        again = score_and_rate(store, settings)
+        assert store.counts["scoring_boards"] == 0 and again["rescored"] == []
+        store.run(sql="delete from boards where record_id in "
+                      "(select record_id from boards order by record_id limit 9)")  # fmt: skip
+        fewer = sorted(store.tuples("scoring_event_inputs"), key=repr)
+        assert fewer != whole and groups.event_inputs(store, 5) == fewer
+        assert store.counts["scoring_event_inputs"] == 1
+
+
 def test_a_new_file_reads_only_its_event_and_scores_as_one_run(tmp_path: Path) -> None:
     """Two files scored, then a third ingested: the rerun reads one event (one read of the
     boards), and its store tables and output files equal those of one scoring of the three."""

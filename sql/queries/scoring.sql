@@ -124,8 +124,40 @@ order by r.event, r.section, r.direction, r.rank, r.pair;
 -- name: scoring_event_inputs
 -- scoring_event_sizes with a fingerprint of the rows `scoring_boards` gives each (an order-free
 -- hash of every column): a changed, added or removed row changes it (stages.scoring_groups).
+-- What the parts of `scoring_event_inputs_part` add up to (the tests compare them); the stage
+-- runs the parts: this one query holds a hash table of every raw record (+280 MB at 1M results).
 select event, event_id, date, year, count(*) as results, bit_xor(hash(s)) as fingerprint
 from scoring_inputs s group by event, event_id, date, year;
+
+-- name: boards_row_ids
+-- The boards' row ids run from 0 to the first (NULL: no boards), `scoring_event_inputs_part` cuts
+-- them; the second is how many boards its parts must add up to.
+select max(rowid), count(*) from boards;
+
+-- name: scoring_event_inputs_part
+-- `scoring_event_inputs` of the boards whose row id is in [$lo, $hi) (stages.scoring_groups adds
+-- the parts up: counts summed, fingerprints XORed): the raw records are those boards' only, so
+-- the join holds a part, not the archive (issue 37). The columns are the view scoring_inputs',
+-- in its order (sql/scoring_schema.sql): the same rows hash the same.
+select event, event_id, date, year, count(*) as results, bit_xor(hash(s)) as fingerprint
+from (
+    select b.record_id, b.deal_id, b.deal, b.event, b.year, b.board_no,
+           r.source_file, r.source_line, b.round, b.table_no, b.auction,
+           coalesce(len(b.play), 0) > 0 as played_cards,
+           b.northname, b.eastname, b.southname, b.westname, b.ns_vulnerable, b.ew_vulnerable,
+           b.contract, b.declarer, b.result, b.dealer, b.home_team, b.visit_team, b.room,
+           b.event_id, b.session, b.section, b.ns_pair, b.ew_pair,
+           b.north_id, b.east_id, b.south_id, b.west_id, b.ns_score, b.ew_score, b.adjusted,
+           b.phantom, b.repeat,
+           b.published_ns_mp, b.published_ew_mp, b.published_ns_pct, b.published_ew_pct,
+           b.published_imps, b.published_datum, b.player_numbers, r.stage,
+           coalesce(nullif(b.date, ''), r.date) as date, r.source_format
+    from (select * from boards where rowid >= $lo and rowid < $hi) b
+    left join (select * from raw_records where record_id in
+               (select record_id from boards where rowid >= $lo and rowid < $hi)) r
+      using (record_id)
+) s
+group by event, event_id, date, year;
 
 -- name: event_fact_fingerprints
 -- The facts published of each event (by its event id), hashed.
