@@ -18,6 +18,7 @@ import polars as pl
 from ddrank.cleaning import records_leading_passes
 from stages.clean_slice import CleanSummary, clean_slice
 from stages.ingest import as_store, spawn_pool
+from stages.run import give_back_memory
 from store import Store
 
 PARALLEL_THRESHOLD = 20_000  # below this, a process pool costs more than it saves
@@ -40,6 +41,7 @@ def clean_pending(store: Store | Any, workers: int | None = None) -> CleanSummar
         if not sources:
             return summary
         passes = files_with_leading_passes(store)
+        give_back_memory(store)  # the blocks the export read: not held while the workers clean
         chunks = [(source, k) for source, n in sources for k in range(0, n, CHUNK_ROWS)]
         jobs = [(source, k, CHUNK_ROWS, tmp, f"{i:05d}", passes)
                 for i, (source, k) in enumerate(chunks)]  # fmt: skip

@@ -38,7 +38,10 @@ BOARD_SCHEMA = {
 _ISSUE_SCHEMA = {"record_id": pl.Utf8, "reason": pl.Utf8, "detail": pl.Utf8}
 _EXCLUSION_SCHEMA = {**_ISSUE_SCHEMA, "source_file": pl.Utf8, "source_line": pl.Int32,
                      "place": pl.Utf8}  # fmt: skip
-SCHEMAS = {"boards": BOARD_SCHEMA, "exclusions": _EXCLUSION_SCHEMA,
+#: What a worker writes for `boards`: the cleaned board, then its raw record's partition (the
+#: pending export carries it, so loading the boards needs no join with raw_records).
+_BOARDS_OUT = {**BOARD_SCHEMA, "partition_id": pl.Int32}
+SCHEMAS = {"boards": _BOARDS_OUT, "exclusions": _EXCLUSION_SCHEMA,
            "auction_issues": _ISSUE_SCHEMA, "play_issues": _ISSUE_SCHEMA}  # fmt: skip
 OUTPUTS = tuple(SCHEMAS)
 
@@ -111,9 +114,11 @@ def clean_slice(
     """
     frame = pl.scan_parquet(source).slice(offset, length).collect()  # this chunk's row groups
     summary = CleanSummary(cleaned=len(frame))
+    partitions = frame["partition_id"].to_list()
+    frame = frame.drop("partition_id")
     boards: list[tuple] = []
     out: dict[str, dict[str, list]] = {n: {c: [] for c in SCHEMAS[n]} for n in OUTPUTS[1:]}
-    for rid, rec in _records(frame):
+    for (rid, rec), partition in zip(_records(frame), partitions, strict=True):
         res = clean_record(rec, rid, rec.source_file not in files_with_leading_passes)
         if res.exclusion:
             reason, detail = res.exclusion
@@ -124,7 +129,7 @@ def clean_slice(
         board = res.board
         assert board is not None
         summary.kept += 1
-        boards.append(_board_values(board))
+        boards.append((*_board_values(board), partition))
         for kind, issue in (("auction_issues", res.auction_issue), ("play_issues", res.play_issue)):
             if issue:
                 getattr(summary, kind)[issue[0]] += 1
@@ -134,8 +139,8 @@ def clean_slice(
                 summary.repairs[repair.split(":")[0]] += 1
     del frame
     folder = Path(out_dir)
-    columns = dict(zip(BOARD_SCHEMA, map(list, zip(*boards, strict=True) if boards else
-                                         ([] for _ in BOARD_SCHEMA)), strict=True))  # fmt: skip
+    columns = dict(zip(_BOARDS_OUT, map(list, zip(*boards, strict=True) if boards else
+                                        ([] for _ in _BOARDS_OUT)), strict=True))  # fmt: skip
     for name, dtype in _LIST_COLUMNS.items():
         if len(boards) >= ARROW_BOARDS:
             import pyarrow as pa  # lazily: see ARROW_BOARDS
@@ -144,7 +149,7 @@ def clean_slice(
             columns[name] = pl.Series(name, pa.array(columns[name], arrow))
         else:
             columns[name] = pl.Series(name, columns[name], dtype=dtype)
-    pl.DataFrame(columns, schema=BOARD_SCHEMA).write_parquet(folder / f"boards-{tag}.parquet")
+    pl.DataFrame(columns, schema=_BOARDS_OUT).write_parquet(folder / f"boards-{tag}.parquet")
     for name, columns in out.items():
         pl.DataFrame(columns, schema=SCHEMAS[name]).write_parquet(folder / f"{name}-{tag}.parquet")
     return summary

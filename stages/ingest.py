@@ -23,7 +23,9 @@ from ddrank.parsers.values import check_lengths
 from ddrank.processes import detach_worker
 from ddrank.raw import RAW_COLUMNS, ParsedFile, RawRecord
 from stages.ingest_events import EventRows, registered
+from stages.ingest_ids import SeenIds
 from stages.progress import report
+from stages.run import trim_heap
 from store import Store
 from store.inputs.files import expand_paths, file_sha1, shown
 from store.inputs.read import check_size, detect_format, read_with_ids
@@ -249,6 +251,7 @@ def ingest_paths(
                 _write(store, spool, pending, summary, first, partition_size)
                 pending = _Pending()
         _write(store, spool, pending, summary, first, partition_size)
+        pending = _Pending()  # its records are spooled: not held through the final insert
         for path in large:
             _ingest_streamed(store, spool, path, digests[path], extras, summary, first,
                              partition_size, limits)  # fmt: skip
@@ -270,7 +273,7 @@ class _Spool:
     def __init__(self) -> None:
         self._tmp = tempfile.TemporaryDirectory(prefix="ddrank-ingest-")
         self.folder = Path(self._tmp.name)
-        self.ids: set[int] = set()  # ids spooled (as numbers: a third of the memory of text)
+        self.ids = SeenIds()  # ids spooled (10 bytes each: stages.ingest_ids)
         self.count = 0
 
     def __enter__(self) -> _Spool:
@@ -286,6 +289,7 @@ class _Spool:
         return path
 
     def load(self, store: Store) -> None:
+        trim_heap()  # the parsed files' freed heap goes back before DuckDB's insert takes its own
         if any(self.folder.glob("raw-*.parquet")):  # (a refused file's are deleted)
             store.run("insert_raw_records_from", files=str(self.folder / "raw-*.parquet"))
 
@@ -358,7 +362,7 @@ def _ingest_streamed(store: Store, spool: _Spool, path: Path, sha1: str, extras:
     except LimitExceeded as exc:
         for written, ids in spooled:
             written.unlink()
-            spool.ids.difference_update(map(_key, ids))
+            spool.ids.difference_update(ids)
         summary.new, summary.duplicate = before[0], before[1]
         del summary.unreadable[before[2] :]
         summary.refused.append({"file": str(path), "reason": str(exc)})
@@ -382,28 +386,21 @@ def _fresh(store: Store, spool: _Spool, records: list[RawRecord], ids: list[str]
     """The records neither the store (earlier runs) nor this run (`spool.ids`) has; unreadable
     ones are reported."""
     known = _known_ids(store, ids)
-    seen = spool.ids
+    earlier = spool.ids.among(ids)  # spooled by this run before this batch
+    mine: set[str] = set()  # this batch's
     fresh: list[tuple[RawRecord, str]] = []
     for rec, rid in zip(records, ids, strict=True):
         if rec.parse_error:
             summary.unreadable.append(
                 {"file": rec.source_file, "line": rec.source_line, "error": rec.parse_error}
             )
-        key = _key(rid)
-        if rid in known or key in seen:
+        if rid in known or rid in earlier or rid in mine:
             summary.duplicate += 1
             continue
-        seen.add(key)
+        mine.add(rid)
         fresh.append((rec, rid))
+    spool.ids.update(mine)
     return fresh
-
-
-def _key(rid: str) -> int | str:
-    """A record id (20 hex digits) as a number: a third of the memory of its text."""
-    try:
-        return int(rid, 16) if len(rid) == 20 and "_" not in rid else rid
-    except ValueError:
-        return rid
 
 
 def _insert(spool: _Spool, fresh: list[tuple[RawRecord, str]], summary: IngestSummary,

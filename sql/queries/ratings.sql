@@ -135,11 +135,6 @@ delete from skill_history where period >= $period;
 -- name: delete_skill_history!
 delete from skill_history;
 
--- name: skill_checkpoint!
--- After each insert into skill_history (stages.skill._store_history): its rows written to the
--- file at once, a bounded amount, not with everything since the last automatic checkpoint.
-checkpoint;
-
 -- name: skill_ratings_from_history!
 -- Each skill's last state, in (player, component) order: the stored skill ratings.
 insert into skill_ratings
