@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from ddrank.site.costly import TOP as COSTLY_LISTED
-from ddrank.site.data import SiteData
+from ddrank.site.data import ByEvent, SiteData
 from publish.site import write_site
 from stages.audit import audit_tables
 from stages.dd import compute_par
 from stages.dd_explain import fill_card_alternatives
 from stages.mistakes import cost_mistakes
 from stages.seats import read_who
-from stages.site_reader import SiteReader
+from stages.site_reader import BY_EVENT, SiteReader
 from store import Store
 from store.store import StoreNotWritableError
 
@@ -69,10 +69,12 @@ class PlayerRows:
 
 def read_optional(store: Store) -> dict[str, Any]:
     """The tables other stages write, when present: rankings, ratings, history, skill ratings
-    (those of `PER_PLAYER` as `PlayerRows`)."""
+    (those of `PER_PLAYER` as `PlayerRows`; those naming an event, `BY_EVENT`, and the players'
+    own results are read with each batch of events (`SiteReader.load`), `ByEvent` here)."""
     tables = {name for (name,) in store.tuples("site_table_names")}
     return {
         name: PlayerRows(store, PER_PLAYER[name]) if name in PER_PLAYER
+        else ByEvent(name) if name in BY_EVENT or name == "player_results"
         else store.rows("site_table_rows", table=name)
         for name in OPTIONAL_TABLES
         if name in tables

@@ -19,6 +19,9 @@ from ddrank.types import Contract, DomainError, Seat
 from store import Store
 
 Row = dict[str, Any]
+#: Optional tables whose rows name an event (by `event`, or `event_id`): read with each batch of
+#: events (`SiteReader.event_tables`), never whole (`stages.site.read_optional`).
+BY_EVENT = ("rankings", "published_standings", "team_matches", "scoring_errors")
 
 
 class SiteReader:
@@ -83,9 +86,27 @@ class SiteReader:
             return True
         return "published_dd" in self.tables and bool(self.store.scalar("site_any_published_dd"))
 
-    def load(self, evs: list[int]) -> Row:
+    def event_tables(self, keys: list[str]) -> dict[str, list[Row]]:
+        """The rows of the tables that name an event (`BY_EVENT`: rankings, standings, matches,
+        scoring errors) naming any of `keys` (events' ids, names, model ids) by `event` or
+        `event_id`, in each table's order: a batch of events' rows, not the tables."""
+        return {name: self.store.rows(f"site_batch_{name}", keys=sorted(set(keys)))
+                for name in BY_EVENT if name in self.tables}  # fmt: skip
+
+    def league_names(self) -> tuple[set[str], set[str]]:
+        """The events the rankings or team matches name, and those the team matches name
+        (`ddrank.site.data.league_events`)."""
+        ranked = ({e for (e,) in self.store.tuples("site_league_names_rankings")}
+                  if "rankings" in self.tables else set())  # fmt: skip
+        leagues = ({e for (e,) in self.store.tuples("site_league_names_matches")}
+                   if "team_matches" in self.tables else set())  # fmt: skip
+        return ranked | leagues, leagues
+
+    def load(self, evs: list[int], keys: list[str] | None = None) -> Row:
         """The rows of the events `evs`: results (in the booklet's order), scores, seats, DD
-        tables, published DD, DD-best cards, table costs and players' own results."""
+        tables, published DD, DD-best cards, table costs and players' own results; with `keys`
+        (the events' ids, names and model ids), the rows of `BY_EVENT` naming them
+        (`"tables"`)."""
         store, tables = self.store, self.tables
         scored = {r["record_id"]: r for r in store.rows("site_batch_scored", evs=evs)}
         deals = [d for (d,) in store.tuples("site_batch_deals", evs=evs)]
@@ -126,6 +147,7 @@ class SiteReader:
                 if "player_results" in tables
                 else None
             ),  # fmt: skip
+            "tables": self.event_tables(keys) if keys is not None else {},
         }
 
     def hand_dd(self, deals: list[str]) -> tuple[dict, set[str]]:

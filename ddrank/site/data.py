@@ -24,6 +24,20 @@ SEATS = "NESW"
 MP_WORDS = ("MP", "MP_PAIRS", "MATCHPOINT", "MATCHPOINTS", "PAIRS")
 
 
+class ByEvent:
+    """An optional table read with each batch of events (`SiteData.reader`), not whole: its
+    rows are in each batch's `SiteData.optional`. Reading it whole is a mistake, and raises."""
+
+    def __init__(self, table: str) -> None:
+        self.table = table
+
+    def __repr__(self) -> str:
+        return f"ByEvent({self.table!r})"
+
+    def __iter__(self) -> Any:
+        raise TypeError(f"{self.table} is read a batch of events at a time, not whole")
+
+
 @dataclass
 class SiteData:
     audit: Row
@@ -190,13 +204,19 @@ def build_events(data: SiteData, split: bool = True, leagues: bool = True) -> li
     return list(events.values())
 
 
-def league_events(data: SiteData, with_results: set[str]) -> dict[str, Event]:
+def league_events(data: SiteData, with_results: set[str],
+                  named: tuple[set[str], set[str]] | None = None) -> dict[str, Event]:  # fmt: skip
     """Events published without table results (a teams league's file of match scores and its
-    table): their ranking and matches are their pages. `with_results`: the events with results."""
+    table): their ranking and matches are their pages. `with_results`: the events with results;
+    `named`: the events the rankings or matches name, and those the matches name (else from
+    `data.optional`'s rows)."""
     meta = {str(e.get("event_id")): e for e in data.optional.get("events", [])}
-    ranked = {str(r.get("event") or "") for r in data.optional.get("rankings", [])}
-    leagues = {str(m.get("event") or "") for m in data.optional.get("team_matches", [])}
-    ranked |= leagues
+    if named is None:
+        ranked = {str(r.get("event") or "") for r in data.optional.get("rankings", [])}
+        leagues = {str(m.get("event") or "") for m in data.optional.get("team_matches", [])}
+        ranked |= leagues
+    else:
+        ranked, leagues = named
     events = {}
     for eid, m in meta.items():
         if eid in with_results or eid not in ranked:

@@ -17,21 +17,40 @@ from ddrank.site.costly import table_costs
 from ddrank.site.data import Event, SiteData, build_events, score_event
 from ddrank.site.handrecord import fill_from_published
 from ddrank.site.pages import analyse_tables, board_pages, event_pages
-from ddrank.site.rebuild import event_fingerprint, event_labels
+from ddrank.site.rebuild import event_fingerprint, event_labels, event_rows
 
 Job = tuple[list[str], dict[str, Any]]  # (event ids, their rows as `SiteReader.load` gives them)
 #: `mapper(fn, jobs)`: `fn` over `jobs`, results in order (the caller's processes, or `map`)
 Mapper = Callable[[Callable[[Job], Any], Iterable[Job]], Iterator[Any]]
+#: Events whose named rows a rebuild reads at once to tell which are unchanged (`unread`).
+UNREAD_CHUNK = 50
 
 
 class EventRun:
-    """Mixed into `ddrank.site.render.SitePages` (its `events`, `evs`, `players`, `previous`,
-    `built`, `content`, `named`, `people`, `cost_rows`, `front_events`, `batch_results`)."""
+    """Mixed into `ddrank.site.render.SitePages` (its `data`, `events`, `evs`, `players`,
+    `previous`, `built`, `content`, `people`, `cost_rows`, `front_events`, `batch_results`).
 
-    def _fingerprint(self, ev: Event, labels: list[str]) -> str:
-        return event_fingerprint(ev, self.content.get(ev.event_id), self.named,
+    The tables whose rows name an event (rankings, standings, matches, scoring errors) are read
+    with each batch of events (`keys`, `SiteData.reader`), never whole."""
+
+    def _fingerprint(self, ev: Event, labels: list[str], named: dict[str, list[str]]) -> str:
+        """`named`: `event_rows` of (at least) the rows naming `ev`."""
+        return event_fingerprint(ev, self.content.get(ev.event_id), named,
                                  self.people.get(ev.event_id, []), labels,
                                  self.players.by_label)  # fmt: skip
+
+    def keys(self, ids: list[str]) -> list[str]:
+        """What the events `ids` are named by in the optional tables: ids, names, model ids."""
+        return sorted({k for eid in ids for ev in (self.event_of[eid],)
+                       for k in (ev.event_id, ev.name, *ev.model_ids)})  # fmt: skip
+
+    def unread_tables(self, eid: str) -> SiteData:
+        """The site's data with the rows naming the event `eid`, one with no results to read (a
+        hand record, a league): no player's own results either."""
+        tables = self.data.reader.event_tables(self.keys([eid]))
+        if "player_results" in self.data.optional:
+            tables["player_results"] = []
+        return replace(self.data, optional={**self.data.optional, **tables})
 
     def unread(self) -> dict[str, dict[str, Any]]:
         """The events with results a rebuild need not read: their fingerprint (taken with the
@@ -41,15 +60,24 @@ class EventRun:
         old_events = self.previous.get("events", {})
         front = {ev.event_id for ev in self.events[: self.front_events]}
         out = {}
-        for ev in self.events:
-            old = old_events.get(ev.event_id)
-            if (ev.event_id not in self.evs or ev.event_id in front or not old or len(old) < 4
-                    or self._fingerprint(ev, old[2]) != old[0]):  # fmt: skip
-                continue
-            kept = self.players.links.restore(ev, old[3], self.cost_rows.get(ev.event_id, []))
-            if kept is not None:
-                out[ev.event_id] = kept
+        maybe = [ev for ev in self.events if ev.event_id in self.evs and ev.event_id not in front
+                 and len(old_events.get(ev.event_id) or ()) >= 4]  # fmt: skip
+        for at in range(0, len(maybe), UNREAD_CHUNK):  # the named rows a chunk at a time
+            chunk = maybe[at : at + UNREAD_CHUNK]
+            named = self.named([ev.event_id for ev in chunk])
+            for ev in chunk:
+                old = old_events[ev.event_id]
+                if self._fingerprint(ev, old[2], named) != old[0]:
+                    continue
+                kept = self.players.links.restore(ev, old[3], self.cost_rows.get(ev.event_id, []))
+                if kept is not None:
+                    out[ev.event_id] = kept
         return out
+
+    def named(self, ids: list[str]) -> dict[str, list[str]]:
+        """`event_rows` of the rows naming the events `ids` (and the event model's rows)."""
+        tables = self.data.reader.event_tables(self.keys(ids))
+        return event_rows({"events": self.data.optional.get("events", []), **tables})
 
     def batches(self, unread: dict[str, Any]) -> list[list[str]]:
         """The events to read, `batch_results` results at a time (one event at least)."""
@@ -66,13 +94,13 @@ class EventRun:
         return [b for b in out if b]
 
     def load(self, ids: list[str]) -> Job:
-        return ids, self.data.reader.load([self.evs[eid] for eid in ids])
+        return ids, self.data.reader.load([self.evs[eid] for eid in ids], self.keys(ids))
 
     def read_events(self, job: Job) -> Iterator[tuple[Event, Event, list[Any], SiteData]]:
         """Each event of a read batch: (as listed, as read, its boards, the batch's data)."""
         ids, got = job
         data = self.data
-        optional = dict(data.optional)
+        optional = {**data.optional, **got["tables"]}
         if got["player_results"] is not None:
             optional["player_results"] = got["player_results"]
         sub = replace(data, results=got["results"], seats=got["seats"],
@@ -99,7 +127,7 @@ class EventRun:
             card_page = {(*c.ranking.key, c.line.pair): c.page for c in cards}
             done["front"] = (ev, rankings, matches, card_page)
         labels = event_labels(full, rankings, cards, matches)
-        fp = self._fingerprint(ev, labels)
+        fp = self._fingerprint(ev, labels, event_rows(sub.optional))
         if old and old[0] == fp:  # nothing it shows changed: its pages as they are
             rels = old[1]
             for rel in rels:
@@ -142,10 +170,11 @@ class EventRun:
                 self.built["events"][ev.event_id] = [*old[:3], unread[ev.event_id]]
                 for rel in old[1]:
                     yield rel, None
-            elif ev.event_id not in self.evs:  # a hand record or a league: nothing to read
-                boards = board_pages(ev, self.data, {}, analyse=False)
+            elif ev.event_id not in self.evs:  # a hand record or a league: no results to read
+                sub = self.unread_tables(ev.event_id)
+                boards = board_pages(ev, sub, {}, analyse=False)
                 done: dict[str, Any] = {}
-                yield from self.event_done(ev, ev, boards, self.data, done)
+                yield from self.event_done(ev, ev, boards, sub, done)
                 self.finish_event(ev.event_id, done, fronts)
         batches = self.batches(unread)
         jobs = (self.load(ids) for ids in batches)

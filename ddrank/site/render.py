@@ -40,7 +40,7 @@ from ddrank.site.matches import knockouts, matches_of, split_matches
 from ddrank.site.players import Players
 from ddrank.site.profile import CATEGORIES, count_text, profile
 from ddrank.site.ranking import Ranking, cumulative_of, event_standings, one_field, rankings_of
-from ddrank.site.rebuild import event_rows, player_fingerprint
+from ddrank.site.rebuild import player_fingerprint
 from ddrank.site.scorecard import Scorecard, scorecards
 from ddrank.site.stats import regression_verdict
 from ddrank.text import SPECIAL_LETTERS, search_key
@@ -148,7 +148,7 @@ class SitePages(EventRun):
         rows = data.reader.events()
         self.evs = {r["label"]: r["ev"] for r in rows}
         events = [listed_event(r, meta) for r in rows]
-        events += league_events(data, set(self.evs)).values()
+        events += league_events(data, set(self.evs), data.reader.league_names()).values()
         with_results = {m for ev in events for m in ev.model_ids}
         events += self._hand_events(meta, with_results)
         self.events = date_order(events)
@@ -191,7 +191,6 @@ class SitePages(EventRun):
         for name in sorted(self.players.events):
             for eid in self.players.events[name]:
                 self.people[eid].append((name, data.label(name)))
-        self.named = event_rows(data.optional)
         self.content = data.reader.content()
         links = self.players.links
         self.cost_rows = links.rows_by_event(data.reader.events_of(sorted(links.by_record)))

@@ -197,6 +197,34 @@ where deal_id in (select unnest(cast($deals as varchar[])));
 select a.* from dd_card_alternatives a join site_event_of e using (record_id)
 where list_contains(cast($evs as integer[]), e.ev);
 
+-- name: site_batch_rankings
+-- The tables whose rows name an event (`stages.site.BY_EVENT`), read a batch of events at a time:
+-- the rows naming any of `$keys` (the events' ids, names and model ids) by `event` or `event_id`
+-- (NULL as ''), in the table's order. The site filters each event's own rows from them.
+select * from rankings
+where coalesce(event, '') in (select unnest(cast($keys as varchar[]))) order by rowid;
+
+-- name: site_batch_published_standings
+select * from published_standings
+where coalesce(event, '') in (select unnest(cast($keys as varchar[])))
+   or coalesce(event_id, '') in (select unnest(cast($keys as varchar[])))
+order by rowid;
+
+-- name: site_batch_team_matches
+select * from team_matches
+where coalesce(event, '') in (select unnest(cast($keys as varchar[]))) order by rowid;
+
+-- name: site_batch_scoring_errors
+select * from scoring_errors
+where coalesce(event, '') in (select unnest(cast($keys as varchar[]))) order by rowid;
+
+-- name: site_league_names_rankings
+-- The events the rankings or the team matches name (`ddrank.site.data.league_events`).
+select distinct coalesce(event, '') as event from rankings;
+
+-- name: site_league_names_matches
+select distinct coalesce(event, '') as event from team_matches;
+
 -- name: site_batch_player_results
 select p.* from player_results p join site_event_of e using (record_id)
 where list_contains(cast($evs as integer[]), e.ev);
