@@ -2,7 +2,7 @@
 # Write requirements.lock from pyproject.toml: one universal lock (Python 3.11 to 3.13, every
 # platform, every extra) of the versions CI tests. Installs take it as constraints, so each
 # installs only what it asks for, at the locked versions:
-#   uv pip install -p .venv -c requirements.lock -e '.[dev]'  # README command 2, .ci/run
+#   uv pip install -p .venv -c requirements.lock --compile-bytecode -e '.[dev]'  # README command 2, .ci/run
 #   uv pip install -p .venv -c requirements.lock --compile-bytecode .  # README command 1
 #   pip install -c requirements.lock .                        # the Docker image
 #
