@@ -1,6 +1,6 @@
 """DD stage benchmark: the pipeline against bare endplay on the same real boards, per worker count.
 
-Run: `nice -n 10 .venv/bin/python bench/bench_dd.py [--games 1200] [--workers 1,2] [--rounds 1]`
+Run: `.venv/bin/python bench/bench_dd.py [--games 1200] [--workers 1,2] [--rounds 4]`
 
 On the first `--games` table results of the bundled 2012 world-class PBN, ingested at the default
 partition size and cleaned, for each worker count w (default: 1, 2 and every count up to the
@@ -10,12 +10,20 @@ machine's cores):
       in a fresh child process (nothing else: no validation, no store);
   (b) the pipeline: the `dd_analysis` flow with its defaults (w workers x 1 DDS thread, solve
       units planned for w workers) on a fresh copy of the cleaned store, cache refreshed:
-      planning, validation, dedup, sandboxed solver processes, the Prefect process pool, DuckDB
-      writes, the mistake tally and `player_stats`.
-(a) and (b) alternate for each w, so both see the same load; the ratio (b) / (a) is printed for
-each w, with the CPU time of each. It also prints DDS's cost per table and per trace on one
-thread (the planner's weights, `ddrank.dd.units`), and with `--incremental` a rerun after 5%
-more boards and a rerun with nothing new. Timings only, no assertions.
+      planning, validation, dedup, a Prefect task run per unit (threads of the flow's process,
+      each driving a long-lived solver process), DuckDB writes, the mistake tally and
+      `player_stats`.
+Each round runs (a) and (b) for every w, one right after the other: bare first in even rounds,
+the pipeline first in odd ones, so over an even number of rounds (default 4) a machine that drifts
+faster or slower favours neither. The ratio printed for each w is the geometric mean of the rounds'
+ratios (b) / (a), the two runs of a pair following each other. This 2-core VM's speed moves by up to 13%
+from one minute to the next (the same bare DDS work took 84.4 and 95.4 CPU-s in one bench), so
+comparing the best wall of each method over the rounds (this bench's earlier summary) lets one
+lucky run decide: on 2026-12-07 the same 3 rounds gave 1.105 that way at 1 worker against pair
+ratios 0.987, 1.027 and 1.132. The best walls and the median pair ratio are printed too. It also
+prints DDS's cost per table and per trace on one thread (the planner's weights,
+`ddrank.dd.units`), and with `--incremental` a rerun after 5% more boards and a rerun with nothing
+new. Timings only, no assertions.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import os
 import pickle
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -128,6 +137,36 @@ def pipeline(base: Path, work: Path, workers: int) -> tuple[float, dict]:
     return time.perf_counter() - t0, summary
 
 
+def one_pair(base: Path, work: Path, tmp: Path, w: int, r: int, n_deals: int,
+             n_traces: int) -> tuple[float, float]:  # fmt: skip
+    """Round r at w workers: bare and the pipeline, bare first in even rounds; both walls."""
+    from ddrank.dd.units import TABLE_SECONDS, TRACE_SECONDS
+
+    if r % 2 == 0:
+        b = bare(work, w)
+        t_pipe, s = pipeline(base, tmp / f"p{w}_{r}.duckdb", w)
+    else:
+        t_pipe, s = pipeline(base, tmp / f"p{w}_{r}.duckdb", w)
+        b = bare(work, w)
+    t_bare = b["tables"] + b["traces"]
+    if w == 1 and r == 0:
+        print(f"DDS on 1 thread: {b['tables'] / n_deals:.3f} s per table, "
+              f"{b['traces'] / n_traces * 1000:.1f} ms per trace (the planner assumes "
+              f"{TABLE_SECONDS:.3f} s and {TRACE_SECONDS * 1000:.1f} ms)")  # fmt: skip
+    print(f"  round {r}, {w} worker(s), {'bare first' if r % 2 == 0 else 'pipeline first'}: "
+          f"bare {t_bare:6.1f} s wall ({b['cpu']:.1f} s CPU)  pipeline {t_pipe:6.1f} s wall "
+          f"({s['cpu']:.1f} s CPU; solve {s['seconds_solve']:.1f} s, tally "
+          f"{s['seconds_tally']:.1f} s, workers idle at the end {s['seconds_idle_tail']:.1f} "
+          f"worker-s) -> {t_pipe / t_bare:.3f} x bare  (load {os.getloadavg()[0]:.1f})")  # fmt: skip
+    solver_cpu = s["cpu_solver_tables"] + s["cpu_solver_traces"]
+    print(f"    CPU while the workers solved: the run's own process {s['cpu_own_solving']:.1f} s, "
+          f"the solvers {solver_cpu:.1f} s (tables "
+          f"{s['cpu_solver_tables'] / max(1, s['tables_computed']):.3f} s each, traces "
+          f"{s['cpu_solver_traces'] / max(1, s['traces_computed']) * 1000:.1f} ms each)",
+          flush=True)  # fmt: skip
+    return t_bare, t_pipe
+
+
 def worker_counts(arg: str | None) -> list[int]:
     """1, 2 and every count up to the machine's cores, unless told."""
     if arg:
@@ -142,11 +181,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1200, help="table results of the 2012 file")
     ap.add_argument("--workers", help="comma-separated worker counts (default: 1, 2, ... cores)")
-    ap.add_argument("--rounds", type=int, default=1, help="repeat each pair; keep the best")
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=4,
+        help="pairs per worker count (even: as many bare-first as pipeline-first)",
+    )
     ap.add_argument("--incremental", action="store_true", help="also +5%% boards and a no-op")
     args = ap.parse_args()
     os.environ.setdefault("DO_NOT_TRACK", "1")
-    from ddrank.dd.units import TABLE_SECONDS, TRACE_SECONDS
     from flows.dd_analysis import dd_analysis, prefect_api
 
     blocks = pbn_blocks()
@@ -163,41 +206,25 @@ def main() -> None:
 
     with prefect_api():
         dd_analysis(db=str(tmp / "warmup.duckdb"), workers=1)  # the first flow run sets up the API
-        rows = []
-        for w in worker_counts(args.workers):
-            best = None
-            for r in range(args.rounds):
-                b = bare(work, w)
-                t_pipe, s = pipeline(base, tmp / f"p{w}_{r}.duckdb", w)
-                t_bare = b["tables"] + b["traces"]
-                row = (t_pipe / t_bare, w, t_bare, b["cpu"], t_pipe, s, b)
-                if w == 1 and r == 0:
-                    per_table, per_trace = b["tables"] / len(deals), b["traces"] / len(traces)
-                    print(f"DDS on 1 thread: {per_table:.3f} s per table, {per_trace * 1000:.1f} ms "
-                          f"per trace (the planner assumes {TABLE_SECONDS:.3f} s and "
-                          f"{TRACE_SECONDS * 1000:.1f} ms)")  # fmt: skip
-                print(f"  {w} worker(s): bare {t_bare:6.1f} s wall ({b['cpu']:.1f} s CPU)  "
-                      f"pipeline {t_pipe:6.1f} s wall ({s['cpu']:.1f} s CPU; solve "
-                      f"{s['seconds_solve']:.1f} s, tally {s['seconds_tally']:.1f} s, workers idle at "
-                      f"the end {s['seconds_idle_tail']:.1f} worker-s) -> "
-                      f"{t_pipe / t_bare:.3f} x bare  (load {os.getloadavg()[0]:.1f})")  # fmt: skip
-                solver_cpu = s["cpu_solver_tables"] + s["cpu_solver_traces"]
-                print(f"    CPU while the workers solved: the run's own process "
-                      f"{s['cpu_own_solving']:.1f} s, the solvers {solver_cpu:.1f} s (tables "
-                      f"{s['cpu_solver_tables'] / max(1, s['tables_computed']):.3f} s each, "
-                      f"traces {s['cpu_solver_traces'] / max(1, s['traces_computed']) * 1000:.1f}"
-                      f" ms each; the planner assumes {TABLE_SECONDS:.3f} s and "
-                      f"{TRACE_SECONDS * 1000:.1f} ms)")  # fmt: skip
-                best = min(best or row, row, key=lambda x: x[0])
-            rows.append(best)
-        print(f"\npipeline / bare endplay, same boards, best of {args.rounds} "
+        runs: dict[int, list[tuple[float, float]]] = {}  # w -> [(bare wall, pipeline wall)]
+        for r in range(args.rounds):
+            for w in worker_counts(args.workers):
+                runs.setdefault(w, []).append(one_pair(base, work, tmp, w, r, len(deals),
+                                                       len(traces)))  # fmt: skip
+        print(f"\npipeline / bare endplay, same boards, {args.rounds} pair(s) per worker count "
               f"({n} table results, {len(deals)} deals, {len(traces)} plays):")  # fmt: skip
-        print("  workers  bare wall  pipeline wall  ratio   (bare: DDS on that many threads; "
-              "pipeline: that many workers x 1 DDS thread)")  # fmt: skip
-        for ratio, w, t_bare, _, t_pipe, _, _ in rows:
-            print(f"  {w:7d}  {t_bare:8.1f} s  {t_pipe:11.1f} s  {ratio:5.3f}")
+        print("  workers  ratio (geometric mean of pairs)  pair ratios (median)  best walls: bare, "
+              "pipeline   (bare: DDS on that many threads; pipeline: that many workers x 1 DDS "
+              "thread)")  # fmt: skip
+        for w, pairs in runs.items():
+            ratios = [p / b for b, p in pairs]
+            print(f"  {w:7d}  {statistics.geometric_mean(ratios):5.3f}"
+                  f"{'':28s}{' '.join(f'{x:.3f}' for x in ratios)} "
+                  f"({statistics.median(ratios):.3f})  {min(b for b, _ in pairs):.1f} s, "
+                  f"{min(p for _, p in pairs):.1f} s")  # fmt: skip
+        last_w = max(runs)
         if args.incremental:
-            incremental(blocks, n, tmp, rows[-1][1], rows[-1][4])
+            incremental(blocks, n, tmp, last_w, min(p for _, p in runs[last_w]))
     shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -209,7 +236,7 @@ def incremental(blocks: list[str], n: int, tmp: Path, workers: int, t_full: floa
     from store import Store
 
     extra = board_start(blocks, n + max(1, n // 20))
-    inc = tmp / f"p{workers}_0.duckdb"
+    inc = tmp / f"p{workers}_0.duckdb"  # round 0's store
     src = tmp / "extra.pbn"
     # the file up to the new boards: PBN tags (names, event) are inherited from earlier games,
     # and records already in the store are recognised and not added again
