@@ -201,7 +201,9 @@ def _drop_volatile(value: object) -> object:
 def _normalise_text(text: str, work: Path) -> str:
     for path, label in ((str(work.resolve()), "<WORK>"), (str(work), "<WORK>"),
                         (str(ROOT), "<ROOT>"), (str(ROOT.parent), "<PARENT>")):  # fmt: skip
-        text = text.replace(path, label)
+        # reports in Markdown escape the path's underscores (a temporary folder's name may
+        # have some): both spellings are the same folder
+        text = text.replace(path, label).replace(path.replace("_", "\\_"), label)
     text = CLOCK.sub("<TIME>", text)
     return text
 
