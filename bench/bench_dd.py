@@ -16,8 +16,9 @@ machine's cores):
 Each round runs (a) and (b) for every w, one right after the other: bare first in even rounds,
 the pipeline first in odd ones, so over an even number of rounds (default 4) a machine that drifts
 faster or slower favours neither. The ratio printed for each w is the geometric mean of the rounds'
-ratios (b) / (a), the two runs of a pair following each other. This 2-core VM's speed moves by up to 13%
-from one minute to the next (the same bare DDS work took 84.4 and 95.4 CPU-s in one bench), so
+ratios (b) / (a), the two runs of a pair following each other. This 2-core VM's speed moves from
+one run to the next (the same bare DDS work took 84.4 and 95.4 CPU-s in one bench; in another,
+DDS cost 0.197-0.284 s a table in runs minutes apart), so
 comparing the best wall of each method over the rounds (this bench's earlier summary) lets one
 lucky run decide: on 2026-12-07 the same 3 rounds gave 1.105 that way at 1 worker against pair
 ratios 0.987, 1.027 and 1.132. The best walls and the median pair ratio are printed too, and each
